@@ -1,0 +1,60 @@
+"""One exception hierarchy for logicforge.
+
+Every error raised on purpose by the library derives from :class:`LogicforgeError`, and every
+message says what was wrong and what to do about it.
+"""
+
+from __future__ import annotations
+
+
+class LogicforgeError(Exception):
+    """Base class of every error logicforge raises on purpose."""
+
+
+class DimacsError(LogicforgeError):
+    """A DIMACS CNF text could not be read; the message names the line."""
+
+    def __init__(self, message: str, line: int | None = None, source: str | None = None) -> None:
+        where = ""
+        if source:
+            where += f"{source}: "
+        if line is not None:
+            where += f"line {line}: "
+        super().__init__(f"{where}{message}")
+        self.line = line
+        self.source = source
+
+
+class ConfigError(LogicforgeError):
+    """A parameter or configuration value is invalid; raised before any work starts."""
+
+    def __init__(self, field: str, value: object, why: str) -> None:
+        super().__init__(f"invalid value for {field!r}: {value!r} — {why}")
+        self.field = field
+        self.value = value
+
+
+class UnknownNameError(LogicforgeError, KeyError):
+    """A registry lookup used a name that is not registered."""
+
+    def __init__(self, kind: str, name: str, known: list[str]) -> None:
+        msg = f"unknown {kind} {name!r}; known {kind}s: {', '.join(sorted(known)) or '(none)'}"
+        super().__init__(msg)
+        self.kind = kind
+        self.name = name
+        self.known = known
+
+    def __str__(self) -> str:  # KeyError would otherwise repr() the message
+        return str(self.args[0])
+
+
+class GenerationError(LogicforgeError):
+    """A generator could not produce an instance with the requested properties."""
+
+
+class DataFileError(LogicforgeError):
+    """A JSONL data file (items, records) is malformed; the message names the file and line."""
+
+
+class ModelError(LogicforgeError):
+    """A model backend could not be configured or reached in a way retries cannot fix."""

@@ -1,0 +1,230 @@
+"""Immutable CNF formulas over DIMACS integer literals, with optional variable names.
+
+Example:
+    >>> f = CNF([[1, -2], [2, 3]])
+    >>> f.num_vars, f.num_clauses
+    (3, 2)
+    >>> f.evaluate({1: True, 2: True, 3: False})
+    True
+    >>> print(to_dimacs(f), end="")
+    p cnf 3 2
+    1 -2 0
+    2 3 0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import DimacsError, LogicforgeError
+
+Clause = tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CNF:
+    """A formula in conjunctive normal form.
+
+    ``clauses`` holds non-zero DIMACS literals (``3`` is x3, ``-3`` is ¬x3); ``num_vars`` may
+    exceed the largest variable used. ``names`` optionally gives a display name for each variable
+    1..num_vars (``names[i-1]`` names variable ``i``).
+    """
+
+    clauses: tuple[Clause, ...]
+    num_vars: int = 0
+    names: tuple[str, ...] | None = None
+
+    def __init__(
+        self,
+        clauses: Iterable[Iterable[int]],
+        num_vars: int | None = None,
+        names: Sequence[str] | None = None,
+    ) -> None:
+        cl = tuple(tuple(int(x) for x in c) for c in clauses)
+        top = max((abs(x) for c in cl for x in c), default=0)
+        for i, c in enumerate(cl):
+            if 0 in c:
+                raise LogicforgeError(f"clause {i} contains the literal 0, which DIMACS reserves as terminator")
+        n = top if num_vars is None else int(num_vars)
+        if n < top:
+            raise LogicforgeError(f"num_vars={n} but clause literals reach variable {top}; raise num_vars")
+        nm = None
+        if names is not None:
+            nm = tuple(str(s) for s in names)
+            if len(nm) != n:
+                raise LogicforgeError(f"names has {len(nm)} entries for {n} variables; give one name per variable")
+            if len(set(nm)) != len(nm):
+                raise LogicforgeError("variable names must be unique")
+        object.__setattr__(self, "clauses", cl)
+        object.__setattr__(self, "num_vars", n)
+        object.__setattr__(self, "names", nm)
+
+    @property
+    def num_clauses(self) -> int:
+        return len(self.clauses)
+
+    @property
+    def alpha(self) -> float:
+        """Clause-to-variable ratio L/N."""
+        return self.num_clauses / self.num_vars if self.num_vars else 0.0
+
+    def name(self, var: int) -> str:
+        """Display name of variable ``var`` (``x{var}`` when unnamed)."""
+        if self.names is not None:
+            return self.names[var - 1]
+        return f"x{var}"
+
+    def var_names(self) -> list[str]:
+        return [self.name(v) for v in range(1, self.num_vars + 1)]
+
+    def evaluate(self, assignment: Mapping[int, bool]) -> bool:
+        """True iff ``assignment`` (variable → value) satisfies every clause.
+
+        A variable missing from ``assignment`` makes the clauses that need it unsatisfied:
+        a witness must assign every variable it relies on.
+        """
+        return not self.falsified(assignment)
+
+    def falsified(self, assignment: Mapping[int, bool]) -> list[int]:
+        """Indices of clauses not satisfied by ``assignment`` (missing variables count as unknown)."""
+        bad = []
+        for i, c in enumerate(self.clauses):
+            for lit in c:
+                val = assignment.get(abs(lit))
+                if val is not None and bool(val) == (lit > 0):
+                    break
+            else:
+                bad.append(i)
+        return bad
+
+    def with_names(self, names: Sequence[str] | None) -> CNF:
+        return CNF(self.clauses, self.num_vars, names)
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"num_vars": self.num_vars, "clauses": [list(c) for c in self.clauses]}
+        if self.names is not None:
+            d["names"] = list(self.names)
+        return d
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> CNF:
+        return cls(d["clauses"], d.get("num_vars"), d.get("names"))
+
+
+@dataclass
+class VarPool:
+    """Maps hashable names to consecutive DIMACS variables and decodes models back.
+
+    Example:
+        >>> pool = VarPool()
+        >>> pool.id("a"), pool.id("b"), pool.id("a")
+        (1, 2, 1)
+        >>> pool.decode([1, -2])
+        {'a': True, 'b': False}
+    """
+
+    _ids: dict[Any, int] = field(default_factory=dict)
+    _objs: list[Any] = field(default_factory=list)
+
+    def id(self, obj: Any) -> int:
+        v = self._ids.get(obj)
+        if v is None:
+            self._objs.append(obj)
+            v = self._ids[obj] = len(self._objs)
+        return v
+
+    def obj(self, var: int) -> Any:
+        return self._objs[var - 1]
+
+    @property
+    def top(self) -> int:
+        return len(self._objs)
+
+    def decode(self, model: Iterable[int]) -> dict[Any, bool]:
+        return {self._objs[abs(lit) - 1]: lit > 0 for lit in model if 0 < abs(lit) <= len(self._objs)}
+
+
+def parse_dimacs(text: str, source: str | None = None) -> CNF:
+    """Parse DIMACS CNF text: ``c`` comments, a ``p cnf V C`` header, clauses that may span lines,
+    and SATLIB's ``%`` end marker. Raises :class:`DimacsError` naming the offending line."""
+    header: tuple[int, int] | None = None
+    header_line = 0
+    clauses: list[Clause] = []
+    cur: list[int] = []
+    cur_line = 0
+    saw_content = False
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        saw_content = True
+        if line[0] == "c":
+            continue
+        if line[0] == "%":
+            break
+        if line[0] == "p":
+            if header is not None:
+                raise DimacsError("second 'p' header line", lineno, source)
+            parts = line.split()
+            if len(parts) != 4 or parts[1] != "cnf":
+                raise DimacsError(f"malformed header {line!r}; expected 'p cnf <vars> <clauses>'", lineno, source)
+            try:
+                nv, nc = int(parts[2]), int(parts[3])
+            except ValueError:
+                raise DimacsError(f"non-integer count in header {line!r}", lineno, source) from None
+            if nv < 0 or nc < 0:
+                raise DimacsError(f"negative count in header {line!r}", lineno, source)
+            header, header_line = (nv, nc), lineno
+            continue
+        if header is None:
+            raise DimacsError("clause data before the 'p cnf' header", lineno, source)
+        for tok in line.split():
+            try:
+                lit = int(tok)
+            except ValueError:
+                raise DimacsError(f"non-integer token {tok!r}", lineno, source) from None
+            if lit == 0:
+                clauses.append(tuple(cur))
+                cur = []
+                continue
+            if abs(lit) > header[0]:
+                raise DimacsError(
+                    f"literal {lit} out of range: header declares {header[0]} variables", lineno, source
+                )
+            if not cur:
+                cur_line = lineno
+            cur.append(lit)
+    if not saw_content:
+        raise DimacsError("empty input: no header and no clauses", None, source)
+    if header is None:
+        raise DimacsError("missing 'p cnf <vars> <clauses>' header", None, source)
+    if cur:
+        raise DimacsError("last clause is not terminated by 0", cur_line, source)
+    if len(clauses) != header[1]:
+        raise DimacsError(
+            f"header declares {header[1]} clauses but {len(clauses)} were found", header_line, source
+        )
+    return CNF(clauses, header[0])
+
+
+def read_dimacs(path: str | Path) -> CNF:
+    """Read a DIMACS CNF file (see :func:`parse_dimacs`)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8", errors="strict")
+    except UnicodeDecodeError as e:
+        raise DimacsError(f"not UTF-8 text ({e.reason} at byte {e.start})", None, str(p)) from None
+    return parse_dimacs(text, source=str(p))
+
+
+def to_dimacs(cnf: CNF, comments: Sequence[str] = ()) -> str:
+    """Serialise to DIMACS text (names, if any, become ``c var`` comment lines)."""
+    out = [f"c {c}" for c in comments]
+    if cnf.names is not None:
+        out += [f"c var {i} {n}" for i, n in enumerate(cnf.names, start=1)]
+    out.append(f"p cnf {cnf.num_vars} {cnf.num_clauses}")
+    out += [" ".join(map(str, c)) + " 0" for c in cnf.clauses]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,165 @@
+"""The SAT oracle: one wrapper over PySAT for labels, models, statistics, cores and counting.
+
+MiniSat 2.2 is used whenever statistics are requested (decisions, conflicts, propagations are
+then comparable with the literature); CaDiCaL 1.9.5 is the fast default otherwise. Time-outs
+interrupt the solver from a timer thread, so a call returns within about its time-out; PySAT's
+CaDiCaL ignores interrupts, so a call with a time-out uses Glucose 4 unless told otherwise.
+
+Example:
+    >>> from logicforge.logic.cnf import CNF
+    >>> solve(CNF([[1], [-1]])).label
+    'UNSAT'
+    >>> s = solve(CNF([[1, 2], [-1]]), stats=True)
+    >>> s.label, s.model, s.solver
+    ('SAT', (-1, 2), 'minisat22')
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pysat.solvers import Solver
+
+from ..errors import ConfigError
+from .cnf import CNF
+
+Label = Literal["SAT", "UNSAT", "UNKNOWN"]
+STATS_SOLVER = "minisat22"
+FAST_SOLVER = "cadical195"
+INTERRUPTIBLE_SOLVER = "glucose4"
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What the oracle knows about one formula."""
+
+    label: Label
+    model: tuple[int, ...] | None = None
+    stats: dict[str, int] = field(default_factory=dict)
+    solver: str = ""
+    time_s: float = 0.0
+
+    @property
+    def assignment(self) -> dict[int, bool] | None:
+        if self.model is None:
+            return None
+        return {abs(lit): lit > 0 for lit in self.model}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "model": list(self.model) if self.model is not None else None,
+            "stats": dict(self.stats),
+            "solver": self.solver,
+        }
+
+
+def _fast(timeout: float | None) -> str:
+    return FAST_SOLVER if timeout is None else INTERRUPTIBLE_SOLVER
+
+
+def _run(s: Solver, timeout: float | None, assumptions: Sequence[int] = ()) -> bool | None:
+    if timeout is None:
+        return bool(s.solve(assumptions=list(assumptions)))
+    if timeout <= 0:
+        raise ConfigError("timeout", timeout, "must be a positive number of seconds or None")
+    timer = threading.Timer(timeout, s.interrupt)
+    timer.daemon = True
+    timer.start()
+    try:
+        res = s.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
+    finally:
+        timer.cancel()
+    return None if res is None else bool(res)
+
+
+def solve(
+    cnf: CNF,
+    *,
+    stats: bool = False,
+    solver: str | None = None,
+    timeout: float | None = None,
+    assumptions: Sequence[int] = (),
+) -> Solution:
+    """Decide ``cnf``: label SAT / UNSAT (UNKNOWN on time-out), a full model when SAT, and
+    solver statistics when ``stats`` is true (MiniSat 2.2 unless ``solver`` is given)."""
+    name = solver or (STATS_SOLVER if stats else _fast(timeout))
+    if timeout is not None and name.startswith("cadical"):
+        raise ConfigError("solver", name, "PySAT's CaDiCaL cannot be interrupted; use glucose4 or minisat22 with a timeout")
+    t0 = time.perf_counter()
+    try:
+        s = Solver(name=name, bootstrap_with=[list(c) for c in cnf.clauses])
+    except Exception as e:  # pysat raises its own NotImplementedError / ValueError
+        raise ConfigError("solver", name, f"PySAT could not create it ({e})") from None
+    with s:
+        res = _run(s, timeout, assumptions)
+        elapsed = time.perf_counter() - t0
+        st: dict[str, int] = {}
+        if stats:
+            st = {k: int(v) for k, v in s.accum_stats().items()}
+        if res is None:
+            return Solution("UNKNOWN", None, st, name, elapsed)
+        if not res:
+            return Solution("UNSAT", None, st, name, elapsed)
+        raw = s.get_model() or []
+        val = {abs(x): x > 0 for x in raw}
+        # complete the model over every declared variable (unused ones default to False)
+        model = tuple(v if val.get(v, False) else -v for v in range(1, cnf.num_vars + 1))
+        return Solution("SAT", model, st, name, elapsed)
+
+
+def unsat_core(cnf: CNF, *, timeout: float | None = None) -> list[int] | None:
+    """Indices of an UNSAT core (not necessarily minimal) found through assumptions, or
+    ``None`` if ``cnf`` is satisfiable or the time-out hits."""
+    sel0 = cnf.num_vars
+    with Solver(name=_fast(timeout)) as s:
+        for i, c in enumerate(cnf.clauses):
+            s.add_clause([*c, -(sel0 + i + 1)])
+        res = _run(s, timeout, [sel0 + i + 1 for i in range(cnf.num_clauses)])
+        if res is None or res:
+            return None
+        core = s.get_core() or []
+        return sorted(abs(x) - sel0 - 1 for x in core)
+
+
+def count_models(cnf: CNF, *, limit: int = 1 << 16, timeout: float | None = None) -> tuple[int, bool]:
+    """Count models over variables 1..num_vars by enumeration with blocking clauses.
+
+    Returns ``(count, exact)``; ``exact`` is false when ``limit`` or ``timeout`` stopped it.
+    Meant for small instances.
+    """
+    deadline = None if timeout is None else time.monotonic() + timeout
+    n = 0
+    with Solver(name=_fast(timeout), bootstrap_with=[list(c) for c in cnf.clauses]) as s:
+        while n < limit:
+            left = None if deadline is None else max(deadline - time.monotonic(), 1e-3)
+            res = _run(s, left)
+            if res is None:
+                return n, False
+            if not res:
+                return n, True
+            val = {abs(x): x > 0 for x in s.get_model() or []}
+            n += 1
+            s.add_clause([-v if val.get(v, False) else v for v in range(1, cnf.num_vars + 1)])
+    return n, False
+
+
+def entails(a: CNF, b: CNF, *, timeout: float | None = None) -> bool:
+    """True iff every model of ``a`` satisfies ``b`` (A ⊨ B), checked clause by clause."""
+    with Solver(name=_fast(timeout), bootstrap_with=[list(c) for c in a.clauses]) as s:
+        for c in b.clauses:
+            res = _run(s, timeout, [-lit for lit in c])
+            if res is None:
+                raise TimeoutError("entailment check timed out; raise the timeout")
+            if res:
+                return False
+    return True
+
+
+def equivalent(a: CNF, b: CNF, *, timeout: float | None = None) -> bool:
+    """True iff ``a`` and ``b`` have the same models (A ⊨ B and B ⊨ A)."""
+    return entails(a, b, timeout=timeout) and entails(b, a, timeout=timeout)

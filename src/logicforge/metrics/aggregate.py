@@ -1,0 +1,141 @@
+"""Aggregate metrics over scored records, grouped by any column.
+
+Columns available for grouping: ``model``, ``sample`` and every key of a record's ``meta``
+(``family``, ``label``, ``rendering``, ``n_vars``, ``alpha``, …).
+
+Metrics per group: n, accuracy with its Wilson 95 % interval, precision / recall / F1 with SAT
+as the positive class and with UNSAT as the positive class, MCC, the SAT-prediction rate on UNSAT
+items, witness validity on SAT items, and parse-failure and error rates. A metric whose
+denominator vanishes is ``None`` (undefined) — never silently 0.
+
+Example:
+    >>> lo, hi = wilson(8, 10)
+    >>> round(lo, 3), round(hi, 3)
+    (0.49, 0.943)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ..registry import METRICS
+
+METRIC_NAMES = [
+    "n", "accuracy", "accuracy_lo", "accuracy_hi",
+    "precision_sat", "recall_sat", "f1_sat", "precision_unsat", "recall_unsat", "f1_unsat",
+    "mcc", "pred_sat_rate", "sat_rate_on_unsat", "witness_valid_on_sat", "parse_failure_rate", "error_rate",
+]
+
+
+def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float | None, float | None]:
+    """Wilson score interval for k successes out of n (None, None when n = 0)."""
+    if n == 0:
+        return None, None
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def _div(a: float, b: float) -> float | None:
+    return a / b if b else None
+
+
+def _f1(p: float | None, r: float | None) -> float | None:
+    if p is None or r is None or p + r == 0:
+        return None
+    return 2 * p * r / (p + r)
+
+
+def mcc(tp: int, fp: int, fn: int, tn: int) -> float | None:
+    """Matthews correlation; None when any marginal is empty (undefined)."""
+    den = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
+    if den == 0:
+        return None
+    return (tp * tn - fp * fn) / math.sqrt(den)
+
+
+def row_of(rec: Mapping[str, Any]) -> dict[str, Any]:
+    """Flatten a record (dict form) into the columns metrics need."""
+    v = rec.get("verdict") or {}
+    a = rec.get("answer") or {}
+    return {
+        "model": rec.get("model"),
+        "sample": rec.get("sample"),
+        **(rec.get("meta") or {}),
+        "pred": a.get("decision"),
+        "correct": bool(v.get("correct")),
+        "witness_valid": v.get("witness_valid"),
+        "parse_failure": bool(v.get("parse_failure")) and not rec.get("error"),
+        "error": rec.get("error") is not None,
+    }
+
+
+def metrics_of(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    n = len(rows)
+    gold = [r.get("label") for r in rows]
+    pred = [r.get("pred") for r in rows]
+    tp = sum(g == "SAT" and p == "SAT" for g, p in zip(gold, pred, strict=True))
+    fp = sum(g == "UNSAT" and p == "SAT" for g, p in zip(gold, pred, strict=True))
+    tn = sum(g == "UNSAT" and p == "UNSAT" for g, p in zip(gold, pred, strict=True))
+    fn_ = sum(g == "SAT" and p == "UNSAT" for g, p in zip(gold, pred, strict=True))
+    # predictions that are missing (parse failure / error) are wrong for either class
+    n_sat = sum(g == "SAT" for g in gold)
+    n_unsat = sum(g == "UNSAT" for g in gold)
+    k = sum(bool(r["correct"]) for r in rows)
+    lo, hi = wilson(k, n)
+    ps, rs = _div(tp, tp + fp), _div(tp, n_sat)
+    pu, ru = _div(tn, tn + fn_), _div(tn, n_unsat)
+    wv = sum(bool(r.get("witness_valid")) for r, g in zip(rows, gold, strict=True) if g == "SAT")
+    return {
+        "n": n,
+        "accuracy": _div(k, n),
+        "accuracy_lo": lo,
+        "accuracy_hi": hi,
+        "precision_sat": ps,
+        "recall_sat": rs,
+        "f1_sat": _f1(ps, rs),
+        "precision_unsat": pu,
+        "recall_unsat": ru,
+        "f1_unsat": _f1(pu, ru),
+        "mcc": mcc(tp, fp, fn_, tn),
+        "pred_sat_rate": _div(sum(p == "SAT" for p in pred), n),
+        "sat_rate_on_unsat": _div(fp, n_unsat),
+        "witness_valid_on_sat": _div(wv, n_sat),
+        "parse_failure_rate": _div(sum(bool(r["parse_failure"]) for r in rows), n),
+        "error_rate": _div(sum(bool(r["error"]) for r in rows), n),
+    }
+
+
+def group_rows(rows: Iterable[Mapping[str, Any]], by: Sequence[str]) -> dict[tuple[Any, ...], list[Mapping[str, Any]]]:
+    groups: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault(tuple(r.get(c) for c in by), []).append(r)
+    return groups
+
+
+def _sort_key(key: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple((0, x) if isinstance(x, int | float) else (1, str(x)) for x in key)
+
+
+def aggregate(records: Iterable[Mapping[str, Any]], by: Sequence[str] = ("model",)) -> list[dict[str, Any]]:
+    """One row per group of ``by`` columns with every metric in :data:`METRIC_NAMES`.
+
+    Example:
+        >>> recs = [{"model": "m", "meta": {"label": "SAT"}, "answer": {"decision": "SAT"},
+        ...          "verdict": {"correct": True, "witness_valid": True}}]
+        >>> aggregate(recs)[0]["accuracy"], aggregate(recs)[0]["mcc"] is None
+        (1.0, True)
+    """
+    rows = [row_of(r) for r in records]
+    out = []
+    for key, grp in sorted(group_rows(rows, by).items(), key=lambda kv: _sort_key(kv[0])):
+        out.append(dict(zip(by, key, strict=True)) | metrics_of(grp))
+    return out
+
+
+for _m in METRIC_NAMES:
+    METRICS.register(_m, _m)

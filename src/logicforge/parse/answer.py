@@ -1,0 +1,49 @@
+"""Turn a response into an :class:`~logicforge.schema.Answer` for an Item. Never raises."""
+
+from __future__ import annotations
+
+from ..schema import Answer, Item
+from .assignment import parse_assignment
+from .decision import parse_decision, strip_thinking
+from .jsonish import json_objects
+
+MAX_CHARS = 2_000_000
+
+
+def _drop_echo(text: str, item: Item) -> str:
+    """Remove response lines that repeat a long prompt line verbatim (echoed instructions)."""
+    prompt_lines = {ln.strip() for m in item.messages for ln in m.content.splitlines() if len(ln.strip()) >= 25}
+    if not prompt_lines:
+        return text
+    return "\n".join(ln for ln in text.splitlines() if ln.strip() not in prompt_lines)
+
+
+def parse_answer(text: str | None, item: Item) -> Answer:
+    """Read decision and (for SAT) assignment from ``text``.
+
+    Example:
+        >>> from logicforge.schema import Item, Message
+        >>> it = Item(item_id="i", problem_id="p", family="f", kind="cnf", params={}, seed=0,
+        ...           rendering="formula", messages=[Message(role="user", content="?")],
+        ...           gold={"label": "SAT"}, mapping={"x1": 1}, problem={})
+        >>> parse_answer('{"answer": "SAT", "assignment": {"x1": true}}', it).assignment
+        {1: True}
+    """
+    try:
+        if text is None:
+            return Answer(parse_error="no response text")
+        if len(text) > MAX_CHARS:
+            text = text[-MAX_CHARS:]
+        body = _drop_echo(strip_thinking(text), item)
+        objs = json_objects(body)
+        decision, rule = parse_decision(body, objs)
+        if decision is None:
+            return Answer(parse_error=rule)
+        if decision != "SAT":
+            return Answer(decision="UNSAT", rule=rule)
+        values, unknown, conflict = parse_assignment(body, item.mapping, objs)
+        if conflict:
+            return Answer(decision="SAT", rule=rule, assignment=None, unknown_names=unknown, parse_error=conflict)
+        return Answer(decision="SAT", rule=rule, assignment=values, unknown_names=unknown)
+    except Exception as e:  # a parser bug must never take a run down; record it
+        return Answer(parse_error=f"parser error: {type(e).__name__}: {e}")

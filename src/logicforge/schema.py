@@ -1,0 +1,101 @@
+"""The plain-data records written between stages (one JSON object per line).
+
+* :class:`LabelledProblem` — ``problems.jsonl`` (generate)
+* :class:`Item` — ``items.jsonl`` (render)
+* :class:`Record` — ``records.jsonl`` (run, score)
+
+Every file can be opened and read by a person; the field names are the project's vocabulary.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Decision = Literal["SAT", "UNSAT"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class LabelledProblem(_Frozen):
+    """A generated problem with its oracle label."""
+
+    problem_id: str
+    family: str
+    kind: str  # problem kind, e.g. "cnf"
+    params: dict[str, Any]
+    seed: int
+    spawn_key: list[int]
+    problem: dict[str, Any]
+    label: str
+    oracle: dict[str, Any] = Field(default_factory=dict)  # solver name, statistics, model
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class Message(_Frozen):
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+
+class Item(_Frozen):
+    """One prompt with its gold answer, the name mapping to read answers back, and metadata."""
+
+    item_id: str
+    problem_id: str
+    pair_id: str | None = None
+    family: str
+    kind: str
+    params: dict[str, Any]
+    seed: int
+    transforms: list[str] = Field(default_factory=list)
+    rendering: str
+    messages: list[Message]
+    gold: dict[str, Any]  # {"label": "SAT" | "UNSAT"}
+    mapping: dict[str, int]  # display name -> DIMACS variable
+    problem: dict[str, Any]
+    answer_schema: dict[str, Any] | None = None  # JSON schema for structured output
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class Usage(_Frozen):
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+
+class Answer(_Frozen):
+    """What the parser read from a response."""
+
+    decision: Decision | None = None
+    assignment: dict[int, bool] | None = None
+    parse_error: str | None = None
+    rule: str | None = None  # which parsing rule produced the decision
+    unknown_names: list[str] = Field(default_factory=list)
+
+
+class Verdict(_Frozen):
+    correct: bool
+    witness_valid: bool | None = None  # None when no witness is expected
+    parse_failure: bool = False
+    reason: str = ""
+
+
+class Record(_Frozen):
+    """item × model × sample → response, parsed answer and verdict."""
+
+    record_id: str
+    item_id: str
+    model: str
+    sample: int
+    text: str | None = None
+    finish_reason: str | None = None
+    usage: Usage = Field(default_factory=Usage)
+    latency_s: float | None = None
+    attempts: int = 1
+    cached: bool = False
+    error: str | None = None
+    answer: Answer | None = None
+    verdict: Verdict | None = None
+    meta: dict[str, Any] = Field(default_factory=dict)  # item columns for grouping
