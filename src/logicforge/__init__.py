@@ -1,0 +1,35 @@
+"""logicforge: forge solver-verified logical-reasoning problems, render them as prompts, run any
+LLM on them, verify every answer deterministically, and report what aggregate accuracy hides.
+
+Example:
+    >>> import logicforge as lf
+    >>> problems = lf.generate("ksat/random", {"n_vars": 8, "alpha": 4.26}, count=3, seed=0)
+    >>> items = lf.render(problems, "formula")
+    >>> len(items)
+    3
+"""
+
+__version__ = "0.1.0"
+
+from .api import generate, render, report, run, score
+from .errors import (
+    ConfigError,
+    DataFileError,
+    DimacsError,
+    GenerationError,
+    LogicforgeError,
+    ModelError,
+    UnknownNameError,
+)
+from .logic import CNF, VarPool, count_models, equivalent, parse_dimacs, read_dimacs, solve, to_dimacs, unsat_core
+from .models import Sampling, load_model
+from .registry import FAMILIES, METRICS, MODELS, RENDERERS
+from .schema import Answer, Item, LabelledProblem, Record, Verdict
+
+__all__ = [
+    "__version__", "generate", "render", "run", "score", "report",
+    "CNF", "VarPool", "parse_dimacs", "read_dimacs", "to_dimacs", "solve", "unsat_core", "count_models", "equivalent",
+    "Sampling", "load_model", "FAMILIES", "RENDERERS", "MODELS", "METRICS",
+    "LabelledProblem", "Item", "Record", "Answer", "Verdict",
+    "LogicforgeError", "ConfigError", "DimacsError", "UnknownNameError", "GenerationError", "DataFileError", "ModelError",
+]

@@ -1,0 +1,136 @@
+"""The public verbs, mirroring the CLI: generate → render → run → score → report."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError, DataFileError
+from .families.base import expand_grid, generate_problems
+from .models.base import Model, Sampling, load_model
+from .render.base import render_problem
+from .run.cache import ResponseCache
+from .run.runner import item_meta, run_model, score_response
+from .run.store import read_jsonl
+from .schema import Item, LabelledProblem, Record
+
+
+def generate(
+    family: str,
+    params: Mapping[str, Any] | None = None,
+    count: int = 10,
+    seed: int = 0,
+    grid: Mapping[str, Sequence[Any]] | None = None,
+) -> list[LabelledProblem]:
+    """Generate ``count`` labelled problems for each point of ``params`` × ``grid``.
+
+    Example:
+        >>> ps = generate("ksat/random", {"n_vars": 10}, count=2, seed=1, grid={"alpha": [3.0, 5.0]})
+        >>> len(ps), sorted({p.metadata["alpha"] for p in ps})
+        (4, [3.0, 5.0])
+    """
+    points = expand_grid(params or {}, grid or {})
+    return list(generate_problems(family, points, count, seed))
+
+
+def render(problems: Iterable[LabelledProblem], renderer: str = "formula") -> list[Item]:
+    """Render each problem into an Item with the named renderer."""
+    return [render_problem(p, renderer) for p in problems]
+
+
+def run(
+    items: Sequence[Item],
+    model: str | Model,
+    records_path: str | Path,
+    *,
+    samples: int = 1,
+    sampling: Sampling | None = None,
+    concurrency: int = 8,
+    cache_path: str | Path | None = None,
+    retry_errors: bool = False,
+    progress: bool = False,
+) -> dict[str, int]:
+    """Run a model over items, appending scored records to ``records_path`` (resumable)."""
+    if samples < 1:
+        raise ConfigError("samples", samples, "must be ≥ 1")
+    if concurrency < 1:
+        raise ConfigError("concurrency", concurrency, "must be ≥ 1")
+    m = load_model(model) if isinstance(model, str) else model
+    cache = ResponseCache(cache_path) if cache_path else None
+    try:
+        return run_model(
+            items, m, records_path, samples=samples, sampling=sampling, concurrency=concurrency,
+            cache=cache, retry_errors=retry_errors, progress=progress,
+        )
+    finally:
+        if cache:
+            cache.close()
+
+
+def score(records: Iterable[Mapping[str, Any]], items: Iterable[Item]) -> list[Record]:
+    """Re-parse and re-verify stored records against their items (e.g. after a parser update)."""
+    from .models.base import Response
+
+    by_id = {it.item_id: it for it in items}
+    out = []
+    for r in records:
+        it = by_id.get(r["item_id"])
+        if it is None:
+            raise DataFileError(f"record {r.get('record_id')} refers to unknown item {r['item_id']!r}; pass its items file")
+        u = r.get("usage") or {}
+        resp = Response(
+            text=r.get("text"), finish_reason=r.get("finish_reason"), prompt_tokens=u.get("prompt_tokens"),
+            completion_tokens=u.get("completion_tokens"), latency_s=r.get("latency_s") or 0.0,
+            attempts=r.get("attempts", 1), error=r.get("error"),
+        )
+        rec = score_response(it, r["model"], r["sample"], resp, cached=bool(r.get("cached")))
+        out.append(rec.model_copy(update={"meta": item_meta(it)}))
+    return out
+
+
+def report(
+    records: Sequence[Mapping[str, Any]] | str | Path,
+    out_dir: str | Path,
+    problems: Sequence[Mapping[str, Any]] | str | Path = (),
+    title: str = "logicforge report",
+    command: str | None = None,
+) -> Path:
+    """Write the report (tables, figures, HTML) for records; returns the HTML path."""
+    from .report.build import build_report
+
+    recs = list(read_jsonl(records)) if isinstance(records, str | Path) else [dict(r) for r in records]
+    probs = list(read_jsonl(problems)) if isinstance(problems, str | Path) else [
+        p.model_dump(mode="json") if hasattr(p, "model_dump") else dict(p) for p in problems
+    ]
+    return build_report(recs, out_dir, probs, title=title, command=command)
+
+
+def load_items(path: str | Path) -> list[Item]:
+    """Read an items JSONL file, naming the line of any item that does not fit the schema."""
+    from pydantic import ValidationError
+
+    out = []
+    for i, obj in enumerate(read_jsonl(path), start=1):
+        try:
+            out.append(Item.model_validate(obj))
+        except ValidationError as e:
+            raise DataFileError(f"{path}: item {i}: {e.errors()[0]['loc']}: {e.errors()[0]['msg']}") from None
+    return out
+
+
+def load_problems(path: str | Path) -> list[LabelledProblem]:
+    from pydantic import ValidationError
+
+    out = []
+    for i, obj in enumerate(read_jsonl(path), start=1):
+        try:
+            out.append(LabelledProblem.model_validate(obj))
+        except ValidationError as e:
+            raise DataFileError(f"{path}: problem {i}: {e.errors()[0]['loc']}: {e.errors()[0]['msg']}") from None
+    return out
+
+
+def dumps_params(p: Mapping[str, Any]) -> str:
+    return json.dumps(p, sort_keys=True)

@@ -1,0 +1,11 @@
+"""Model backends behind one async interface; importing this package registers them.
+
+Specs (``--model``): ``random[:seed=N]``, ``always-sat``, ``always-unsat``, ``oracle``,
+``embedded`` (SmolLM2-135M-Instruct from PyPI through llama-cpp-python), ``local:/path/model.gguf``,
+``openai-compatible:<base URL>:<model name>`` (alias ``openai:``).
+"""
+
+from . import baselines, embedded, openai_compat
+from .base import Model, Response, Sampling, load_model
+
+__all__ = ["Model", "Response", "Sampling", "load_model", "baselines", "embedded", "openai_compat"]

@@ -1,0 +1,91 @@
+"""The model interface: ``await model.generate(item, sampling, sample) -> Response``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..errors import ConfigError
+from ..registry import MODELS
+from ..schema import Item
+
+
+@dataclass(frozen=True)
+class Sampling:
+    """Sampling parameters sent with every request (and part of the cache key)."""
+
+    temperature: float = 0.0
+    top_p: float = 1.0
+    max_tokens: int = 512
+    seed: int | None = 0
+    stop: tuple[str, ...] = ()
+    structured: bool = False  # send the Item's JSON schema as response_format when supported
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.temperature <= 5:
+            raise ConfigError("temperature", self.temperature, "must be in [0, 5]")
+        if not 0 < self.top_p <= 1:
+            raise ConfigError("top_p", self.top_p, "must be in (0, 1]")
+        if not isinstance(self.max_tokens, int) or self.max_tokens < 1:
+            raise ConfigError("max_tokens", self.max_tokens, "must be an integer ≥ 1")
+
+
+@dataclass
+class Response:
+    """One model reply (or the error that prevented it)."""
+
+    text: str | None
+    finish_reason: str | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    latency_s: float = 0.0
+    attempts: int = 1
+    error: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Model(Protocol):
+    """Anything that answers prompts. ``name`` identifies it in records; ``cache_id`` (or None for
+    models not worth caching) identifies its configuration in the response cache."""
+
+    name: str
+    cache_id: str | None
+
+    async def generate(self, item: Item, sampling: Sampling, sample: int) -> Response: ...
+
+    async def aclose(self) -> None: ...
+
+
+Factory = Callable[[str, dict[str, str]], Model]
+
+
+def _split_opts(rest: str) -> tuple[str, dict[str, str]]:
+    """``"a:b;k=v;k2=v2"`` → (``"a:b"``, {k: v, k2: v2})."""
+    head, *opts = rest.split(";")
+    kv = {}
+    for o in opts:
+        if "=" not in o:
+            raise ConfigError("model", rest, f"option {o!r} is not key=value")
+        k, v = o.split("=", 1)
+        kv[k.strip()] = v.strip()
+    return head, kv
+
+
+def load_model(spec: str) -> Model:
+    """Build a model from its spec string, e.g. ``"always-sat"`` or
+    ``"openai-compatible:http://127.0.0.1:8000/v1:my-model;concurrency=8"``.
+
+    Options after ``;`` are backend specific (``seed=``, ``timeout=``, ``max_retries=``,
+    ``api_key_env=`` …).
+
+    Example:
+        >>> load_model("always-unsat").name
+        'always-unsat'
+    """
+    kind, _, rest = spec.partition(":")
+    if kind in ("random", "always-sat", "always-unsat", "oracle", "embedded") and rest and "=" in rest.split(";")[0]:
+        rest = ";" + rest  # "random:seed=3" form
+    factory: Factory = MODELS.get(kind)  # type: ignore[assignment]
+    head, opts = _split_opts(rest)
+    return factory(head, opts)

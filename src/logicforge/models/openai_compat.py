@@ -1,0 +1,222 @@
+"""OpenAI-compatible chat client (vLLM, llama.cpp server, Ollama, hosted APIs) over aiohttp.
+
+Retries 408/409/425/429/5xx, time-outs, connection errors and malformed bodies with exponential
+back-off and full jitter, honouring ``Retry-After``; 401/403 stop the run at once with a clear
+message (retrying cannot fix a key). The API key is read from the environment variable named by
+``api_key_env`` (default ``OPENAI_API_KEY``) or from ``key_file``; it is sent only in the
+``Authorization`` header and never written anywhere.
+
+Spec: ``openai-compatible:<base URL>:<model>;timeout=60;max_retries=5;backoff=0.5;api_key_env=NAME``
+
+Example:
+    >>> m = OpenAICompatModel("http://127.0.0.1:9/v1", "tiny")
+    >>> m.name
+    'tiny'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import os
+import random
+import time
+from typing import Any
+
+from ..errors import ConfigError, ModelError
+from ..registry import MODELS
+from ..schema import Item
+from .base import Response, Sampling
+
+RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
+
+
+def _retry_after(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        dt = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, dt.timestamp() - time.time())
+
+
+class OpenAICompatModel:
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        name: str | None = None,
+        api_key_env: str = "OPENAI_API_KEY",
+        key_file: str | None = None,
+        timeout: float = 120.0,
+        max_retries: int = 5,
+        backoff: float = 0.5,
+        max_backoff: float = 30.0,
+        max_retry_after: float = 120.0,
+        connections: int = 256,
+    ) -> None:
+        if not base_url.startswith(("http://", "https://")):
+            raise ConfigError("model", base_url, "base URL must start with http:// or https://")
+        if timeout <= 0 or max_retries < 0 or backoff < 0:
+            raise ConfigError("model", f"timeout={timeout}, max_retries={max_retries}", "must be positive")
+        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.model = model
+        self.name = name or model
+        self.cache_id = f"openai-compatible:{model}"
+        self.api_key_env = api_key_env
+        self.key_file = key_file
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self.backoff = backoff
+        self.max_backoff = max_backoff
+        self.max_retry_after = max_retry_after
+        self.connections = connections
+        self._session: Any = None
+        self._jitter = random.Random()
+
+    def _key(self) -> str | None:
+        if self.key_file:
+            try:
+                with open(self.key_file, encoding="utf-8") as f:
+                    return f.read().strip() or None
+            except OSError as e:
+                raise ModelError(f"cannot read key file {self.key_file!r}: {e.strerror}") from None
+        return os.environ.get(self.api_key_env) or None
+
+    async def _get_session(self) -> Any:
+        if self._session is None:
+            import aiohttp
+
+            headers = {"Content-Type": "application/json"}
+            key = self._key()
+            if key:
+                headers["Authorization"] = f"Bearer {key}"
+            self._session = aiohttp.ClientSession(
+                headers=headers,
+                connector=aiohttp.TCPConnector(limit=self.connections, ttl_dns_cache=300),
+                timeout=aiohttp.ClientTimeout(total=self.timeout),
+            )
+        return self._session
+
+    async def aclose(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    def _body(self, item: Item, s: Sampling, sample: int) -> bytes:
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": [m.model_dump() for m in item.messages],
+            "temperature": s.temperature,
+            "top_p": s.top_p,
+            "max_tokens": s.max_tokens,
+        }
+        if s.seed is not None:
+            body["seed"] = s.seed + sample if s.temperature > 0 else s.seed
+        if s.stop:
+            body["stop"] = list(s.stop)
+        if s.structured and item.answer_schema:
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "answer", "schema": item.answer_schema},
+            }
+        return json.dumps(body).encode()
+
+    async def generate(self, item: Item, sampling: Sampling, sample: int) -> Response:
+        import aiohttp
+
+        session = await self._get_session()
+        data = self._body(item, sampling, sample)
+        reason = ""
+        for attempt in range(1, self.max_retries + 2):
+            wait: float | None = None
+            t0 = time.perf_counter()
+            try:
+                async with session.post(self.url, data=data) as r:
+                    raw = await r.read()
+                    if r.status == 200:
+                        parsed = _parse_body(raw)
+                        if isinstance(parsed, Response):
+                            parsed.latency_s = time.perf_counter() - t0
+                            parsed.attempts = attempt
+                            return parsed
+                        reason = parsed
+                    elif r.status in (401, 403):
+                        raise ModelError(
+                            f"HTTP {r.status} from {self.url}: the server refused the credentials; "
+                            f"set a valid key in ${self.api_key_env} (or key_file=)"
+                        )
+                    elif r.status in RETRY_STATUS:
+                        reason = f"HTTP {r.status}"
+                        wait = _retry_after(r.headers.get("Retry-After"))
+                    else:
+                        snippet = raw[:200].decode("utf-8", "replace")
+                        return Response(text=None, error=f"HTTP {r.status}: {snippet}", attempts=attempt)
+            except TimeoutError:
+                reason = f"timed out after {self.timeout:g} s"
+            except aiohttp.ClientError as e:
+                reason = f"connection error: {type(e).__name__}"
+            if attempt > self.max_retries:
+                break
+            if wait is None:
+                wait = min(self.max_backoff, self.backoff * 2 ** (attempt - 1)) * self._jitter.uniform(0.5, 1.0)
+            await asyncio.sleep(min(wait, self.max_retry_after))
+        return Response(text=None, error=f"gave up after {self.max_retries + 1} attempts: {reason}", attempts=self.max_retries + 1)
+
+
+def _parse_body(raw: bytes) -> Response | str:
+    """A Response from a 200 body, or the reason it is malformed."""
+    try:
+        obj = json.loads(raw)
+        choice = obj["choices"][0]
+        msg = choice.get("message") or {}
+        text = msg.get("content")
+        if text is None:
+            text = choice.get("text")
+        if text is None and msg.get("reasoning_content") is None:
+            return "malformed response: no message content"
+        usage = obj.get("usage") or {}
+        return Response(
+            text=text or "",
+            finish_reason=choice.get("finish_reason"),
+            prompt_tokens=usage.get("prompt_tokens"),
+            completion_tokens=usage.get("completion_tokens"),
+        )
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+        return "malformed JSON body"
+
+
+_FLOAT = ("timeout", "backoff", "max_backoff", "max_retry_after")
+_INT = ("max_retries", "connections")
+_STR = ("api_key_env", "key_file", "name")
+
+
+def _factory(head: str, opts: dict[str, str]) -> OpenAICompatModel:
+    if ":" not in head.replace("://", ""):
+        raise ConfigError("model", head, "expected openai-compatible:<base URL>:<model name>")
+    base, model = head.rsplit(":", 1)
+    kw: dict[str, Any] = {}
+    for k, v in opts.items():
+        try:
+            if k in _FLOAT:
+                kw[k] = float(v)
+            elif k in _INT:
+                kw[k] = int(v)
+            elif k in _STR:
+                kw[k] = v
+            else:
+                raise ConfigError("model", k, f"unknown option; allowed: {', '.join(_FLOAT + _INT + _STR)}")
+        except ValueError:
+            raise ConfigError(k, v, "not a number") from None
+    return OpenAICompatModel(base, model, **kw)
+
+
+MODELS.register("openai-compatible", _factory)
+MODELS.register("openai", _factory)

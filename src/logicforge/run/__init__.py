@@ -1,0 +1,7 @@
+"""The runner: Items × model × samples → durable, resumable records."""
+
+from .cache import ResponseCache
+from .runner import record_id, run_model
+from .store import RecordStore, read_jsonl, write_jsonl
+
+__all__ = ["ResponseCache", "RecordStore", "read_jsonl", "write_jsonl", "run_model", "record_id"]

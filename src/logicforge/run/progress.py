@@ -1,0 +1,44 @@
+"""A dependency-free progress line: done/total, rate and ETA, redrawn at most 5 times a second."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+
+def _fmt(sec: float) -> str:
+    sec = int(sec)
+    return f"{sec // 3600:d}:{sec // 60 % 60:02d}:{sec % 60:02d}"
+
+
+class Progress:
+    def __init__(self, total: int, label: str, enabled: bool = True, stream: TextIO | None = None) -> None:
+        self.total, self.label, self.enabled = total, label, enabled
+        self.stream = stream or sys.stderr
+        self.done = 0
+        self.t0 = time.monotonic()
+        self._last = 0.0
+        self._tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+
+    def line(self) -> str:
+        el = time.monotonic() - self.t0
+        rate = self.done / el if el > 0 else 0.0
+        eta = (self.total - self.done) / rate if rate > 0 else 0.0
+        pct = 100.0 * self.done / self.total if self.total else 100.0
+        return f"{self.label}: {self.done}/{self.total} ({pct:5.1f}%) {rate:8.1f}/s elapsed {_fmt(el)} ETA {_fmt(eta)}"
+
+    def update(self, n: int = 1) -> None:
+        self.done += n
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self._last >= (0.2 if self._tty else 5.0):
+            self._last = now
+            self.stream.write(("\r" if self._tty else "") + self.line() + ("" if self._tty else "\n"))
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write(("\r" if self._tty else "") + self.line() + "\n")
+            self.stream.flush()

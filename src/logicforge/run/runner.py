@@ -1,0 +1,134 @@
+"""Run Items × model × samples with bounded concurrency, scoring and durably storing each record.
+
+Rerunning the same command resumes: finished records are skipped (errored ones too, unless
+``retry_errors``). A SIGKILL at any moment loses no finished record and duplicates none (see
+:class:`~logicforge.run.store.RecordStore`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..metrics.verdict import verify
+from ..models.base import Model, Response, Sampling
+from ..parse.answer import parse_answer
+from ..schema import Item, Record, Usage
+from .cache import ResponseCache, cache_key
+from .progress import Progress
+from .store import RecordStore
+
+
+def record_id(item_id: str, model: str, sample: int) -> str:
+    return hashlib.sha1(f"{item_id}\x1f{model}\x1f{sample}".encode()).hexdigest()[:20]
+
+
+def item_meta(item: Item) -> dict[str, Any]:
+    meta = {k: v for k, v in item.metadata.items() if k != "spawn_key"}
+    meta.update(
+        family=item.family, label=item.gold.get("label"), rendering=item.rendering,
+        problem_id=item.problem_id, pair_id=item.pair_id,
+    )
+    return meta
+
+
+def score_response(item: Item, model: str, sample: int, r: Response, cached: bool = False) -> Record:
+    """Parse and verify one response into a Record."""
+    answer = parse_answer(r.text, item) if r.error is None else None
+    verdict = verify(item, answer) if answer is not None else None
+    return Record(
+        record_id=record_id(item.item_id, model, sample),
+        item_id=item.item_id,
+        model=model,
+        sample=sample,
+        text=r.text,
+        finish_reason=r.finish_reason,
+        usage=Usage(prompt_tokens=r.prompt_tokens, completion_tokens=r.completion_tokens),
+        latency_s=round(r.latency_s, 6),
+        attempts=r.attempts,
+        cached=cached,
+        error=r.error,
+        answer=answer,
+        verdict=verdict,
+        meta=item_meta(item),
+    )
+
+
+async def _run(
+    items: Sequence[Item], model: Model, store: RecordStore, samples: int, sampling: Sampling,
+    concurrency: int, cache: ResponseCache | None, retry_errors: bool, progress: Progress,
+) -> dict[str, int]:
+    todo = [
+        (it, s)
+        for it in items
+        for s in range(samples)
+        if (rid := record_id(it.item_id, model.name, s)) not in store or (retry_errors and rid in store.errored)
+    ]
+    progress.total = len(todo)
+    counts = {"done": 0, "errors": 0, "cached": 0}
+    it_todo = iter(todo)
+
+    async def worker() -> None:
+        for item, s in it_todo:
+            key = cache_key(model.cache_id, item, sampling, s) if (cache and model.cache_id) else None
+            r = cache.get(key) if (cache and key) else None
+            hit = r is not None
+            if r is None:
+                r = await model.generate(item, sampling, s)
+                if cache and key:
+                    cache.put(key, r)
+            rec = score_response(item, model.name, s, r, cached=hit)
+            store.append(rec.record_id, rec.model_dump_json().encode(), errored=rec.error is not None)
+            counts["done"] += 1
+            counts["errors"] += rec.error is not None
+            counts["cached"] += hit
+            progress.update()
+
+    tasks = [asyncio.create_task(worker()) for _ in range(max(1, min(concurrency, len(todo))))]
+    try:
+        await asyncio.gather(*tasks)
+    finally:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return counts
+
+
+def run_model(
+    items: Sequence[Item],
+    model: Model,
+    records_path: str | Path,
+    *,
+    samples: int = 1,
+    sampling: Sampling | None = None,
+    concurrency: int = 8,
+    cache: ResponseCache | None = None,
+    retry_errors: bool = False,
+    progress: bool = True,
+) -> dict[str, int]:
+    """Run every (item, sample) not yet in ``records_path`` and append its scored record.
+
+    Returns counts: ``done`` (this call), ``errors``, ``cached``, ``total`` (records in the file).
+    """
+    sampling = sampling or Sampling()
+    store = RecordStore(records_path)
+    bar = Progress(0, f"{model.name}", enabled=progress)
+
+    async def main() -> dict[str, int]:
+        try:
+            return await _run(items, model, store, samples, sampling, concurrency, cache, retry_errors, bar)
+        finally:
+            await model.aclose()
+
+    try:
+        counts = asyncio.run(main())
+        bar.close()
+        order = [record_id(it.item_id, model.name, s) for it in items for s in range(samples)]
+        store.compact(order)
+    finally:
+        store.close()
+    counts["total"] = len(store)
+    return counts
