@@ -1,0 +1,209 @@
+"""``logicforge`` — one entry point with the pipeline verbs.
+
+    logicforge generate --family ksat/random --set n_vars=20 --grid alpha=3.5,4.26,5 --count 10 --out runs/x
+    logicforge run      --items runs/x/items.jsonl --model oracle --model random --records runs/x/records.jsonl
+    logicforge score    --items runs/x/items.jsonl --records runs/x/records.jsonl --out runs/x/scored.jsonl
+    logicforge report   --records runs/x/records.jsonl --problems runs/x/problems.jsonl --out runs/x/report
+    logicforge demo
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from . import __version__, api
+from .errors import ConfigError, LogicforgeError
+from .models.base import Sampling, load_model
+from .registry import FAMILIES, MODELS, RENDERERS
+from .run.store import read_jsonl, write_jsonl
+
+
+def _value(field: str, raw: str) -> Any:
+    try:
+        return yaml.safe_load(raw)
+    except yaml.YAMLError:
+        raise ConfigError(field, raw, "not a valid scalar") from None
+
+
+def _kv(pairs: list[str], what: str) -> dict[str, str]:
+    out = {}
+    for p in pairs:
+        if "=" not in p:
+            raise ConfigError(what, p, "expected key=value")
+        k, v = p.split("=", 1)
+        out[k.strip()] = v
+    return out
+
+
+def cmd_generate(a: argparse.Namespace) -> int:
+    params = {k: _value(k, v) for k, v in _kv(a.set, "--set").items()}
+    grid = {k: [_value(k, x) for x in v.split(",")] for k, v in _kv(a.grid, "--grid").items()}
+    renderers = a.renderer or ["formula"]
+    for r in renderers:
+        RENDERERS.get(r)  # fail before work starts
+    problems = api.generate(a.family, params, count=a.count, seed=a.seed, grid=grid)
+    out = Path(a.out)
+    write_jsonl(out / "problems.jsonl", problems)
+    items = [it for r in renderers for it in api.render(problems, r)]
+    write_jsonl(out / "items.jsonl", items)
+    labels = [p.label for p in problems]
+    print(f"wrote {len(problems)} problems ({labels.count('SAT')} SAT, {labels.count('UNSAT')} UNSAT) "
+          f"and {len(items)} items to {out}/")
+    return 0
+
+
+def cmd_render(a: argparse.Namespace) -> int:
+    problems = api.load_problems(a.problems)
+    RENDERERS.get(a.renderer)
+    n = write_jsonl(a.out, api.render(problems, a.renderer))
+    print(f"wrote {n} items to {a.out}")
+    return 0
+
+
+def _sampling(a: argparse.Namespace) -> Sampling:
+    return Sampling(
+        temperature=a.temperature, top_p=a.top_p, max_tokens=a.max_tokens, seed=a.sampling_seed,
+        stop=tuple(a.stop or ()), structured=a.structured,
+    )
+
+
+def cmd_run(a: argparse.Namespace) -> int:
+    items = api.load_items(a.items)
+    if a.limit is not None:
+        items = items[: a.limit]
+    sampling = _sampling(a)
+    models = [load_model(m) for m in a.model]  # every spec is validated before any call
+    for m in models:
+        c = api.run(
+            items, m, a.records, samples=a.samples, sampling=sampling, concurrency=a.concurrency,
+            cache_path=None if a.no_cache else a.cache, retry_errors=a.retry_errors, progress=not a.quiet,
+        )
+        print(f"{m.name}: {c['done']} new records ({c['errors']} errors, {c['cached']} from cache); {c['total']} in {a.records}")
+    return 0
+
+
+def cmd_score(a: argparse.Namespace) -> int:
+    items = api.load_items(a.items)
+    recs = api.score(read_jsonl(a.records), items)
+    write_jsonl(a.out, recs)
+    print(f"scored {len(recs)} records into {a.out}")
+    return 0
+
+
+def cmd_report(a: argparse.Namespace) -> int:
+    problems: Any = a.problems if a.problems else ()
+    path = api.report(a.records, a.out, problems, title=a.title, command=a.command)
+    print(f"report: {path}")
+    return 0
+
+
+def cmd_list(a: argparse.Namespace) -> int:
+    print("families: ", ", ".join(FAMILIES.names()))
+    print("renderers:", ", ".join(RENDERERS.names()))
+    print("models:   ", ", ".join(MODELS.names()))
+    return 0
+
+
+def cmd_demo(a: argparse.Namespace) -> int:
+    from .demo import run_demo
+
+    path = run_demo(Path(a.out), per_alpha=a.per_alpha, embedded_per_alpha=0 if a.no_embedded else a.embedded_per_alpha)
+    print(f"demo report: {path}")
+    return 0
+
+
+def _sampling_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("sampling")
+    g.add_argument("--temperature", type=float, default=0.0)
+    g.add_argument("--top-p", type=float, default=1.0)
+    g.add_argument("--max-tokens", type=int, default=1024)
+    g.add_argument("--sampling-seed", type=int, default=0)
+    g.add_argument("--stop", action="append", help="stop sequence (repeatable)")
+    g.add_argument("--structured", action="store_true", help="constrain replies to the answer JSON schema where supported")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="logicforge", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--version", action="version", version=f"logicforge {__version__}")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+
+    g = sub.add_parser("generate", help="generate labelled problems and render them into items")
+    g.add_argument("--family", required=True, help="registered family, e.g. ksat/random")
+    g.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="fixed parameter (repeatable)")
+    g.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2", help="swept parameter (repeatable)")
+    g.add_argument("--count", type=int, default=10, help="problems per parameter point")
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--renderer", action="append", help="renderer(s) for items.jsonl (default: formula)")
+    g.add_argument("--out", required=True, help="output directory (problems.jsonl, items.jsonl)")
+    g.set_defaults(fn=cmd_generate)
+
+    r = sub.add_parser("render", help="render problems.jsonl with another renderer")
+    r.add_argument("--problems", required=True)
+    r.add_argument("--renderer", required=True)
+    r.add_argument("--out", required=True)
+    r.set_defaults(fn=cmd_render)
+
+    u = sub.add_parser("run", help="run models on items; resumable, appends to the records file")
+    u.add_argument("--items", required=True)
+    u.add_argument("--model", action="append", required=True, help="model spec (repeatable), e.g. oracle, embedded, openai-compatible:URL:NAME")
+    u.add_argument("--records", required=True)
+    u.add_argument("--samples", type=int, default=1)
+    u.add_argument("--concurrency", type=int, default=8)
+    u.add_argument("--cache", default=".logicforge-cache/responses.sqlite")
+    u.add_argument("--no-cache", action="store_true")
+    u.add_argument("--retry-errors", action="store_true", help="redo records that ended in an error")
+    u.add_argument("--limit", type=int, help="only the first N items")
+    u.add_argument("--quiet", action="store_true", help="no progress line")
+    _sampling_args(u)
+    u.set_defaults(fn=cmd_run)
+
+    s = sub.add_parser("score", help="re-parse and re-verify records (e.g. after a parser update)")
+    s.add_argument("--items", required=True)
+    s.add_argument("--records", required=True)
+    s.add_argument("--out", required=True)
+    s.set_defaults(fn=cmd_score)
+
+    p = sub.add_parser("report", help="tables, figures and an HTML report from records")
+    p.add_argument("--records", required=True)
+    p.add_argument("--problems", help="problems.jsonl, for solver curves (phase transition)")
+    p.add_argument("--out", required=True)
+    p.add_argument("--title", default="logicforge report")
+    p.add_argument("--command", help="command line shown in the report for reproduction")
+    p.set_defaults(fn=cmd_report)
+
+    li = sub.add_parser("list", help="list registered families, renderers and models")
+    li.set_defaults(fn=cmd_list)
+
+    d = sub.add_parser("demo", help="phase-transition demo: baselines and the embedded model, with report")
+    d.add_argument("--out", default="demo-out")
+    d.add_argument("--per-alpha", type=int, default=5, help="instances per α for the baselines")
+    d.add_argument("--embedded-per-alpha", type=int, default=2, help="instances per α for the embedded model")
+    d.add_argument("--no-embedded", action="store_true")
+    d.set_defaults(fn=cmd_demo)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.fn(args))
+    except LogicforgeError as e:
+        print(f"logicforge {args.cmd}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"logicforge {args.cmd}: interrupted; finished records are kept — rerun the same command to resume", file=sys.stderr)
+        return 130
+
+
+def command_line(argv: list[str]) -> str:
+    return "logicforge " + " ".join(shlex.quote(x) for x in argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
