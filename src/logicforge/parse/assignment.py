@@ -21,8 +21,8 @@ from .jsonish import json_objects
 _TRUE = {"true", "t", "1", "yes", "y", "on"}
 _FALSE = {"false", "f", "0", "no", "n", "off"}
 _NEG_PREFIX = re.compile(r"^\s*(?:¬|~|!|-|not\s+)\s*", re.I)
-_LINE = re.compile(
-    r"^\s*[-*•]?\s*[`\"']?([A-Za-z][A-Za-z0-9_ ]{0,40}?|\d+)[`\"']?\s*(?:=|:|->|→|is)\s*[`\"']?([A-Za-z0-9]+)[`\"']?\s*[,;.]?\s*$",
+_PAIR = re.compile(
+    r"(?<![A-Za-z0-9_])[`\"'*]?([A-Za-z][A-Za-z0-9_]*(?: \d+)?|\d+)[`\"'*]?\s*(?:=|:|->|→|\bis\b)\s*[`\"'*]?([A-Za-z0-9]+)\b",
     re.I,
 )
 
@@ -130,17 +130,28 @@ def parse_assignment(
         if obj and all(_lookup(str(k), mapping, b.folded) is not None for k in obj):
             assignment_from_obj(obj, b)
             return b.values, b.unknown, b.conflict
-    found = False
+    # ``name = value`` pairs: the last block of consecutive lines that hold known pairs
+    blocks: list[list[tuple[str, bool]]] = []
+    current: list[tuple[str, bool]] = []
     for line in text.splitlines():
-        for part in re.split(r"[,;]\s*(?=[A-Za-z0-9`\"'])", line) if line.count("=") > 1 or line.count(":") > 1 else [line]:
-            m = _LINE.match(part)
-            if not m:
-                continue
+        pairs = []
+        pos = 0
+        while (m := _PAIR.search(line, pos)) is not None:
             val = _value(m.group(2), b.tw, b.fw)
-            if val is None or _lookup(m.group(1), mapping, b.folded) is None:
-                continue
-            b.put(m.group(1), val)
-            found = True
-    if found:
+            if val is not None and _lookup(m.group(1), mapping, b.folded) is not None:
+                pairs.append((m.group(1), val))
+                pos = m.end()
+            else:  # "Assignment: x1=1": retry from the value, which may itself be a name
+                pos = m.start(2)
+        if pairs:
+            current.extend(pairs)
+        elif current:
+            blocks.append(current)
+            current = []
+    if current:
+        blocks.append(current)
+    if blocks:
+        for name, val in blocks[-1]:
+            b.put(name, val)
         return b.values, b.unknown, b.conflict
     return None, [], None
