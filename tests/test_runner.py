@@ -1,0 +1,102 @@
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import logicforge as lf
+from logicforge.errors import DataFileError
+from logicforge.run.store import RecordStore, write_jsonl
+
+from .fakeserver import FakeServer
+
+STABLE = ("record_id", "item_id", "model", "sample", "text", "answer", "verdict", "error", "meta")
+
+
+def _stable(path: Path) -> list[tuple]:
+    rows = [json.loads(x) for x in path.read_text().splitlines()]
+    return sorted(tuple(json.dumps(r[k], sort_keys=True) for k in STABLE) for r in rows)
+
+
+def test_resume_skips_finished(small_items, tmp_path) -> None:
+    out = tmp_path / "r.jsonl"
+    c1 = lf.run(small_items[:5], "random", out)
+    c2 = lf.run(small_items, "random", out)
+    assert (c1["done"], c2["done"], c2["total"]) == (5, len(small_items) - 5, len(small_items))
+    full = tmp_path / "full.jsonl"
+    lf.run(small_items, "random", full)
+    assert out.read_bytes().count(b"\n") == len(small_items)
+    assert _stable(out) == _stable(full)
+
+
+def test_torn_tail_is_repaired(small_items, tmp_path, capsys) -> None:
+    out = tmp_path / "r.jsonl"
+    lf.run(small_items[:4], "oracle", out)
+    data = out.read_bytes()
+    out.write_bytes(data + b'{"record_id": "half-writ')
+    store = RecordStore(out)
+    store.close()
+    assert store.repaired and len(store) == 4 and out.read_bytes() == data
+    assert "torn final record" in capsys.readouterr().err
+
+
+def test_corrupt_middle_is_rejected(small_items, tmp_path) -> None:
+    out = tmp_path / "r.jsonl"
+    lf.run(small_items[:4], "oracle", out)
+    lines = out.read_bytes().split(b"\n")
+    lines[1] = b"garbage"
+    out.write_bytes(b"\n".join(lines))
+    with pytest.raises(DataFileError, match="middle of the file"):
+        RecordStore(out)
+
+
+def test_retry_errors(small_items, tmp_path) -> None:
+    out = tmp_path / "r.jsonl"
+    with FakeServer() as srv:
+        m = lambda: lf.load_model(f"openai-compatible:{srv.base_url}:m;max_retries=0")  # noqa: E731
+        srv.default_script = ["500"]
+        c = lf.run(small_items[:3], m(), out)
+        assert c["errors"] == 3
+        srv.default_script = []
+        assert lf.run(small_items[:3], m(), out)["done"] == 0  # errors are final by default
+        c = lf.run(small_items[:3], m(), out, retry_errors=True)
+        assert c["done"] == 3 and c["errors"] == 0
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(rows) == 3 and all(r["error"] is None for r in rows)
+
+
+def test_sigkill_at_random_moments_loses_and_duplicates_nothing(tmp_path) -> None:
+    problems = lf.generate("ksat/random", {"n_vars": 10, "alpha": 4.26}, count=300, seed=8)
+    items_path = tmp_path / "items.jsonl"
+    write_jsonl(items_path, lf.render(problems))
+    rng = np.random.default_rng(0)
+    with FakeServer(delay=0.03) as srv:
+        spec = f"openai-compatible:{srv.base_url}:fake"
+        base = [sys.executable, "-m", "logicforge", "run", "--items", str(items_path), "--model", spec, "--no-cache", "--quiet", "--concurrency", "4"]
+        ref = tmp_path / "ref.jsonl"
+        subprocess.run([*base, "--records", str(ref)], check=True, timeout=120)
+        out = tmp_path / "killed.jsonl"
+        kills = 0
+        for _ in range(8):
+            proc = subprocess.Popen([*base, "--records", str(out)], stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+            time.sleep(float(rng.uniform(0.5, 1.3)))
+            if proc.poll() is None:
+                os.kill(proc.pid, signal.SIGKILL)
+                kills += 1
+            proc.wait(timeout=30)
+            if out.exists():
+                # every finished line is intact; at most the last is torn
+                lines = out.read_bytes().split(b"\n")
+                for ln in lines[:-1]:
+                    json.loads(ln)
+        subprocess.run([*base, "--records", str(out)], check=True, timeout=120)
+    assert kills >= 1
+    assert out.read_bytes().count(b"\n") == 300
+    assert _stable(out) == _stable(ref)
