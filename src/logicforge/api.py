@@ -11,6 +11,7 @@ from .errors import ConfigError, DataFileError
 from .families.base import expand_grid, generate_problems
 from .models.base import Model, Sampling, load_model
 from .render.base import render_problem
+from .report.build import build_report
 from .run.cache import ResponseCache
 from .run.runner import item_meta, run_model, score_response
 from .run.store import read_jsonl
@@ -98,8 +99,6 @@ def report(
     command: str | None = None,
 ) -> Path:
     """Write the report (tables, figures, HTML) for records; returns the HTML path."""
-    from .report.build import build_report
-
     recs = list(read_jsonl(records)) if isinstance(records, str | Path) else [dict(r) for r in records]
     probs = list(read_jsonl(problems)) if isinstance(problems, str | Path) else [
         p.model_dump(mode="json") if hasattr(p, "model_dump") else dict(p) for p in problems

@@ -7,10 +7,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+def _plt():  # type: ignore[no-untyped-def]
+    """Import pyplot lazily (it is slow to import) on the non-interactive Agg backend."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
 
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f"]
 
@@ -34,6 +39,7 @@ def phase_transition(
     alphas = sorted(by_alpha)
     psat = [sum(p["label"] == "SAT" for p in by_alpha[a]) / len(by_alpha[a]) for a in alphas]
     dec = [statistics.median(p["metadata"].get("decisions") or 0 for p in by_alpha[a]) for a in alphas]
+    plt = _plt()
     fig, ax1 = plt.subplots(figsize=(7, 4.2), dpi=110)
     ax1.plot(alphas, dec, "k-o", label="median MiniSat decisions")
     ax1.set_xlabel("clause density α = L/N")
@@ -67,6 +73,7 @@ def metric_vs(
     xs_all = {r[x] for r in agg_rows if r.get(x) is not None}
     if len(xs_all) < 2:
         return None
+    plt = _plt()
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
     for m in sorted({r["model"] for r in agg_rows}):
         pts = sorted((r[x], r[metric]) for r in agg_rows if r["model"] == m and r.get(metric) is not None and r.get(x) is not None)

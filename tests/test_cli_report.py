@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import logicforge as lf
+from logicforge.cli import main
+
+
+def test_cli_pipeline_end_to_end(tmp_path: Path, capsys) -> None:
+    d = tmp_path / "run"
+    assert main(["generate", "--family", "ksat/random", "--set", "n_vars=10", "--grid", "alpha=3.0,4.26,6.0",
+                 "--count", "4", "--seed", "1", "--renderer", "formula", "--renderer", "logic", "--out", str(d)]) == 0
+    assert len((d / "problems.jsonl").read_text().splitlines()) == 12
+    assert len((d / "items.jsonl").read_text().splitlines()) == 24
+    assert main(["run", "--items", str(d / "items.jsonl"), "--model", "oracle", "--model", "always-sat",
+                 "--records", str(d / "records.jsonl"), "--no-cache", "--quiet"]) == 0
+    assert main(["score", "--items", str(d / "items.jsonl"), "--records", str(d / "records.jsonl"), "--out", str(d / "scored.jsonl")]) == 0
+    a = [json.loads(x) for x in (d / "records.jsonl").read_text().splitlines()]
+    b = [json.loads(x) for x in (d / "scored.jsonl").read_text().splitlines()]
+    assert [r["verdict"] for r in a] == [r["verdict"] for r in b]
+    assert main(["report", "--records", str(d / "records.jsonl"), "--problems", str(d / "problems.jsonl"), "--out", str(d / "rep")]) == 0
+    for f in ["report.html", "metrics_by_model.csv", "metrics_by_model.md", "metrics_by_model_alpha.csv", "phase_transition.png"]:
+        assert (d / "rep" / f).exists(), f
+    md = (d / "rep" / "metrics_by_model.md").read_text()
+    assert "| oracle | 24 | 1.000 |" in md
+
+
+def test_cli_bad_config_fails_before_work(tmp_path: Path, capsys) -> None:
+    rc = main(["generate", "--family", "ksat/random", "--set", "n_vars=-3", "--set", "alpha=4", "--out", str(tmp_path / "x")])
+    err = capsys.readouterr().err
+    assert rc == 2 and "'n_vars'" in err and "-3" in err
+    assert not (tmp_path / "x").exists()
+    rc = main(["generate", "--family", "ksat/random", "--set", "alpha=4", "--renderer", "nosuch", "--out", str(tmp_path / "y")])
+    assert rc == 2 and "unknown renderer 'nosuch'" in capsys.readouterr().err
+    rc = main(["run", "--items", str(tmp_path / "none.jsonl"), "--model", "oracle", "--records", str(tmp_path / "r.jsonl")])
+    assert rc == 2 and "not found" in capsys.readouterr().err
+
+
+def test_items_with_wrong_schema_name_the_line(tmp_path: Path) -> None:
+    p = tmp_path / "items.jsonl"
+    p.write_text('{"item_id": "a"}\n')
+    with pytest.raises(lf.DataFileError, match="item 1"):
+        from logicforge.api import load_items
+
+        load_items(p)
+
+
+def test_help_for_every_verb(capsys) -> None:
+    for verb in ["generate", "render", "run", "score", "report", "demo", "list"]:
+        with pytest.raises(SystemExit) as e:
+            main([verb, "--help"])
+        assert e.value.code == 0
+        assert "usage: logicforge " + verb in capsys.readouterr().out
+
+
+def test_report_escapes_model_text(tmp_path: Path, small_items) -> None:
+    recs = [json.loads(r.model_dump_json()) for r in lf.score([], small_items)]
+    assert recs == []
+    evil = '<script>alert(1)</script><img src=x onerror="alert(2)"> {"answer": "UNSAT"}'
+    it = small_items[0]
+    from logicforge.models.base import Response
+    from logicforge.run.runner import score_response
+
+    rec = score_response(it, "evil<model>", 0, Response(text=evil)).model_dump(mode="json")
+    html = lf.report([rec], tmp_path / "rep").read_text()
+    assert "<script>alert(1)" not in html and "<img src=x" not in html and "evil<model>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_public_api_example() -> None:
+    problems = lf.generate("ksat/random", {"n_vars": 8, "alpha": 4.26}, count=3, seed=0)
+    items = lf.render(problems, "formula")
+    assert len(items) == 3 and items[0].answer_schema is not None
