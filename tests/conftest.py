@@ -22,5 +22,7 @@ def shared_data() -> Path:
 
 @pytest.fixture(scope="session")
 def small_items() -> list[lf.Item]:
-    problems = lf.generate("ksat/random", {"n_vars": 8}, count=6, seed=3, grid={"alpha": [2.0, 4.26, 7.0]})
+    problems = lf.generate(
+        "ksat/random", {"n_vars": 8}, count=6, seed=3, grid={"alpha": [2.0, 4.26, 7.0]}
+    )
     return lf.render(problems, "formula")

@@ -54,18 +54,30 @@ class FakeServer:
         if action == "429":
             return web.Response(status=429, text="slow down", headers={"Retry-After": "0.05"})
         if action in ("500", "503"):
-            return web.Response(status=int(action), text="<html>oops</html>", content_type="text/html")
+            return web.Response(
+                status=int(action), text="<html>oops</html>", content_type="text/html"
+            )
         if action == "401":
             return web.Response(status=401, text='{"error": "bad key"}')
         if action == "stall":
             await asyncio.sleep(self.stall_s)
         if action == "malformed":
-            return web.Response(status=200, text='{"choices": [ {"mess', content_type="application/json")
+            return web.Response(
+                status=200, text='{"choices": [ {"mess', content_type="application/json"
+            )
         if self.delay:
             await asyncio.sleep(self.delay)
         out: dict[str, Any] = {
-            "id": "x", "object": "chat.completion", "model": body.get("model"),
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": reply_for(prompt)}, "finish_reason": "stop"}],
+            "id": "x",
+            "object": "chat.completion",
+            "model": body.get("model"),
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": reply_for(prompt)},
+                    "finish_reason": "stop",
+                }
+            ],
             "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": 5},
         }
         return web.Response(text=json.dumps(out), content_type="application/json")

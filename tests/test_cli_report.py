@@ -11,31 +11,135 @@ from logicforge.cli import main
 
 def test_cli_pipeline_end_to_end(tmp_path: Path, capsys) -> None:
     d = tmp_path / "run"
-    assert main(["generate", "--family", "ksat/random", "--set", "n_vars=10", "--grid", "alpha=3.0,4.26,6.0",
-                 "--count", "4", "--seed", "1", "--renderer", "formula", "--renderer", "logic", "--out", str(d)]) == 0
+    assert (
+        main(
+            [
+                "generate",
+                "--family",
+                "ksat/random",
+                "--set",
+                "n_vars=10",
+                "--grid",
+                "alpha=3.0,4.26,6.0",
+                "--count",
+                "4",
+                "--seed",
+                "1",
+                "--renderer",
+                "formula",
+                "--renderer",
+                "logic",
+                "--out",
+                str(d),
+            ]
+        )
+        == 0
+    )
     assert len((d / "problems.jsonl").read_text().splitlines()) == 12
     assert len((d / "items.jsonl").read_text().splitlines()) == 24
-    assert main(["run", "--items", str(d / "items.jsonl"), "--model", "oracle", "--model", "always-sat",
-                 "--records", str(d / "records.jsonl"), "--no-cache", "--quiet"]) == 0
-    assert main(["score", "--items", str(d / "items.jsonl"), "--records", str(d / "records.jsonl"), "--out", str(d / "scored.jsonl")]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "--items",
+                str(d / "items.jsonl"),
+                "--model",
+                "oracle",
+                "--model",
+                "always-sat",
+                "--records",
+                str(d / "records.jsonl"),
+                "--no-cache",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    assert (
+        main(
+            [
+                "score",
+                "--items",
+                str(d / "items.jsonl"),
+                "--records",
+                str(d / "records.jsonl"),
+                "--out",
+                str(d / "scored.jsonl"),
+            ]
+        )
+        == 0
+    )
     a = [json.loads(x) for x in (d / "records.jsonl").read_text().splitlines()]
     b = [json.loads(x) for x in (d / "scored.jsonl").read_text().splitlines()]
     assert [r["verdict"] for r in a] == [r["verdict"] for r in b]
-    assert main(["report", "--records", str(d / "records.jsonl"), "--problems", str(d / "problems.jsonl"), "--out", str(d / "rep")]) == 0
-    for f in ["report.html", "metrics_by_model.csv", "metrics_by_model.md", "metrics_by_model_alpha.csv", "phase_transition.png"]:
+    assert (
+        main(
+            [
+                "report",
+                "--records",
+                str(d / "records.jsonl"),
+                "--problems",
+                str(d / "problems.jsonl"),
+                "--out",
+                str(d / "rep"),
+            ]
+        )
+        == 0
+    )
+    for f in [
+        "report.html",
+        "metrics_by_model.csv",
+        "metrics_by_model.md",
+        "metrics_by_model_alpha.csv",
+        "phase_transition.png",
+    ]:
         assert (d / "rep" / f).exists(), f
     md = (d / "rep" / "metrics_by_model.md").read_text()
     assert "| oracle | 24 | 1.000 |" in md
 
 
 def test_cli_bad_config_fails_before_work(tmp_path: Path, capsys) -> None:
-    rc = main(["generate", "--family", "ksat/random", "--set", "n_vars=-3", "--set", "alpha=4", "--out", str(tmp_path / "x")])
+    rc = main(
+        [
+            "generate",
+            "--family",
+            "ksat/random",
+            "--set",
+            "n_vars=-3",
+            "--set",
+            "alpha=4",
+            "--out",
+            str(tmp_path / "x"),
+        ]
+    )
     err = capsys.readouterr().err
     assert rc == 2 and "'n_vars'" in err and "-3" in err
     assert not (tmp_path / "x").exists()
-    rc = main(["generate", "--family", "ksat/random", "--set", "alpha=4", "--renderer", "nosuch", "--out", str(tmp_path / "y")])
+    rc = main(
+        [
+            "generate",
+            "--family",
+            "ksat/random",
+            "--set",
+            "alpha=4",
+            "--renderer",
+            "nosuch",
+            "--out",
+            str(tmp_path / "y"),
+        ]
+    )
     assert rc == 2 and "unknown renderer 'nosuch'" in capsys.readouterr().err
-    rc = main(["run", "--items", str(tmp_path / "none.jsonl"), "--model", "oracle", "--records", str(tmp_path / "r.jsonl")])
+    rc = main(
+        [
+            "run",
+            "--items",
+            str(tmp_path / "none.jsonl"),
+            "--model",
+            "oracle",
+            "--records",
+            str(tmp_path / "r.jsonl"),
+        ]
+    )
     assert rc == 2 and "not found" in capsys.readouterr().err
 
 

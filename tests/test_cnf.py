@@ -2,7 +2,15 @@ from __future__ import annotations
 
 import pytest
 
-from logicforge import CNF, DimacsError, LogicforgeError, VarPool, parse_dimacs, read_dimacs, to_dimacs
+from logicforge import (
+    CNF,
+    DimacsError,
+    LogicforgeError,
+    VarPool,
+    parse_dimacs,
+    read_dimacs,
+    to_dimacs,
+)
 
 
 def test_roundtrip_with_names() -> None:

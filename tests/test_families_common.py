@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import logicforge as lf
+from logicforge.metrics import verify
 from logicforge.models.baselines import OracleBaseline
 from logicforge.parse import parse_answer
-from logicforge.metrics import verify
 from logicforge.run.store import write_jsonl
 
 SMALL = {"ksat/random": {"n_vars": 8, "alpha": 4.26}}
@@ -50,7 +50,10 @@ def test_global_random_state_untouched(family: str, tmp_path) -> None:
     items = lf.render(lf.generate(family, SMALL[family], count=3, seed=0))
     lf.run(items, "random", tmp_path / "records.jsonl", progress=False)
     assert random.getstate() == py
-    assert all(np.array_equal(x, y) if isinstance(x, np.ndarray) else x == y for x, y in zip(np.random.get_state(), npy, strict=True))
+    assert all(
+        np.array_equal(x, y) if isinstance(x, np.ndarray) else x == y
+        for x, y in zip(np.random.get_state(), npy, strict=True)
+    )
 
 
 @pytest.mark.parametrize("renderer", RENDERERS)

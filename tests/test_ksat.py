@@ -32,14 +32,21 @@ def test_polarity_is_fair() -> None:
 
 
 def test_distinct_clauses() -> None:
-    f = random_ksat(KSATParams(n_vars=5, k=3, n_clauses=70, distinct_clauses=True), np.random.default_rng(2))
+    f = random_ksat(
+        KSATParams(n_vars=5, k=3, n_clauses=70, distinct_clauses=True), np.random.default_rng(2)
+    )
     assert len({frozenset(c) for c in f.clauses}) == 70
     with pytest.raises(ConfigError, match="distinct"):
         KSATParams(n_vars=4, k=3, n_clauses=33, distinct_clauses=True)  # only 4·8 = 32 exist
 
 
 def test_target_label() -> None:
-    ps = lf.generate("ksat/random", {"n_vars": 20, "alpha": 3.8, "target_label": "UNSAT", "max_attempts": 500}, count=5, seed=1)
+    ps = lf.generate(
+        "ksat/random",
+        {"n_vars": 20, "alpha": 3.8, "target_label": "UNSAT", "max_attempts": 500},
+        count=5,
+        seed=1,
+    )
     for p in ps:
         assert p.label == "UNSAT"
         assert lf.solve(CNF.from_json(p.problem)).label == "UNSAT"
@@ -47,7 +54,12 @@ def test_target_label() -> None:
 
 def test_target_label_bound_hit_is_clear() -> None:
     with pytest.raises(GenerationError, match="no UNSAT instance in 3 draws"):
-        lf.generate("ksat/random", {"n_vars": 30, "alpha": 1.0, "target_label": "UNSAT", "max_attempts": 3}, count=1, seed=0)
+        lf.generate(
+            "ksat/random",
+            {"n_vars": 30, "alpha": 1.0, "target_label": "UNSAT", "max_attempts": 3},
+            count=1,
+            seed=0,
+        )
 
 
 @pytest.mark.parametrize(
@@ -82,7 +94,7 @@ def test_phase_transition_n75() -> None:
     psat = {a: sum(p.label == "SAT" for p in by[a]) / len(by[a]) for a in alphas}
     dec = {a: statistics.median(p.metadata["decisions"] for p in by[a]) for a in alphas}
     assert psat[3.5] >= 0.95 and psat[5.5] <= 0.05
-    crossing = [a for a, b in zip(alphas, alphas[1:]) if psat[a] >= 0.5 > psat[b]]
-    assert crossing and 4.0 <= crossing[0] and crossing[0] < 4.6
+    crossing = [a for a, b in zip(alphas, alphas[1:], strict=False) if psat[a] >= 0.5 > psat[b]]
+    assert crossing and crossing[0] >= 4.0 and crossing[0] < 4.6
     peak = max(dec, key=lambda a: dec[a])
     assert 3.9 <= peak <= 4.7, dec

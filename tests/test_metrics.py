@@ -7,11 +7,23 @@ import pytest
 from logicforge.metrics import aggregate, mcc, wilson
 
 
-def rec(model: str, label: str, pred: str | None, correct: bool, wv: bool | None = None, error: bool = False, **meta) -> dict:
+def rec(
+    model: str,
+    label: str,
+    pred: str | None,
+    correct: bool,
+    wv: bool | None = None,
+    error: bool = False,
+    **meta,
+) -> dict:
     return {
-        "model": model, "sample": 0, "meta": {"label": label, **meta},
+        "model": model,
+        "sample": 0,
+        "meta": {"label": label, **meta},
         "answer": {"decision": pred} if pred else None,
-        "verdict": None if error else {"correct": correct, "witness_valid": wv, "parse_failure": pred is None},
+        "verdict": None
+        if error
+        else {"correct": correct, "witness_valid": wv, "parse_failure": pred is None},
         "error": "boom" if error else None,
     }
 
@@ -32,8 +44,12 @@ def test_mcc_undefined_not_zero() -> None:
 
 def test_aggregate_confusion_and_rates() -> None:
     rows = [
-        rec("m", "SAT", "SAT", True, True), rec("m", "SAT", "SAT", True, False), rec("m", "SAT", "UNSAT", False),
-        rec("m", "UNSAT", "SAT", False, False), rec("m", "UNSAT", "UNSAT", True), rec("m", "UNSAT", None, False),
+        rec("m", "SAT", "SAT", True, True),
+        rec("m", "SAT", "SAT", True, False),
+        rec("m", "SAT", "UNSAT", False),
+        rec("m", "UNSAT", "SAT", False, False),
+        rec("m", "UNSAT", "UNSAT", True),
+        rec("m", "UNSAT", None, False),
         rec("m", "SAT", None, False, error=True),
     ]
     a = aggregate(rows)[0]
@@ -43,7 +59,9 @@ def test_aggregate_confusion_and_rates() -> None:
     assert a["recall_sat"] == pytest.approx(tp / 4)  # 4 SAT items, one errored
     assert a["precision_unsat"] == pytest.approx(tn / (tn + fn))
     assert a["recall_unsat"] == pytest.approx(1 / 3)
-    assert a["mcc"] == pytest.approx((tp * tn - fp * fn) / math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)))
+    assert a["mcc"] == pytest.approx(
+        (tp * tn - fp * fn) / math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    )
     assert a["sat_rate_on_unsat"] == pytest.approx(1 / 3)
     assert a["witness_valid_on_sat"] == pytest.approx(1 / 4)
     assert a["parse_failure_rate"] == pytest.approx(1 / 7)
@@ -51,7 +69,10 @@ def test_aggregate_confusion_and_rates() -> None:
 
 
 def test_group_by_metadata_column() -> None:
-    rows = [rec("m", "SAT", "SAT", True, True, alpha=3.0), rec("m", "UNSAT", "SAT", False, False, alpha=5.0)]
+    rows = [
+        rec("m", "SAT", "SAT", True, True, alpha=3.0),
+        rec("m", "UNSAT", "SAT", False, False, alpha=5.0),
+    ]
     out = aggregate(rows, ("model", "alpha"))
     assert [(r["alpha"], r["accuracy"]) for r in out] == [(3.0, 1.0), (5.0, 0.0)]
     assert out[0]["f1_unsat"] is None and out[1]["precision_unsat"] is None

@@ -28,17 +28,21 @@ def test_faults_are_retried_and_exhausted_items_recorded(small_items, tmp_path) 
         srv.scripts[p(items[4])] = ["malformed"]
         srv.sticky.add(p(items[4]))
         c = lf.run(items, _model(srv), tmp_path / "r.jsonl", concurrency=6)
-    recs = {r["item_id"]: r for r in map(json.loads, (tmp_path / "r.jsonl").read_text().splitlines())}
+    recs = {
+        r["item_id"]: r for r in map(json.loads, (tmp_path / "r.jsonl").read_text().splitlines())
+    }
     assert c["done"] == 12 and c["errors"] == 3 and len(recs) == 12
     assert recs[items[0].item_id]["error"] is None and recs[items[0].item_id]["attempts"] == 5
     assert recs[items[0].item_id]["text"] == reply_for(p(items[0]))
     assert recs[items[1].item_id]["attempts"] == 3
-    assert "gave up after 6 attempts: HTTP 503" == recs[items[2].item_id]["error"]
+    assert recs[items[2].item_id]["error"] == "gave up after 6 attempts: HTTP 503"
     assert "timed out" in recs[items[3].item_id]["error"]
     assert "malformed" in recs[items[4].item_id]["error"]
     for it in items[5:]:
         r = recs[it.item_id]
-        assert r["error"] is None and r["verdict"] is not None and r["usage"]["completion_tokens"] == 5
+        assert (
+            r["error"] is None and r["verdict"] is not None and r["usage"]["completion_tokens"] == 5
+        )
 
 
 def test_retry_after_is_honoured(small_items, tmp_path) -> None:
@@ -47,7 +51,12 @@ def test_retry_after_is_honoured(small_items, tmp_path) -> None:
     with FakeServer() as srv:
         srv.default_script = ["429"]
         t0 = time.monotonic()
-        lf.run(small_items[:2], _model(srv, backoff=0.0, max_backoff=0.0), tmp_path / "r.jsonl", concurrency=2)
+        lf.run(
+            small_items[:2],
+            _model(srv, backoff=0.0, max_backoff=0.0),
+            tmp_path / "r.jsonl",
+            concurrency=2,
+        )
         assert time.monotonic() - t0 >= 0.05  # waited at least the Retry-After of 0.05 s
         assert srv.requests == 4
 
@@ -57,7 +66,12 @@ def test_401_stops_the_run_with_a_clear_message(small_items, tmp_path, monkeypat
     with FakeServer() as srv:
         srv.default_script = ["401"]
         with pytest.raises(lf.ModelError, match=r"HTTP 401.*LF_TEST_KEY"):
-            lf.run(small_items[:3], _model(srv, api_key_env="LF_TEST_KEY"), tmp_path / "r.jsonl", concurrency=1)
+            lf.run(
+                small_items[:3],
+                _model(srv, api_key_env="LF_TEST_KEY"),
+                tmp_path / "r.jsonl",
+                concurrency=1,
+            )
         assert srv.requests == 1  # no retry storm
         assert srv.auth_headers[0] == "Bearer sk-test-secret-123"
     assert "sk-test-secret" not in (tmp_path / "r.jsonl").read_text()
@@ -66,10 +80,17 @@ def test_401_stops_the_run_with_a_clear_message(small_items, tmp_path, monkeypat
 def test_key_never_written(small_items, tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("LF_TEST_KEY", "sk-test-secret-456")
     with FakeServer() as srv:
-        lf.run(small_items, _model(srv, api_key_env="LF_TEST_KEY"), tmp_path / "r.jsonl", cache_path=tmp_path / "c.sqlite")
+        lf.run(
+            small_items,
+            _model(srv, api_key_env="LF_TEST_KEY"),
+            tmp_path / "r.jsonl",
+            cache_path=tmp_path / "c.sqlite",
+        )
     for f in tmp_path.iterdir():
         data = f.read_bytes()
-        assert b"sk-test-secret" not in data and b"Authorization" not in data and b"Bearer" not in data
+        assert (
+            b"sk-test-secret" not in data and b"Authorization" not in data and b"Bearer" not in data
+        )
 
 
 def test_cache_avoids_repeat_calls(small_items, tmp_path) -> None:
@@ -78,7 +99,13 @@ def test_cache_avoids_repeat_calls(small_items, tmp_path) -> None:
         first = srv.requests
         c = lf.run(small_items, _model(srv), tmp_path / "b.jsonl", cache_path=tmp_path / "c.sqlite")
         assert srv.requests == first and c["cached"] == len(small_items)
-        c = lf.run(small_items, _model(srv), tmp_path / "d.jsonl", samples=2, cache_path=tmp_path / "c.sqlite")
+        c = lf.run(
+            small_items,
+            _model(srv),
+            tmp_path / "d.jsonl",
+            samples=2,
+            cache_path=tmp_path / "c.sqlite",
+        )
         assert srv.requests == first + len(small_items)  # only sample index 1 is new
 
 
@@ -86,12 +113,20 @@ def test_connection_refused_is_an_error_record(small_items, tmp_path) -> None:
     m = OpenAICompatModel("http://127.0.0.1:9/v1", "x", max_retries=1, backoff=0.01, timeout=1)
     c = lf.run(small_items[:2], m, tmp_path / "r.jsonl")
     assert c["errors"] == 2
-    assert "connection error" in json.loads((tmp_path / "r.jsonl").read_text().splitlines()[0])["error"]
+    assert (
+        "connection error"
+        in json.loads((tmp_path / "r.jsonl").read_text().splitlines()[0])["error"]
+    )
 
 
 def test_model_spec_parsing() -> None:
     m = lf.load_model("openai-compatible:http://127.0.0.1:8000/v1:my-model;timeout=5;max_retries=2")
-    assert (m.name, m.url, m.timeout, m.max_retries) == ("my-model", "http://127.0.0.1:8000/v1/chat/completions", 5.0, 2)
+    assert (m.name, m.url, m.timeout, m.max_retries) == (
+        "my-model",
+        "http://127.0.0.1:8000/v1/chat/completions",
+        5.0,
+        2,
+    )
     with pytest.raises(lf.ConfigError, match="unknown option"):
         lf.load_model("openai:http://h/v1:m;colour=red")
     with pytest.raises(lf.UnknownNameError, match="known models"):

@@ -79,13 +79,28 @@ def test_sigkill_at_random_moments_loses_and_duplicates_nothing(tmp_path) -> Non
     rng = np.random.default_rng(0)
     with FakeServer(delay=0.03) as srv:
         spec = f"openai-compatible:{srv.base_url}:fake"
-        base = [sys.executable, "-m", "logicforge", "run", "--items", str(items_path), "--model", spec, "--no-cache", "--quiet", "--concurrency", "4"]
+        base = [
+            sys.executable,
+            "-m",
+            "logicforge",
+            "run",
+            "--items",
+            str(items_path),
+            "--model",
+            spec,
+            "--no-cache",
+            "--quiet",
+            "--concurrency",
+            "4",
+        ]
         ref = tmp_path / "ref.jsonl"
         subprocess.run([*base, "--records", str(ref)], check=True, timeout=120)
         out = tmp_path / "killed.jsonl"
         kills = 0
         for _ in range(8):
-            proc = subprocess.Popen([*base, "--records", str(out)], stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+            proc = subprocess.Popen(
+                [*base, "--records", str(out)], stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL
+            )
             time.sleep(float(rng.uniform(0.5, 1.3)))
             if proc.poll() is None:
                 os.kill(proc.pid, signal.SIGKILL)

@@ -55,7 +55,10 @@ def _files(shared: Path, sub: str) -> list[Path]:
     return fs
 
 
-@pytest.mark.parametrize("sub, label", [("uf20-91", "SAT"), ("uf50-218", "SAT"), ("uuf50-218", "UNSAT"), ("flat30-60", "SAT")])
+@pytest.mark.parametrize(
+    "sub, label",
+    [("uf20-91", "SAT"), ("uf50-218", "SAT"), ("uuf50-218", "UNSAT"), ("flat30-60", "SAT")],
+)
 def test_satlib_files_parse_and_label(shared_data: Path, sub: str, label: str) -> None:
     files = _files(shared_data, sub)
     for p in files:

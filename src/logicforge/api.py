@@ -62,8 +62,15 @@ def run(
     cache = ResponseCache(cache_path) if cache_path else None
     try:
         return run_model(
-            items, m, records_path, samples=samples, sampling=sampling, concurrency=concurrency,
-            cache=cache, retry_errors=retry_errors, progress=progress,
+            items,
+            m,
+            records_path,
+            samples=samples,
+            sampling=sampling,
+            concurrency=concurrency,
+            cache=cache,
+            retry_errors=retry_errors,
+            progress=progress,
         )
     finally:
         if cache:
@@ -79,12 +86,18 @@ def score(records: Iterable[Mapping[str, Any]], items: Iterable[Item]) -> list[R
     for r in records:
         it = by_id.get(r["item_id"])
         if it is None:
-            raise DataFileError(f"record {r.get('record_id')} refers to unknown item {r['item_id']!r}; pass its items file")
+            raise DataFileError(
+                f"record {r.get('record_id')} refers to unknown item {r['item_id']!r}; pass its items file"
+            )
         u = r.get("usage") or {}
         resp = Response(
-            text=r.get("text"), finish_reason=r.get("finish_reason"), prompt_tokens=u.get("prompt_tokens"),
-            completion_tokens=u.get("completion_tokens"), latency_s=r.get("latency_s") or 0.0,
-            attempts=r.get("attempts", 1), error=r.get("error"),
+            text=r.get("text"),
+            finish_reason=r.get("finish_reason"),
+            prompt_tokens=u.get("prompt_tokens"),
+            completion_tokens=u.get("completion_tokens"),
+            latency_s=r.get("latency_s") or 0.0,
+            attempts=r.get("attempts", 1),
+            error=r.get("error"),
         )
         rec = score_response(it, r["model"], r["sample"], resp, cached=bool(r.get("cached")))
         out.append(rec.model_copy(update={"meta": item_meta(it)}))
@@ -99,10 +112,14 @@ def report(
     command: str | None = None,
 ) -> Path:
     """Write the report (tables, figures, HTML) for records; returns the HTML path."""
-    recs = list(read_jsonl(records)) if isinstance(records, str | Path) else [dict(r) for r in records]
-    probs = list(read_jsonl(problems)) if isinstance(problems, str | Path) else [
-        p.model_dump(mode="json") if hasattr(p, "model_dump") else dict(p) for p in problems
-    ]
+    recs = (
+        list(read_jsonl(records)) if isinstance(records, str | Path) else [dict(r) for r in records]
+    )
+    probs = (
+        list(read_jsonl(problems))
+        if isinstance(problems, str | Path)
+        else [p.model_dump(mode="json") if hasattr(p, "model_dump") else dict(p) for p in problems]
+    )
     return build_report(recs, out_dir, probs, title=title, command=command)
 
 
@@ -115,7 +132,9 @@ def load_items(path: str | Path) -> list[Item]:
         try:
             out.append(Item.model_validate(obj))
         except ValidationError as e:
-            raise DataFileError(f"{path}: item {i}: {e.errors()[0]['loc']}: {e.errors()[0]['msg']}") from None
+            raise DataFileError(
+                f"{path}: item {i}: {e.errors()[0]['loc']}: {e.errors()[0]['msg']}"
+            ) from None
     return out
 
 
@@ -127,7 +146,9 @@ def load_problems(path: str | Path) -> list[LabelledProblem]:
         try:
             out.append(LabelledProblem.model_validate(obj))
         except ValidationError as e:
-            raise DataFileError(f"{path}: problem {i}: {e.errors()[0]['loc']}: {e.errors()[0]['msg']}") from None
+            raise DataFileError(
+                f"{path}: problem {i}: {e.errors()[0]['loc']}: {e.errors()[0]['msg']}"
+            ) from None
     return out
 
 

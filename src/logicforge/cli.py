@@ -1,10 +1,10 @@
 """``logicforge`` — one entry point with the pipeline verbs.
 
-    logicforge generate --family ksat/random --set n_vars=20 --grid alpha=3.5,4.26,5 --count 10 --out runs/x
-    logicforge run      --items runs/x/items.jsonl --model oracle --model random --records runs/x/records.jsonl
-    logicforge score    --items runs/x/items.jsonl --records runs/x/records.jsonl --out runs/x/scored.jsonl
-    logicforge report   --records runs/x/records.jsonl --problems runs/x/problems.jsonl --out runs/x/report
-    logicforge demo
+logicforge generate --family ksat/random --set n_vars=20 --grid alpha=3.5,4.26,5 --count 10 --out runs/x
+logicforge run      --items runs/x/items.jsonl --model oracle --model random --records runs/x/records.jsonl
+logicforge score    --items runs/x/items.jsonl --records runs/x/records.jsonl --out runs/x/scored.jsonl
+logicforge report   --records runs/x/records.jsonl --problems runs/x/problems.jsonl --out runs/x/report
+logicforge demo
 """
 
 from __future__ import annotations
@@ -53,8 +53,10 @@ def cmd_generate(a: argparse.Namespace) -> int:
     items = [it for r in renderers for it in api.render(problems, r)]
     write_jsonl(out / "items.jsonl", items)
     labels = [p.label for p in problems]
-    print(f"wrote {len(problems)} problems ({labels.count('SAT')} SAT, {labels.count('UNSAT')} UNSAT) "
-          f"and {len(items)} items to {out}/")
+    print(
+        f"wrote {len(problems)} problems ({labels.count('SAT')} SAT, {labels.count('UNSAT')} UNSAT) "
+        f"and {len(items)} items to {out}/"
+    )
     return 0
 
 
@@ -68,8 +70,12 @@ def cmd_render(a: argparse.Namespace) -> int:
 
 def _sampling(a: argparse.Namespace) -> Sampling:
     return Sampling(
-        temperature=a.temperature, top_p=a.top_p, max_tokens=a.max_tokens, seed=a.sampling_seed,
-        stop=tuple(a.stop or ()), structured=a.structured,
+        temperature=a.temperature,
+        top_p=a.top_p,
+        max_tokens=a.max_tokens,
+        seed=a.sampling_seed,
+        stop=tuple(a.stop or ()),
+        structured=a.structured,
     )
 
 
@@ -81,10 +87,19 @@ def cmd_run(a: argparse.Namespace) -> int:
     models = [load_model(m) for m in a.model]  # every spec is validated before any call
     for m in models:
         c = api.run(
-            items, m, a.records, samples=a.samples, sampling=sampling, concurrency=a.concurrency,
-            cache_path=None if a.no_cache else a.cache, retry_errors=a.retry_errors, progress=not a.quiet,
+            items,
+            m,
+            a.records,
+            samples=a.samples,
+            sampling=sampling,
+            concurrency=a.concurrency,
+            cache_path=None if a.no_cache else a.cache,
+            retry_errors=a.retry_errors,
+            progress=not a.quiet,
         )
-        print(f"{m.name}: {c['done']} new records ({c['errors']} errors, {c['cached']} from cache); {c['total']} in {a.records}")
+        print(
+            f"{m.name}: {c['done']} new records ({c['errors']} errors, {c['cached']} from cache); {c['total']} in {a.records}"
+        )
     return 0
 
 
@@ -113,7 +128,11 @@ def cmd_list(a: argparse.Namespace) -> int:
 def cmd_demo(a: argparse.Namespace) -> int:
     from .demo import run_demo
 
-    path = run_demo(Path(a.out), per_alpha=a.per_alpha, embedded_per_alpha=0 if a.no_embedded else a.embedded_per_alpha)
+    path = run_demo(
+        Path(a.out),
+        per_alpha=a.per_alpha,
+        embedded_per_alpha=0 if a.no_embedded else a.embedded_per_alpha,
+    )
     print(f"demo report: {path}")
     return 0
 
@@ -125,21 +144,41 @@ def _sampling_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--max-tokens", type=int, default=1024)
     g.add_argument("--sampling-seed", type=int, default=0)
     g.add_argument("--stop", action="append", help="stop sequence (repeatable)")
-    g.add_argument("--structured", action="store_true", help="constrain replies to the answer JSON schema where supported")
+    g.add_argument(
+        "--structured",
+        action="store_true",
+        help="constrain replies to the answer JSON schema where supported",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="logicforge", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="logicforge", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--version", action="version", version=f"logicforge {__version__}")
     sub = ap.add_subparsers(dest="cmd", required=True)
 
     g = sub.add_parser("generate", help="generate labelled problems and render them into items")
     g.add_argument("--family", required=True, help="registered family, e.g. ksat/random")
-    g.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="fixed parameter (repeatable)")
-    g.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2", help="swept parameter (repeatable)")
+    g.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="fixed parameter (repeatable)",
+    )
+    g.add_argument(
+        "--grid",
+        action="append",
+        default=[],
+        metavar="KEY=V1,V2",
+        help="swept parameter (repeatable)",
+    )
     g.add_argument("--count", type=int, default=10, help="problems per parameter point")
     g.add_argument("--seed", type=int, default=0)
-    g.add_argument("--renderer", action="append", help="renderer(s) for items.jsonl (default: formula)")
+    g.add_argument(
+        "--renderer", action="append", help="renderer(s) for items.jsonl (default: formula)"
+    )
     g.add_argument("--out", required=True, help="output directory (problems.jsonl, items.jsonl)")
     g.set_defaults(fn=cmd_generate)
 
@@ -151,13 +190,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     u = sub.add_parser("run", help="run models on items; resumable, appends to the records file")
     u.add_argument("--items", required=True)
-    u.add_argument("--model", action="append", required=True, help="model spec (repeatable), e.g. oracle, embedded, openai-compatible:URL:NAME")
+    u.add_argument(
+        "--model",
+        action="append",
+        required=True,
+        help="model spec (repeatable), e.g. oracle, embedded, openai-compatible:URL:NAME",
+    )
     u.add_argument("--records", required=True)
     u.add_argument("--samples", type=int, default=1)
     u.add_argument("--concurrency", type=int, default=8)
     u.add_argument("--cache", default=".logicforge-cache/responses.sqlite")
     u.add_argument("--no-cache", action="store_true")
-    u.add_argument("--retry-errors", action="store_true", help="redo records that ended in an error")
+    u.add_argument(
+        "--retry-errors", action="store_true", help="redo records that ended in an error"
+    )
     u.add_argument("--limit", type=int, help="only the first N items")
     u.add_argument("--quiet", action="store_true", help="no progress line")
     _sampling_args(u)
@@ -180,10 +226,14 @@ def build_parser() -> argparse.ArgumentParser:
     li = sub.add_parser("list", help="list registered families, renderers and models")
     li.set_defaults(fn=cmd_list)
 
-    d = sub.add_parser("demo", help="phase-transition demo: baselines and the embedded model, with report")
+    d = sub.add_parser(
+        "demo", help="phase-transition demo: baselines and the embedded model, with report"
+    )
     d.add_argument("--out", default="demo-out")
     d.add_argument("--per-alpha", type=int, default=5, help="instances per α for the baselines")
-    d.add_argument("--embedded-per-alpha", type=int, default=2, help="instances per α for the embedded model")
+    d.add_argument(
+        "--embedded-per-alpha", type=int, default=2, help="instances per α for the embedded model"
+    )
     d.add_argument("--no-embedded", action="store_true")
     d.set_defaults(fn=cmd_demo)
     return ap
@@ -197,7 +247,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"logicforge {args.cmd}: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"logicforge {args.cmd}: interrupted; finished records are kept — rerun the same command to resume", file=sys.stderr)
+        print(
+            f"logicforge {args.cmd}: interrupted; finished records are kept — rerun the same command to resume",
+            file=sys.stderr,
+        )
         return 130
 
 

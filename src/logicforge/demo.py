@@ -20,13 +20,17 @@ BASELINES = ["random", "always-sat", "always-unsat", "oracle"]
 
 def run_demo(out: Path, per_alpha: int = 5, embedded_per_alpha: int = 2, seed: int = 0) -> Path:
     t0 = time.monotonic()
-    problems = api.generate("ksat/random", {"n_vars": 20, "k": 3}, count=per_alpha, seed=seed, grid={"alpha": ALPHAS})
+    problems = api.generate(
+        "ksat/random", {"n_vars": 20, "k": 3}, count=per_alpha, seed=seed, grid={"alpha": ALPHAS}
+    )
     items = api.render(problems, "formula-ascii")
     write_jsonl(out / "problems.jsonl", problems)
     write_jsonl(out / "items.jsonl", items)
     records = out / "records.jsonl"
     labels = [p.label for p in problems]
-    print(f"generated {len(problems)} random 3-SAT problems (N=20; {labels.count('SAT')} SAT, {labels.count('UNSAT')} UNSAT)")
+    print(
+        f"generated {len(problems)} random 3-SAT problems (N=20; {labels.count('SAT')} SAT, {labels.count('UNSAT')} UNSAT)"
+    )
     for m in BASELINES:
         api.run(items, m, records, concurrency=4)
     if embedded_per_alpha > 0:
@@ -34,13 +38,21 @@ def run_demo(out: Path, per_alpha: int = 5, embedded_per_alpha: int = 2, seed: i
         print(f"running the embedded model (SmolLM2-135M-Instruct, CPU) on {len(subset)} items …")
         try:
             api.run(
-                subset, "embedded", records, sampling=Sampling(temperature=0.0, max_tokens=200, structured=True),
-                concurrency=1, cache_path=out / "cache.sqlite", progress=True,
+                subset,
+                "embedded",
+                records,
+                sampling=Sampling(temperature=0.0, max_tokens=200, structured=True),
+                concurrency=1,
+                cache_path=out / "cache.sqlite",
+                progress=True,
             )
         except ModelError as e:
             print(f"embedded model unavailable: {e}")
     path = api.report(
-        records, out / "report", out / "problems.jsonl", title="logicforge demo: random 3-SAT phase transition (N = 20)",
+        records,
+        out / "report",
+        out / "problems.jsonl",
+        title="logicforge demo: random 3-SAT phase transition (N = 20)",
         command="logicforge demo",
     )
     print((out / "report" / "metrics_by_model.md").read_text())

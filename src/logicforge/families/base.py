@@ -23,7 +23,9 @@ class Family(Protocol):
     kind: str
     Params: type
 
-    def generate(self, params: Any, rng: np.random.Generator) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(
+        self, params: Any, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         """Return ``(problem_json, label, oracle_json, metadata)``."""
         ...
 
@@ -33,11 +35,17 @@ def make_params(family: Family, values: Mapping[str, Any]) -> Any:
     fields = {f.name for f in dataclasses.fields(family.Params)}
     for k in values:
         if k not in fields:
-            raise ConfigError(k, values[k], f"not a parameter of {family.name}; known: {', '.join(sorted(fields))}")
+            raise ConfigError(
+                k,
+                values[k],
+                f"not a parameter of {family.name}; known: {', '.join(sorted(fields))}",
+            )
     return family.Params(**values)
 
 
-def expand_grid(fixed: Mapping[str, Any], grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
+def expand_grid(
+    fixed: Mapping[str, Any], grid: Mapping[str, Sequence[Any]]
+) -> list[dict[str, Any]]:
     """All combinations of ``grid`` values layered over ``fixed`` (grid keys in sorted order)."""
     keys = sorted(grid)
     combos = itertools.product(*(list(grid[k]) for k in keys))

@@ -51,9 +51,13 @@ class KSATParams:
             raise ConfigError("k", self.k, f"must be an integer in 1..n_vars ({self.n_vars})")
         if (self.n_clauses is None) == (self.alpha is None):
             raise ConfigError("alpha", self.alpha, "give exactly one of n_clauses and alpha")
-        if self.n_clauses is not None and (not isinstance(self.n_clauses, int) or self.n_clauses < 0):
+        if self.n_clauses is not None and (
+            not isinstance(self.n_clauses, int) or self.n_clauses < 0
+        ):
             raise ConfigError("n_clauses", self.n_clauses, "must be an integer ≥ 0")
-        if self.alpha is not None and (not isinstance(self.alpha, int | float) or not 0 <= self.alpha <= 1e4):
+        if self.alpha is not None and (
+            not isinstance(self.alpha, int | float) or not 0 <= self.alpha <= 1e4
+        ):
             raise ConfigError("alpha", self.alpha, "must be a number in [0, 10000]")
         if self.n_vars > 10_000_000:
             raise ConfigError("n_vars", self.n_vars, "must be ≤ 10,000,000")
@@ -65,7 +69,9 @@ class KSATParams:
             possible = math.comb(self.n_vars, self.k) * 2**self.k
             if self.num_clauses > possible:
                 raise ConfigError(
-                    "n_clauses", self.num_clauses, f"only {possible} distinct {self.k}-clauses exist over {self.n_vars} variables"
+                    "n_clauses",
+                    self.num_clauses,
+                    f"only {possible} distinct {self.k}-clauses exist over {self.n_vars} variables",
                 )
 
     @property
@@ -111,13 +117,17 @@ class KSATFamily:
     kind = KIND
     Params = KSATParams
 
-    def generate(self, p: KSATParams, rng: np.random.Generator) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(
+        self, p: KSATParams, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         for attempt in range(1, p.max_attempts + 1):
             cnf = random_ksat(p, rng)
             sol = solve(cnf, stats=True)
             if p.target_label is None or sol.label == p.target_label:
                 if sol.model is not None:  # the oracle's own witness must check out
-                    assert cnf.evaluate(sol.assignment or {}), "solver model does not satisfy the formula"
+                    assert cnf.evaluate(sol.assignment or {}), (
+                        "solver model does not satisfy the formula"
+                    )
                 meta = {
                     "n_vars": cnf.num_vars,
                     "n_clauses": cnf.num_clauses,
@@ -132,8 +142,6 @@ class KSATFamily:
             f"{NAME}: no {p.target_label} instance in {p.max_attempts} draws at n_vars={p.n_vars}, "
             f"n_clauses={p.num_clauses}; raise max_attempts or move alpha toward the {p.target_label} side"
         )
-
-
 
 
 FAMILIES.register(NAME, KSATFamily())

@@ -1,6 +1,6 @@
 """Symbolic kernels: CNF formulas, DIMACS, and the SAT oracle."""
 
-from .cnf import CNF, VarPool, read_dimacs, parse_dimacs, to_dimacs
+from .cnf import CNF, VarPool, parse_dimacs, read_dimacs, to_dimacs
 from .sat import Solution, count_models, equivalent, solve, unsat_core
 
 __all__ = [

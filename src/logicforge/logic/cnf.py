@@ -47,15 +47,21 @@ class CNF:
         top = max((abs(x) for c in cl for x in c), default=0)
         for i, c in enumerate(cl):
             if 0 in c:
-                raise LogicforgeError(f"clause {i} contains the literal 0, which DIMACS reserves as terminator")
+                raise LogicforgeError(
+                    f"clause {i} contains the literal 0, which DIMACS reserves as terminator"
+                )
         n = top if num_vars is None else int(num_vars)
         if n < top:
-            raise LogicforgeError(f"num_vars={n} but clause literals reach variable {top}; raise num_vars")
+            raise LogicforgeError(
+                f"num_vars={n} but clause literals reach variable {top}; raise num_vars"
+            )
         nm = None
         if names is not None:
             nm = tuple(str(s) for s in names)
             if len(nm) != n:
-                raise LogicforgeError(f"names has {len(nm)} entries for {n} variables; give one name per variable")
+                raise LogicforgeError(
+                    f"names has {len(nm)} entries for {n} variables; give one name per variable"
+                )
             if len(set(nm)) != len(nm):
                 raise LogicforgeError("variable names must be unique")
         object.__setattr__(self, "clauses", cl)
@@ -144,7 +150,9 @@ class VarPool:
         return len(self._objs)
 
     def decode(self, model: Iterable[int]) -> dict[Any, bool]:
-        return {self._objs[abs(lit) - 1]: lit > 0 for lit in model if 0 < abs(lit) <= len(self._objs)}
+        return {
+            self._objs[abs(lit) - 1]: lit > 0 for lit in model if 0 < abs(lit) <= len(self._objs)
+        }
 
 
 def parse_dimacs(text: str, source: str | None = None) -> CNF:
@@ -170,7 +178,9 @@ def parse_dimacs(text: str, source: str | None = None) -> CNF:
                 raise DimacsError("second 'p' header line", lineno, source)
             parts = line.split()
             if len(parts) != 4 or parts[1] != "cnf":
-                raise DimacsError(f"malformed header {line!r}; expected 'p cnf <vars> <clauses>'", lineno, source)
+                raise DimacsError(
+                    f"malformed header {line!r}; expected 'p cnf <vars> <clauses>'", lineno, source
+                )
             try:
                 nv, nc = int(parts[2]), int(parts[3])
             except ValueError:
@@ -192,7 +202,9 @@ def parse_dimacs(text: str, source: str | None = None) -> CNF:
                 continue
             if abs(lit) > header[0]:
                 raise DimacsError(
-                    f"literal {lit} out of range: header declares {header[0]} variables", lineno, source
+                    f"literal {lit} out of range: header declares {header[0]} variables",
+                    lineno,
+                    source,
                 )
             if not cur:
                 cur_line = lineno
@@ -205,7 +217,9 @@ def parse_dimacs(text: str, source: str | None = None) -> CNF:
         raise DimacsError("last clause is not terminated by 0", cur_line, source)
     if len(clauses) != header[1]:
         raise DimacsError(
-            f"header declares {header[1]} clauses but {len(clauses)} were found", header_line, source
+            f"header declares {header[1]} clauses but {len(clauses)} were found",
+            header_line,
+            source,
         )
     return CNF(clauses, header[0])
 

@@ -89,7 +89,11 @@ def solve(
     solver statistics when ``stats`` is true (MiniSat 2.2 unless ``solver`` is given)."""
     name = solver or (STATS_SOLVER if stats else _fast(timeout))
     if timeout is not None and name.startswith("cadical"):
-        raise ConfigError("solver", name, "PySAT's CaDiCaL cannot be interrupted; use glucose4 or minisat22 with a timeout")
+        raise ConfigError(
+            "solver",
+            name,
+            "PySAT's CaDiCaL cannot be interrupted; use glucose4 or minisat22 with a timeout",
+        )
     t0 = time.perf_counter()
     try:
         s = Solver(name=name, bootstrap_with=[list(c) for c in cnf.clauses])
@@ -126,7 +130,9 @@ def unsat_core(cnf: CNF, *, timeout: float | None = None) -> list[int] | None:
         return sorted(abs(x) - sel0 - 1 for x in core)
 
 
-def count_models(cnf: CNF, *, limit: int = 1 << 16, timeout: float | None = None) -> tuple[int, bool]:
+def count_models(
+    cnf: CNF, *, limit: int = 1 << 16, timeout: float | None = None
+) -> tuple[int, bool]:
     """Count models over variables 1..num_vars by enumeration with blocking clauses.
 
     Returns ``(count, exact)``; ``exact`` is false when ``limit`` or ``timeout`` stopped it.

@@ -23,9 +23,22 @@ from typing import Any
 from ..registry import METRICS
 
 METRIC_NAMES = [
-    "n", "accuracy", "accuracy_lo", "accuracy_hi",
-    "precision_sat", "recall_sat", "f1_sat", "precision_unsat", "recall_unsat", "f1_unsat",
-    "mcc", "pred_sat_rate", "sat_rate_on_unsat", "witness_valid_on_sat", "parse_failure_rate", "error_rate",
+    "n",
+    "accuracy",
+    "accuracy_lo",
+    "accuracy_hi",
+    "precision_sat",
+    "recall_sat",
+    "f1_sat",
+    "precision_unsat",
+    "recall_unsat",
+    "f1_unsat",
+    "mcc",
+    "pred_sat_rate",
+    "sat_rate_on_unsat",
+    "witness_valid_on_sat",
+    "parse_failure_rate",
+    "error_rate",
 ]
 
 
@@ -112,7 +125,9 @@ def metrics_of(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def group_rows(rows: Iterable[Mapping[str, Any]], by: Sequence[str]) -> dict[tuple[Any, ...], list[Mapping[str, Any]]]:
+def group_rows(
+    rows: Iterable[Mapping[str, Any]], by: Sequence[str]
+) -> dict[tuple[Any, ...], list[Mapping[str, Any]]]:
     groups: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
     for r in rows:
         groups.setdefault(tuple(r.get(c) for c in by), []).append(r)
@@ -123,7 +138,9 @@ def _sort_key(key: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple((0, x) if isinstance(x, int | float) else (1, str(x)) for x in key)
 
 
-def aggregate(records: Iterable[Mapping[str, Any]], by: Sequence[str] = ("model",)) -> list[dict[str, Any]]:
+def aggregate(
+    records: Iterable[Mapping[str, Any]], by: Sequence[str] = ("model",)
+) -> list[dict[str, Any]]:
     """One row per group of ``by`` columns with every metric in :data:`METRIC_NAMES`.
 
     Example:

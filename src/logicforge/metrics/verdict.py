@@ -22,10 +22,14 @@ def verify(item: Item, answer: Answer) -> Verdict:
     """
     gold = item.gold.get("label")
     if answer.decision is None:
-        return Verdict(correct=False, parse_failure=True, reason=answer.parse_error or "no decision")
+        return Verdict(
+            correct=False, parse_failure=True, reason=answer.parse_error or "no decision"
+        )
     correct = answer.decision == gold
     if answer.decision != "SAT":
-        return Verdict(correct=correct, reason="" if correct else f"said {answer.decision}, gold {gold}")
+        return Verdict(
+            correct=correct, reason="" if correct else f"said {answer.decision}, gold {gold}"
+        )
     cnf = CNF(item.problem["clauses"], item.problem.get("num_vars"))
     a = answer.assignment or {}
     used = {abs(x) for c in cnf.clauses for x in c}

@@ -84,7 +84,11 @@ def load_model(spec: str) -> Model:
         'always-unsat'
     """
     kind, _, rest = spec.partition(":")
-    if kind in ("random", "always-sat", "always-unsat", "oracle", "embedded") and rest and "=" in rest.split(";")[0]:
+    if (
+        kind in ("random", "always-sat", "always-unsat", "oracle", "embedded")
+        and rest
+        and "=" in rest.split(";")[0]
+    ):
         rest = ";" + rest  # "random:seed=3" form
     factory: Factory = MODELS.get(kind)  # type: ignore[assignment]
     head, opts = _split_opts(rest)

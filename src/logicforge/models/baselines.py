@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import numpy as np
 
@@ -85,7 +86,9 @@ def _no_opts(name: str, head: str, opts: dict[str, str], allowed: tuple[str, ...
         raise ConfigError("model", f"{name}:{head}", f"{name} takes no argument")
     for k in opts:
         if k not in allowed:
-            raise ConfigError("model", f"{name};{k}", f"unknown option; allowed: {', '.join(allowed) or 'none'}")
+            raise ConfigError(
+                "model", f"{name};{k}", f"unknown option; allowed: {', '.join(allowed) or 'none'}"
+            )
 
 
 def _random(head: str, opts: dict[str, str]) -> RandomBaseline:
@@ -96,7 +99,7 @@ def _random(head: str, opts: dict[str, str]) -> RandomBaseline:
         raise ConfigError("model", opts.get("seed"), "random seed must be an integer") from None
 
 
-def _const(decision: str):  # type: ignore[no-untyped-def]
+def _const(decision: str) -> Callable[[str, dict[str, str]], ConstantBaseline]:
     def make(head: str, opts: dict[str, str]) -> ConstantBaseline:
         _no_opts("always-" + decision.lower(), head, opts)
         return ConstantBaseline(decision)

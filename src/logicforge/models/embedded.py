@@ -44,7 +44,9 @@ def embedded_model_path() -> Path:
 
 
 class LlamaCppModel:
-    def __init__(self, path: Path, name: str, n_ctx: int = 4096, threads: int | None = None) -> None:
+    def __init__(
+        self, path: Path, name: str, n_ctx: int = 4096, threads: int | None = None
+    ) -> None:
         if not path.is_file():
             raise ConfigError("model", str(path), "GGUF file not found")
         self.path = path
@@ -60,9 +62,15 @@ class LlamaCppModel:
             try:
                 from llama_cpp import Llama
             except ImportError:
-                raise ModelError("llama-cpp-python is missing; run: pip install 'logicforge[embedded]'") from None
+                raise ModelError(
+                    "llama-cpp-python is missing; run: pip install 'logicforge[embedded]'"
+                ) from None
             self._llm = Llama(
-                model_path=str(self.path), n_ctx=self.n_ctx, n_threads=self.threads, verbose=False, seed=0
+                model_path=str(self.path),
+                n_ctx=self.n_ctx,
+                n_threads=self.threads,
+                verbose=False,
+                seed=0,
             )
         return self._llm
 

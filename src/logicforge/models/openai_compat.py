@@ -65,7 +65,9 @@ class OpenAICompatModel:
         if not base_url.startswith(("http://", "https://")):
             raise ConfigError("model", base_url, "base URL must start with http:// or https://")
         if timeout <= 0 or max_retries < 0 or backoff < 0:
-            raise ConfigError("model", f"timeout={timeout}, max_retries={max_retries}", "must be positive")
+            raise ConfigError(
+                "model", f"timeout={timeout}, max_retries={max_retries}", "must be positive"
+            )
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.model = model
         self.name = name or model
@@ -158,7 +160,9 @@ class OpenAICompatModel:
                         wait = _retry_after(r.headers.get("Retry-After"))
                     else:
                         snippet = raw[:200].decode("utf-8", "replace")
-                        return Response(text=None, error=f"HTTP {r.status}: {snippet}", attempts=attempt)
+                        return Response(
+                            text=None, error=f"HTTP {r.status}: {snippet}", attempts=attempt
+                        )
             except TimeoutError:
                 reason = f"timed out after {self.timeout:g} s"
             except aiohttp.ClientError as e:
@@ -166,9 +170,15 @@ class OpenAICompatModel:
             if attempt > self.max_retries:
                 break
             if wait is None:
-                wait = min(self.max_backoff, self.backoff * 2 ** (attempt - 1)) * self._jitter.uniform(0.5, 1.0)
+                wait = min(
+                    self.max_backoff, self.backoff * 2 ** (attempt - 1)
+                ) * self._jitter.uniform(0.5, 1.0)
             await asyncio.sleep(min(wait, self.max_retry_after))
-        return Response(text=None, error=f"gave up after {self.max_retries + 1} attempts: {reason}", attempts=self.max_retries + 1)
+        return Response(
+            text=None,
+            error=f"gave up after {self.max_retries + 1} attempts: {reason}",
+            attempts=self.max_retries + 1,
+        )
 
 
 def _parse_body(raw: bytes) -> Response | str:
@@ -212,7 +222,9 @@ def _factory(head: str, opts: dict[str, str]) -> OpenAICompatModel:
             elif k in _STR:
                 kw[k] = v
             else:
-                raise ConfigError("model", k, f"unknown option; allowed: {', '.join(_FLOAT + _INT + _STR)}")
+                raise ConfigError(
+                    "model", k, f"unknown option; allowed: {', '.join(_FLOAT + _INT + _STR)}"
+                )
         except ValueError:
             raise ConfigError(k, v, "not a number") from None
     return OpenAICompatModel(base, model, **kw)

@@ -12,7 +12,9 @@ MAX_CHARS = 2_000_000
 
 def _drop_echo(text: str, item: Item) -> str:
     """Remove response lines that repeat a long prompt line verbatim (echoed instructions)."""
-    prompt_lines = {ln.strip() for m in item.messages for ln in m.content.splitlines() if len(ln.strip()) >= 25}
+    prompt_lines = {
+        ln.strip() for m in item.messages for ln in m.content.splitlines() if len(ln.strip()) >= 25
+    }
     if not prompt_lines:
         return text
     return "\n".join(ln for ln in text.splitlines() if ln.strip() not in prompt_lines)
@@ -43,7 +45,13 @@ def parse_answer(text: str | None, item: Item) -> Answer:
             return Answer(decision="UNSAT", rule=rule)
         values, unknown, conflict = parse_assignment(body, item.mapping, objs)
         if conflict:
-            return Answer(decision="SAT", rule=rule, assignment=None, unknown_names=unknown, parse_error=conflict)
+            return Answer(
+                decision="SAT",
+                rule=rule,
+                assignment=None,
+                unknown_names=unknown,
+                parse_error=conflict,
+            )
         return Answer(decision="SAT", rule=rule, assignment=values, unknown_names=unknown)
     except Exception as e:  # a parser bug must never take a run down; record it
         return Answer(parse_error=f"parser error: {type(e).__name__}: {e}")

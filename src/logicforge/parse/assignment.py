@@ -88,7 +88,7 @@ class _Builder:
         if isinstance(tok, str):
             m = _NEG_PREFIX.match(tok)
             neg = bool(m and m.group(0))
-            self.put(tok[m.end():] if m else tok, not neg)
+            self.put(tok[m.end() :] if m else tok, not neg)
             return True
         return False
 

@@ -31,9 +31,17 @@ _THINK_OPEN = re.compile(r"<think(?:ing)?>", re.I)
 _THINK_CLOSE = re.compile(r"</think(?:ing)?>", re.I)
 
 _WORD = {
-    "sat": "SAT", "satisfiable": "SAT", "satisfied": "SAT", "yes": "SAT", "true": "SAT",
-    "unsat": "UNSAT", "unsatisfiable": "UNSAT", "not satisfiable": "UNSAT", "no": "UNSAT",
-    "false": "UNSAT", "unsatisfied": "UNSAT",
+    "sat": "SAT",
+    "satisfiable": "SAT",
+    "satisfied": "SAT",
+    "yes": "SAT",
+    "true": "SAT",
+    "unsat": "UNSAT",
+    "unsatisfiable": "UNSAT",
+    "not satisfiable": "UNSAT",
+    "no": "UNSAT",
+    "false": "UNSAT",
+    "unsatisfied": "UNSAT",
 }
 _TOKEN_RE = re.compile(r"[A-Za-z]+(?:\s+satisfiable)?")
 _BOXED = re.compile(r"\\boxed\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
@@ -96,7 +104,9 @@ def parse_decision(text: str, objs: list[dict[str, Any]] | None = None) -> tuple
     d = decision_from_json(objs)
     if d:
         return d, "json"
-    boxed = [read_decision_value(re.sub(r"\\text\{([^}]*)\}", r"\1", b)) for b in _BOXED.findall(body)]
+    boxed = [
+        read_decision_value(re.sub(r"\\text\{([^}]*)\}", r"\1", b)) for b in _BOXED.findall(body)
+    ]
     boxed = [b for b in boxed if b]
     if boxed:
         return boxed[-1], "boxed"

@@ -26,9 +26,15 @@ class Renderer(Protocol):
     def render(self, problem: LabelledProblem) -> Item: ...
 
 
-def answer_instructions(names: list[str], true_word: str = "true", false_word: str = "false") -> str:
+def answer_instructions(
+    names: list[str], true_word: str = "true", false_word: str = "false"
+) -> str:
     """The closing instruction: a decision, and when SAT an assignment as JSON."""
-    legend = "" if (true_word, false_word) == ("true", "false") else f" (true = {true_word}, false = {false_word})"
+    legend = (
+        ""
+        if (true_word, false_word) == ("true", "false")
+        else f" (true = {true_word}, false = {false_word})"
+    )
     ex = ", ".join(f'"{n}": {"true" if i % 2 == 0 else "false"}' for i, n in enumerate(names[:3]))
     return (
         "Reply with your reasoning if you like, then end with one final JSON object on its own line.\n"
@@ -38,7 +44,9 @@ def answer_instructions(names: list[str], true_word: str = "true", false_word: s
     )
 
 
-def build_item(problem: LabelledProblem, rendering: str, cnf: CNF, prompt: str, names: list[str]) -> Item:
+def build_item(
+    problem: LabelledProblem, rendering: str, cnf: CNF, prompt: str, names: list[str]
+) -> Item:
     if len(set(names)) != len(names):
         raise ConfigError("names", names[:5], "renderer produced duplicate variable names")
     return Item(

@@ -17,7 +17,6 @@ from ..registry import RENDERERS
 from ..schema import Item, LabelledProblem
 from .base import answer_instructions, build_item
 
-
 NOTATIONS = {"unicode": (" ∨ ", "¬"), "ascii": (" OR ", "NOT ")}
 
 

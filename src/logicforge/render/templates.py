@@ -64,16 +64,28 @@ class Scheme:
 
 SCHEMES: dict[str, Scheme] = {
     "logic": Scheme(
-        "logic", "{e} is true", "{e} is false", "Consider these logical relationships:",
-        "Can you assign truth values to all statements without creating a contradiction?", "letters",
+        "logic",
+        "{e} is true",
+        "{e} is false",
+        "Consider these logical relationships:",
+        "Can you assign truth values to all statements without creating a contradiction?",
+        "letters",
     ),
     "room": Scheme(
-        "room", "{e} is lit", "{e} is dark", "A building has lighting rules:",
-        "Can all the lighting rules be satisfied simultaneously?", "numbered:room",
+        "room",
+        "{e} is lit",
+        "{e} is dark",
+        "A building has lighting rules:",
+        "Can all the lighting rules be satisfied simultaneously?",
+        "numbered:room",
     ),
     "door": Scheme(
-        "door", "{e} is open", "{e} is closed", "A facility has door coupling rules:",
-        "Is there a configuration of doors that satisfies all the rules?", "numbered:door",
+        "door",
+        "{e} is open",
+        "{e} is closed",
+        "A facility has door coupling rules:",
+        "Is there a configuration of doors that satisfies all the rules?",
+        "numbered:door",
     ),
 }
 

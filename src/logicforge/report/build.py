@@ -14,7 +14,12 @@ from ..metrics.aggregate import METRIC_NAMES, aggregate, row_of
 from . import plots
 from .tables import to_csv, to_markdown
 
-GROUPINGS: list[tuple[str, ...]] = [("model",), ("model", "label"), ("model", "alpha"), ("model", "n_vars")]
+GROUPINGS: list[tuple[str, ...]] = [
+    ("model",),
+    ("model", "label"),
+    ("model", "alpha"),
+    ("model", "n_vars"),
+]
 MAX_DRILLDOWN = 500
 
 
@@ -45,16 +50,22 @@ def build_report(
         figures.append(("phase_transition.png", cap))
     agg_n = dict(tables).get("metrics_by_model_n_vars")
     if agg_n:
-        cap = plots.metric_vs(agg_n, "n_vars", "accuracy", colours, out / "accuracy_vs_n.png", "Accuracy vs N")
+        cap = plots.metric_vs(
+            agg_n, "n_vars", "accuracy", colours, out / "accuracy_vs_n.png", "Accuracy vs N"
+        )
         if cap:
             figures.append(("accuracy_vs_n.png", cap))
     agg_a = dict(tables).get("metrics_by_model_alpha")
     if agg_a:
-        cap = plots.metric_vs(agg_a, "alpha", "accuracy", colours, out / "accuracy_vs_alpha.png", "Accuracy vs α")
+        cap = plots.metric_vs(
+            agg_a, "alpha", "accuracy", colours, out / "accuracy_vs_alpha.png", "Accuracy vs α"
+        )
         if cap:
             figures.append(("accuracy_vs_alpha.png", cap))
     path = out / "report.html"
-    path.write_text(_html(title, records, problems, tables, figures, out, command), encoding="utf-8")
+    path.write_text(
+        _html(title, records, problems, tables, figures, out, command), encoding="utf-8"
+    )
     return path
 
 
@@ -71,7 +82,10 @@ def _table_html(name: str, rows: Sequence[Mapping[str, Any]]) -> str:
         return ""
     cols = list(rows[0].keys())
     head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(r.get(c)))}</td>" for c in cols) + "</tr>" for r in rows)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(_fmt(r.get(c)))}</td>" for c in cols) + "</tr>"
+        for r in rows
+    )
     return f'<h3>{html.escape(name)}</h3><div class="scroll"><table class="sortable"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
@@ -90,33 +104,58 @@ d.style.display=(f.value===''||d.dataset.verdict===f.value)?'':'none';});});}"""
 
 
 def _html(
-    title: str, records: Sequence[Mapping[str, Any]], problems: Sequence[Mapping[str, Any]],
-    tables: list[tuple[str, list[dict[str, Any]]]], figures: list[tuple[str, str]], out: Path, command: str | None,
+    title: str,
+    records: Sequence[Mapping[str, Any]],
+    problems: Sequence[Mapping[str, Any]],
+    tables: list[tuple[str, list[dict[str, Any]]]],
+    figures: list[tuple[str, str]],
+    out: Path,
+    command: str | None,
 ) -> str:
     esc = html.escape
     models = sorted({str(r.get("model")) for r in records})
     fams = sorted({str((r.get("meta") or {}).get("family")) for r in records})
-    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{esc(title)}</title><style>{_CSS}</style></head><body>"]
-    parts.append(f"<h1>{esc(title)}</h1><p>logicforge {esc(__version__)} · {len(records)} records · "
-                 f"{len(problems)} problems · models: {esc(', '.join(models))} · families: {esc(', '.join(fams))}</p>")
+    parts = [
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{esc(title)}</title><style>{_CSS}</style></head><body>"
+    ]
+    parts.append(
+        f"<h1>{esc(title)}</h1><p>logicforge {esc(__version__)} · {len(records)} records · "
+        f"{len(problems)} problems · models: {esc(', '.join(models))} · families: {esc(', '.join(fams))}</p>"
+    )
     if command:
         parts.append(f"<p>Reproduce: <code>{esc(command)}</code></p>")
     parts.append("<h2>Figures</h2>")
     for fn, cap in figures:
         b64 = base64.b64encode((out / fn).read_bytes()).decode()
-        parts.append(f"<figure><img src='data:image/png;base64,{b64}' alt='{esc(cap, quote=True)}'><figcaption>{esc(cap)}</figcaption></figure>")
-    parts.append("<h2>Tables</h2><p>Click a column header to sort. “—” marks an undefined metric (zero denominator).</p>")
+        parts.append(
+            f"<figure><img src='data:image/png;base64,{b64}' alt='{esc(cap, quote=True)}'><figcaption>{esc(cap)}</figcaption></figure>"
+        )
+    parts.append(
+        "<h2>Tables</h2><p>Click a column header to sort. “—” marks an undefined metric (zero denominator).</p>"
+    )
     parts += [_table_html(n, rows) for n, rows in tables]
-    parts.append("<h2>Records</h2><label>Show: <select id='filter'><option value=''>all</option>"
-                 "<option value='correct'>correct</option><option value='wrong'>wrong</option>"
-                 "<option value='parse-failure'>parse failure</option><option value='error'>error</option></select></label>")
+    parts.append(
+        "<h2>Records</h2><label>Show: <select id='filter'><option value=''>all</option>"
+        "<option value='correct'>correct</option><option value='wrong'>wrong</option>"
+        "<option value='parse-failure'>parse failure</option><option value='error'>error</option></select></label>"
+    )
     for r in list(records)[:MAX_DRILLDOWN]:
         v = r.get("verdict") or {}
-        kind = "error" if r.get("error") else "parse-failure" if v.get("parse_failure") else "correct" if v.get("correct") else "wrong"
+        kind = (
+            "error"
+            if r.get("error")
+            else "parse-failure"
+            if v.get("parse_failure")
+            else "correct"
+            if v.get("correct")
+            else "wrong"
+        )
         cls = "ok" if kind == "correct" else "bad"
         meta = r.get("meta") or {}
-        summary = (f"{esc(str(r.get('model')))} · {esc(str(meta.get('problem_id')))} · gold {esc(str(meta.get('label')))}"
-                   f" · <span class='{cls}'>{kind}</span>")
+        summary = (
+            f"{esc(str(r.get('model')))} · {esc(str(meta.get('problem_id')))} · gold {esc(str(meta.get('label')))}"
+            f" · <span class='{cls}'>{kind}</span>"
+        )
         answer = json.dumps(r.get("answer"), ensure_ascii=False)
         parts.append(
             f"<details class='rec' data-verdict='{kind}'><summary>{summary}</summary>"

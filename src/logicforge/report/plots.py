@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 
-def _plt():  # type: ignore[no-untyped-def]
+def _plt() -> Any:
     """Import pyplot lazily (it is slow to import) on the non-interactive Agg backend."""
     import matplotlib
 
@@ -17,7 +17,18 @@ def _plt():  # type: ignore[no-untyped-def]
 
     return plt
 
-PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f"]
+
+PALETTE = [
+    "#1f77b4",
+    "#d62728",
+    "#2ca02c",
+    "#9467bd",
+    "#ff7f0e",
+    "#8c564b",
+    "#e377c2",
+    "#17becf",
+    "#7f7f7f",
+]
 
 
 def model_colours(models: Sequence[str]) -> dict[str, str]:
@@ -26,7 +37,10 @@ def model_colours(models: Sequence[str]) -> dict[str, str]:
 
 
 def phase_transition(
-    problems: Sequence[Mapping[str, Any]], rows: Sequence[Mapping[str, Any]], colours: Mapping[str, str], path: Path
+    problems: Sequence[Mapping[str, Any]],
+    rows: Sequence[Mapping[str, Any]],
+    colours: Mapping[str, str],
+    path: Path,
 ) -> str | None:
     """P(SAT) and median solver decisions vs α (solver), and P(predicted SAT) per model vs α."""
     by_alpha: dict[float, list[Mapping[str, Any]]] = {}
@@ -38,7 +52,9 @@ def phase_transition(
         return None
     alphas = sorted(by_alpha)
     psat = [sum(p["label"] == "SAT" for p in by_alpha[a]) / len(by_alpha[a]) for a in alphas]
-    dec = [statistics.median(p["metadata"].get("decisions") or 0 for p in by_alpha[a]) for a in alphas]
+    dec = [
+        statistics.median(p["metadata"].get("decisions") or 0 for p in by_alpha[a]) for a in alphas
+    ]
     plt = _plt()
     fig, ax1 = plt.subplots(figsize=(7, 4.2), dpi=110)
     ax1.plot(alphas, dec, "k-o", label="median MiniSat decisions")
@@ -54,7 +70,13 @@ def phase_transition(
         pred.setdefault(r["model"], {}).setdefault(float(a), []).append(r.get("pred") == "SAT")
     for m, d in sorted(pred.items()):
         xs = sorted(d)
-        ax2.plot(xs, [sum(d[x]) / len(d[x]) for x in xs], "--^", color=colours.get(m, "grey"), label=f"P(pred SAT): {m}")
+        ax2.plot(
+            xs,
+            [sum(d[x]) / len(d[x]) for x in xs],
+            "--^",
+            color=colours.get(m, "grey"),
+            label=f"P(pred SAT): {m}",
+        )
     ax2.set_ylim(-0.03, 1.03)
     ax2.set_ylabel("probability")
     h1, l1 = ax1.get_legend_handles_labels()
@@ -68,7 +90,12 @@ def phase_transition(
 
 
 def metric_vs(
-    agg_rows: Sequence[Mapping[str, Any]], x: str, metric: str, colours: Mapping[str, str], path: Path, title: str
+    agg_rows: Sequence[Mapping[str, Any]],
+    x: str,
+    metric: str,
+    colours: Mapping[str, str],
+    path: Path,
+    title: str,
 ) -> str | None:
     xs_all = {r[x] for r in agg_rows if r.get(x) is not None}
     if len(xs_all) < 2:
@@ -76,9 +103,19 @@ def metric_vs(
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
     for m in sorted({r["model"] for r in agg_rows}):
-        pts = sorted((r[x], r[metric]) for r in agg_rows if r["model"] == m and r.get(metric) is not None and r.get(x) is not None)
+        pts = sorted(
+            (r[x], r[metric])
+            for r in agg_rows
+            if r["model"] == m and r.get(metric) is not None and r.get(x) is not None
+        )
         if pts:
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], "-o", color=colours.get(m, "grey"), label=m)
+            ax.plot(
+                [p[0] for p in pts],
+                [p[1] for p in pts],
+                "-o",
+                color=colours.get(m, "grey"),
+                label=m,
+            )
     ax.set_xlabel(x)
     ax.set_ylabel(metric)
     ax.set_ylim(-0.03, 1.03)

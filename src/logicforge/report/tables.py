@@ -30,5 +30,7 @@ def to_markdown(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None
     cols = list(columns or (rows[0].keys() if rows else []))
     out = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
     for r in rows:
-        out.append("| " + " | ".join(_cell(r.get(c), True).replace("|", "\\|") for c in cols) + " |")
+        out.append(
+            "| " + " | ".join(_cell(r.get(c), True).replace("|", "\\|") for c in cols) + " |"
+        )
     return "\n".join(out) + "\n"

@@ -19,8 +19,13 @@ from ..schema import Item
 
 def cache_key(cache_id: str, item: Item, sampling: Sampling, sample: int) -> str:
     payload = json.dumps(
-        [cache_id, [m.model_dump() for m in item.messages], dataclasses.asdict(sampling),
-         item.answer_schema if sampling.structured else None, sample],
+        [
+            cache_id,
+            [m.model_dump() for m in item.messages],
+            dataclasses.asdict(sampling),
+            item.answer_schema if sampling.structured else None,
+            sample,
+        ],
         sort_keys=True,
     )
     return hashlib.sha256(payload.encode()).hexdigest()
@@ -44,11 +49,18 @@ class ResponseCache:
 
     def get(self, key: str) -> Response | None:
         row = self.db.execute(
-            "SELECT text, finish_reason, prompt_tokens, completion_tokens, latency_s FROM responses WHERE key=?", (key,)
+            "SELECT text, finish_reason, prompt_tokens, completion_tokens, latency_s FROM responses WHERE key=?",
+            (key,),
         ).fetchone()
         if row is None:
             return None
-        return Response(text=row[0], finish_reason=row[1], prompt_tokens=row[2], completion_tokens=row[3], latency_s=row[4])
+        return Response(
+            text=row[0],
+            finish_reason=row[1],
+            prompt_tokens=row[2],
+            completion_tokens=row[3],
+            latency_s=row[4],
+        )
 
     def put(self, key: str, r: Response) -> None:
         if r.error is not None or r.text is None:

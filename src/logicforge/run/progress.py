@@ -13,7 +13,9 @@ def _fmt(sec: float) -> str:
 
 
 class Progress:
-    def __init__(self, total: int, label: str, enabled: bool = True, stream: TextIO | None = None) -> None:
+    def __init__(
+        self, total: int, label: str, enabled: bool = True, stream: TextIO | None = None
+    ) -> None:
         self.total, self.label, self.enabled = total, label, enabled
         self.stream = stream or sys.stderr
         self.done = 0
@@ -35,7 +37,9 @@ class Progress:
         now = time.monotonic()
         if now - self._last >= (0.2 if self._tty else 5.0):
             self._last = now
-            self.stream.write(("\r" if self._tty else "") + self.line() + ("" if self._tty else "\n"))
+            self.stream.write(
+                ("\r" if self._tty else "") + self.line() + ("" if self._tty else "\n")
+            )
             self.stream.flush()
 
     def close(self) -> None:

@@ -29,13 +29,18 @@ def record_id(item_id: str, model: str, sample: int) -> str:
 def item_meta(item: Item) -> dict[str, Any]:
     meta = {k: v for k, v in item.metadata.items() if k != "spawn_key"}
     meta.update(
-        family=item.family, label=item.gold.get("label"), rendering=item.rendering,
-        problem_id=item.problem_id, pair_id=item.pair_id,
+        family=item.family,
+        label=item.gold.get("label"),
+        rendering=item.rendering,
+        problem_id=item.problem_id,
+        pair_id=item.pair_id,
     )
     return meta
 
 
-def score_response(item: Item, model: str, sample: int, r: Response, cached: bool = False) -> Record:
+def score_response(
+    item: Item, model: str, sample: int, r: Response, cached: bool = False
+) -> Record:
     """Parse and verify one response into a Record."""
     answer = parse_answer(r.text, item) if r.error is None else None
     verdict = verify(item, answer) if answer is not None else None
@@ -58,14 +63,22 @@ def score_response(item: Item, model: str, sample: int, r: Response, cached: boo
 
 
 async def _run(
-    items: Sequence[Item], model: Model, store: RecordStore, samples: int, sampling: Sampling,
-    concurrency: int, cache: ResponseCache | None, retry_errors: bool, progress: Progress,
+    items: Sequence[Item],
+    model: Model,
+    store: RecordStore,
+    samples: int,
+    sampling: Sampling,
+    concurrency: int,
+    cache: ResponseCache | None,
+    retry_errors: bool,
+    progress: Progress,
 ) -> dict[str, int]:
     todo = [
         (it, s)
         for it in items
         for s in range(samples)
-        if (rid := record_id(it.item_id, model.name, s)) not in store or (retry_errors and rid in store.errored)
+        if (rid := record_id(it.item_id, model.name, s)) not in store
+        or (retry_errors and rid in store.errored)
     ]
     progress.total = len(todo)
     counts = {"done": 0, "errors": 0, "cached": 0}
@@ -73,7 +86,9 @@ async def _run(
 
     async def worker() -> None:
         for item, s in it_todo:
-            key = cache_key(model.cache_id, item, sampling, s) if (cache and model.cache_id) else None
+            key = (
+                cache_key(model.cache_id, item, sampling, s) if (cache and model.cache_id) else None
+            )
             r = cache.get(key) if (cache and key) else None
             hit = r is not None
             if r is None:
@@ -81,7 +96,9 @@ async def _run(
                 if cache and key:
                     cache.put(key, r)
             rec = score_response(item, model.name, s, r, cached=hit)
-            store.append(rec.record_id, rec.model_dump_json().encode(), errored=rec.error is not None)
+            store.append(
+                rec.record_id, rec.model_dump_json().encode(), errored=rec.error is not None
+            )
             counts["done"] += 1
             counts["errors"] += rec.error is not None
             counts["cached"] += hit
@@ -119,7 +136,9 @@ def run_model(
 
     async def main() -> dict[str, int]:
         try:
-            return await _run(items, model, store, samples, sampling, concurrency, cache, retry_errors, bar)
+            return await _run(
+                items, model, store, samples, sampling, concurrency, cache, retry_errors, bar
+            )
         finally:
             await model.aclose()
 

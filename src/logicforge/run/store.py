@@ -53,7 +53,11 @@ def write_jsonl(path: str | Path, rows: Iterable[Any]) -> int:
     n = 0
     with open(tmp, "w", encoding="utf-8") as f:
         for r in rows:
-            f.write(r.model_dump_json() if hasattr(r, "model_dump_json") else json.dumps(r, ensure_ascii=False, sort_keys=True))
+            f.write(
+                r.model_dump_json()
+                if hasattr(r, "model_dump_json")
+                else json.dumps(r, ensure_ascii=False, sort_keys=True)
+            )
             f.write("\n")
             n += 1
         f.flush()
