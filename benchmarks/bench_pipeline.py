@@ -1,0 +1,97 @@
+"""logicforge pipeline benchmarks. Prints figures and ratios; asserts nothing.
+
+(a) Labelled random 3-SAT at N = 75, α = 4.26: instances per second through ``lf.generate``
+    (draw, MiniSat 2.2 label with statistics, typed record) and the ratio of that total time to
+    bare solver time (MiniSat on the same formulas, clauses already in memory).
+(b) Harness throughput: ``logicforge run`` as a fresh process against a zero-latency
+    OpenAI-compatible server on 127.0.0.1 (a separate process): 2,000 items at concurrency 64,
+    end to end including start-up, parsing, scoring and durable writes; samples/s, client CPU per
+    sample and peak RSS of the client process.
+
+Usage: python benchmarks/bench_pipeline.py [--instances 2000] [--items 2000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from pysat.solvers import Solver
+
+import logicforge as lf
+from logicforge.run.store import write_jsonl
+
+
+def bench_generation(n: int) -> None:
+    t0 = time.perf_counter()
+    problems = lf.generate("ksat/random", {"n_vars": 75, "alpha": 4.26}, count=n, seed=0)
+    total = time.perf_counter() - t0
+    formulas = [p.problem["clauses"] for p in problems]
+    t0 = time.perf_counter()
+    for cl in formulas:
+        with Solver(name="minisat22", bootstrap_with=cl) as s:
+            s.solve()
+            s.accum_stats()
+    bare = time.perf_counter() - t0
+    sat = sum(p.label == "SAT" for p in problems)
+    print(f"(a) labelled 3-SAT, N=75, α=4.26: {n} instances ({sat} SAT) in {total:.2f} s = {n / total:,.0f} instances/s")
+    print(f"    bare MiniSat time {bare:.2f} s; total / bare solver = {total / bare:.2f}×  (target ≤ 1.5×)")
+
+
+def bench_harness(n_items: int, concurrency: int) -> None:
+    here = Path(__file__).resolve().parent
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        problems = lf.generate("ksat/random", {"n_vars": 20, "alpha": 4.26}, count=n_items, seed=1)
+        write_jsonl(d / "items.jsonl", lf.render(problems, "formula"))
+        port_file = d / "port"
+        server = subprocess.Popen([sys.executable, str(here / "zero_server.py"), str(port_file)])
+        try:
+            for _ in range(100):
+                if port_file.exists() and port_file.read_text():
+                    break
+                time.sleep(0.05)
+            port = port_file.read_text()
+            cmd = [
+                sys.executable, "-m", "logicforge", "run", "--items", str(d / "items.jsonl"),
+                "--model", f"openai-compatible:http://127.0.0.1:{port}/v1:bench", "--records", str(d / "records.jsonl"),
+                "--concurrency", str(concurrency), "--no-cache", "--quiet",
+            ]
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.perf_counter()
+            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+            wall = time.perf_counter() - t0
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        finally:
+            server.kill()
+            server.wait()
+        lines = (d / "records.jsonl").read_bytes().count(b"\n")
+        assert lines == n_items, f"expected {n_items} records, found {lines}"
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        rss_mb = after.ru_maxrss / 1024
+        print(f"(b) harness: {n_items} items at concurrency {concurrency} against a zero-latency server on 127.0.0.1")
+        print(f"    {n_items / wall:,.0f} samples/s end to end (start-up included; target ≥ 2,000) in {wall:.2f} s")
+        print(f"    client CPU {1000 * cpu / n_items:.3f} ms/sample (target ≤ 0.3; start-up included), peak RSS {rss_mb:.0f} MB (target ≤ 100)")
+        print("    peers measured on this machine (issue #2): two evaluation frameworks 20–190 samples/s, 2–17 ms CPU/sample, 210–290 MB")
+        print(f"    ratio vs the best peer (190 samples/s): {n_items / wall / 190:.1f}×")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--instances", type=int, default=2000)
+    ap.add_argument("--items", type=int, default=2000)
+    ap.add_argument("--concurrency", type=int, default=64)
+    a = ap.parse_args()
+    print(f"logicforge {lf.__version__} · Python {sys.version.split()[0]} · {os.cpu_count()} CPUs")
+    bench_generation(a.instances)
+    bench_harness(a.items, a.concurrency)
+
+
+if __name__ == "__main__":
+    main()
