@@ -14,11 +14,20 @@ BODY = json.dumps(
     {
         "id": "bench",
         "object": "chat.completion",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": '{"answer": "UNSAT"}'}, "finish_reason": "stop"}],
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": '{"answer": "UNSAT"}'},
+                "finish_reason": "stop",
+            }
+        ],
         "usage": {"prompt_tokens": 100, "completion_tokens": 6},
     }
 ).encode()
-RESPONSE = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(BODY), BODY)
+RESPONSE = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (
+    len(BODY),
+    BODY,
+)
 
 
 async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

@@ -83,33 +83,44 @@ class KSATParams:
 
 
 def _draw_vars(rng: np.random.Generator, m: int, n: int, k: int) -> np.ndarray:
-    """``m`` rows of ``k`` distinct variables in 1..n, uniform over ordered k-tuples."""
+    """``m`` rows of ``k`` distinct variables in 1..n, uniform over ordered k-tuples.
+
+    Rows with a repeated variable are redrawn until none is left: the loop exits only once the
+    sorted rows show no two equal neighbours, which is the distinctness guarantee itself."""
     if k > n // 2:  # dense: a permutation prefix per row
         return np.argsort(rng.random((m, n)), axis=1)[:, :k] + 1
     out = rng.integers(1, n + 1, size=(m, k))
-    while True:
+    while k > 1:
         s = np.sort(out, axis=1)
-        bad = np.nonzero((s[:, 1:] == s[:, :-1]).any(axis=1))[0] if k > 1 else np.empty(0, int)
+        bad = np.flatnonzero((s[:, 1:] == s[:, :-1]).any(axis=1))
         if bad.size == 0:
-            return out
+            break
         out[bad] = rng.integers(1, n + 1, size=(bad.size, k))
+    return out
+
+
+def _draw(p: KSATParams, rng: np.random.Generator) -> np.ndarray:
+    """The clause matrix (``m × k`` signed literals) of one random formula, checked."""
+    m, n, k = p.num_clauses, p.n_vars, p.k
+    vars_ = _draw_vars(rng, m, n, k)
+    if p.distinct_clauses:
+        lits = vars_ * np.where(rng.random((m, k)) < 0.5, -1, 1)
+        seen: set[frozenset[int]] = set()
+        for i in range(m):
+            while frozenset(lits[i].tolist()) in seen:
+                lits[i] = _draw_vars(rng, 1, n, k)[0] * np.where(rng.random(k) < 0.5, -1, 1)
+            seen.add(frozenset(lits[i].tolist()))
+        vars_ = np.abs(lits)
+    else:
+        lits = vars_ * np.where(rng.random((m, k)) < 0.5, -1, 1)
+    # distinct variables per clause are checked by _draw_vars' exit test; shape and range here
+    assert lits.shape == (m, k) and (m == 0 or (vars_.min() >= 1 and vars_.max() <= n))
+    return lits
 
 
 def random_ksat(p: KSATParams, rng: np.random.Generator) -> CNF:
     """Draw one formula (unlabelled) from the random k-SAT model."""
-    m, n, k = p.num_clauses, p.n_vars, p.k
-    lits = _draw_vars(rng, m, n, k) * np.where(rng.random((m, k)) < 0.5, -1, 1)
-    clauses = [tuple(int(x) for x in row) for row in lits]
-    if p.distinct_clauses:
-        seen: set[frozenset[int]] = set()
-        for i in range(m):
-            while frozenset(clauses[i]) in seen:
-                row = _draw_vars(rng, 1, n, k)[0] * np.where(rng.random(k) < 0.5, -1, 1)
-                clauses[i] = tuple(int(x) for x in row)
-            seen.add(frozenset(clauses[i]))
-    cnf = CNF(clauses, n)
-    assert cnf.num_clauses == m and all(len(set(map(abs, c))) == k for c in cnf.clauses)
-    return cnf
+    return CNF.trusted(tuple(map(tuple, _draw(p, rng).tolist())), p.n_vars)
 
 
 class KSATFamily:
@@ -121,13 +132,14 @@ class KSATFamily:
         self, p: KSATParams, rng: np.random.Generator
     ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         for attempt in range(1, p.max_attempts + 1):
-            cnf = random_ksat(p, rng)
+            lits = _draw(p, rng)
+            cnf = CNF.trusted(tuple(map(tuple, lits.tolist())), p.n_vars)
             sol = solve(cnf, stats=True)
             if p.target_label is None or sol.label == p.target_label:
-                if sol.model is not None:  # the oracle's own witness must check out
-                    assert cnf.evaluate(sol.assignment or {}), (
-                        "solver model does not satisfy the formula"
-                    )
+                if sol.model is not None and lits.size:  # the oracle's own witness must check out
+                    vals = np.concatenate(([False], np.asarray(sol.model) > 0))
+                    ok = (vals[np.abs(lits)] == (lits > 0)).any(axis=1).all()
+                    assert ok, "solver model does not satisfy the formula"
                 meta = {
                     "n_vars": cnf.num_vars,
                     "n_clauses": cnf.num_clauses,

@@ -68,6 +68,16 @@ class CNF:
         object.__setattr__(self, "num_vars", n)
         object.__setattr__(self, "names", nm)
 
+    @classmethod
+    def trusted(cls, clauses: tuple[Clause, ...], num_vars: int) -> CNF:
+        """Build without validation, for generators that have already checked their output
+        (non-zero integer literals within ``num_vars``). Not for user input."""
+        obj = object.__new__(cls)
+        object.__setattr__(obj, "clauses", clauses)
+        object.__setattr__(obj, "num_vars", num_vars)
+        object.__setattr__(obj, "names", None)
+        return obj
+
     @property
     def num_clauses(self) -> int:
         return len(self.clauses)
@@ -110,7 +120,8 @@ class CNF:
         return CNF(self.clauses, self.num_vars, names)
 
     def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"num_vars": self.num_vars, "clauses": [list(c) for c in self.clauses]}
+        # tuples serialise as JSON arrays and, unlike lists, drop out of the cyclic GC's scans
+        d: dict[str, Any] = {"num_vars": self.num_vars, "clauses": self.clauses}
         if self.names is not None:
             d["names"] = list(self.names)
         return d

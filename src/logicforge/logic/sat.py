@@ -96,7 +96,7 @@ def solve(
         )
     t0 = time.perf_counter()
     try:
-        s = Solver(name=name, bootstrap_with=[list(c) for c in cnf.clauses])
+        s = Solver(name=name, bootstrap_with=cnf.clauses)
     except Exception as e:  # pysat raises its own NotImplementedError / ValueError
         raise ConfigError("solver", name, f"PySAT could not create it ({e})") from None
     with s:
