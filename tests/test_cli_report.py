@@ -146,7 +146,7 @@ def test_cli_bad_config_fails_before_work(tmp_path: Path, capsys) -> None:
 def test_items_with_wrong_schema_name_the_line(tmp_path: Path) -> None:
     p = tmp_path / "items.jsonl"
     p.write_text('{"item_id": "a"}\n')
-    with pytest.raises(lf.DataFileError, match="item 1"):
+    with pytest.raises(lf.DataFileError, match="line 1"):
         from logicforge.api import load_items
 
         load_items(p)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,7 @@ def render(problems: Iterable[LabelledProblem], renderer: str = "formula") -> li
 
 
 def run(
-    items: Sequence[Item],
+    items: Iterable[Item],
     model: str | Model,
     records_path: str | Path,
     *,
@@ -52,8 +52,12 @@ def run(
     cache_path: str | Path | None = None,
     retry_errors: bool = False,
     progress: bool = False,
+    total_items: int | None = None,
 ) -> dict[str, int]:
-    """Run a model over items, appending scored records to ``records_path`` (resumable)."""
+    """Run a model over items, appending scored records to ``records_path`` (resumable).
+
+    ``items`` may be a list or a stream (see :func:`iter_items`); ``total_items`` sizes the
+    progress line for streams."""
     if samples < 1:
         raise ConfigError("samples", samples, "must be ≥ 1")
     if concurrency < 1:
@@ -123,19 +127,38 @@ def report(
     return build_report(recs, out_dir, probs, title=title, command=command)
 
 
-def load_items(path: str | Path) -> list[Item]:
-    """Read an items JSONL file, naming the line of any item that does not fit the schema."""
+def iter_items(path: str | Path) -> Iterator[Item]:
+    """Stream an items JSONL file, naming the line of any item that does not fit the schema."""
     from pydantic import ValidationError
 
-    out = []
-    for i, obj in enumerate(read_jsonl(path), start=1):
-        try:
-            out.append(Item.model_validate(obj))
-        except ValidationError as e:
-            raise DataFileError(
-                f"{path}: item {i}: {e.errors()[0]['loc']}: {e.errors()[0]['msg']}"
-            ) from None
-    return out
+    try:
+        f = open(path, "rb")  # noqa: SIM115 - closed by the generator
+    except FileNotFoundError:
+        raise DataFileError(f"{path}: file not found") from None
+    with f:
+        for i, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield Item.model_validate_json(line)
+            except ValidationError as e:
+                err = e.errors()[0]
+                where = ".".join(map(str, err["loc"])) or "item"
+                raise DataFileError(f"{path}: line {i}: {where}: {err['msg']}") from None
+
+
+def count_lines(path: str | Path) -> int:
+    """Non-empty lines of a JSONL file (for progress totals), without parsing them."""
+    n = 0
+    with open(path, "rb") as f:
+        for line in f:
+            n += bool(line.strip())
+    return n
+
+
+def load_items(path: str | Path) -> list[Item]:
+    """Read a whole items JSONL file (see :func:`iter_items`)."""
+    return list(iter_items(path))
 
 
 def load_problems(path: str | Path) -> list[LabelledProblem]:

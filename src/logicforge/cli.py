@@ -10,6 +10,7 @@ logicforge demo
 from __future__ import annotations
 
 import argparse
+import itertools
 import shlex
 import sys
 from pathlib import Path
@@ -80,26 +81,19 @@ def _sampling(a: argparse.Namespace) -> Sampling:
 
 
 def cmd_run(a: argparse.Namespace) -> int:
-    items = api.load_items(a.items)
-    if a.limit is not None:
-        items = items[: a.limit]
     sampling = _sampling(a)
     models = [load_model(m) for m in a.model]  # every spec is validated before any call
+    total = api.count_lines(a.items) if Path(a.items).exists() else 0
+    if a.limit is not None:
+        total = min(total, a.limit)
     for m in models:
+        items = itertools.islice(api.iter_items(a.items), a.limit)
         c = api.run(
-            items,
-            m,
-            a.records,
-            samples=a.samples,
-            sampling=sampling,
-            concurrency=a.concurrency,
-            cache_path=None if a.no_cache else a.cache,
-            retry_errors=a.retry_errors,
-            progress=not a.quiet,
+            items, m, a.records, samples=a.samples, sampling=sampling, concurrency=a.concurrency,
+            cache_path=None if a.no_cache else a.cache, retry_errors=a.retry_errors, progress=not a.quiet,
+            total_items=total,
         )
-        print(
-            f"{m.name}: {c['done']} new records ({c['errors']} errors, {c['cached']} from cache); {c['total']} in {a.records}"
-        )
+        print(f"{m.name}: {c['done']} new records ({c['errors']} errors, {c['cached']} from cache); {c['total']} in {a.records}")
     return 0
 
 

@@ -11,13 +11,27 @@ MAX_CHARS = 2_000_000
 
 
 def _drop_echo(text: str, item: Item) -> str:
-    """Remove response lines that repeat a long prompt line verbatim (echoed instructions)."""
-    prompt_lines = {
-        ln.strip() for m in item.messages for ln in m.content.splitlines() if len(ln.strip()) >= 25
-    }
-    if not prompt_lines:
+    """Remove response lines that repeat a whole long prompt line verbatim (echoed instructions)."""
+    lines = text.splitlines()
+    echoed = {i for i, ln in enumerate(lines) if len(ln.strip()) >= 25 and _in_prompt(ln.strip(), item)}
+    if not echoed:
         return text
-    return "\n".join(ln for ln in text.splitlines() if ln.strip() not in prompt_lines)
+    return "\n".join(ln for i, ln in enumerate(lines) if i not in echoed)
+
+
+def _in_prompt(line: str, item: Item) -> bool:
+    """True if ``line`` is a whole line of some prompt message (ignoring surrounding blanks)."""
+    for m in item.messages:
+        c = m.content
+        start = c.find(line)
+        while start != -1:
+            end = start + len(line)
+            head_ok = c[:start].rstrip(" \t")[-1:] in ("", "\n")
+            tail_ok = c[end:].lstrip(" \t")[:1] in ("", "\n")
+            if head_ok and tail_ok:
+                return True
+            start = c.find(line, start + 1)
+    return False
 
 
 def parse_answer(text: str | None, item: Item) -> Answer:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sized
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +63,7 @@ def score_response(
 
 
 async def _run(
-    items: Sequence[Item],
+    items: Iterable[Item],
     model: Model,
     store: RecordStore,
     samples: int,
@@ -72,23 +72,22 @@ async def _run(
     cache: ResponseCache | None,
     retry_errors: bool,
     progress: Progress,
+    order: list[str],
 ) -> dict[str, int]:
-    todo = [
-        (it, s)
-        for it in items
-        for s in range(samples)
-        if (rid := record_id(it.item_id, model.name, s)) not in store
-        or (retry_errors and rid in store.errored)
-    ]
-    progress.total = len(todo)
+    def todo() -> Iterator[tuple[Item, int]]:
+        for it in items:
+            for s in range(samples):
+                rid = record_id(it.item_id, model.name, s)
+                order.append(rid)
+                if rid not in store or (retry_errors and rid in store.errored):
+                    yield it, s
+
     counts = {"done": 0, "errors": 0, "cached": 0}
-    it_todo = iter(todo)
+    it_todo = todo()
 
     async def worker() -> None:
         for item, s in it_todo:
-            key = (
-                cache_key(model.cache_id, item, sampling, s) if (cache and model.cache_id) else None
-            )
+            key = cache_key(model.cache_id, item, sampling, s) if (cache and model.cache_id) else None
             r = cache.get(key) if (cache and key) else None
             hit = r is not None
             if r is None:
@@ -96,15 +95,13 @@ async def _run(
                 if cache and key:
                     cache.put(key, r)
             rec = score_response(item, model.name, s, r, cached=hit)
-            store.append(
-                rec.record_id, rec.model_dump_json().encode(), errored=rec.error is not None
-            )
+            store.append(rec.record_id, rec.model_dump_json().encode(), errored=rec.error is not None)
             counts["done"] += 1
             counts["errors"] += rec.error is not None
             counts["cached"] += hit
             progress.update()
 
-    tasks = [asyncio.create_task(worker()) for _ in range(max(1, min(concurrency, len(todo))))]
+    tasks = [asyncio.create_task(worker()) for _ in range(max(1, concurrency))]
     try:
         await asyncio.gather(*tasks)
     finally:
@@ -115,7 +112,7 @@ async def _run(
 
 
 def run_model(
-    items: Sequence[Item],
+    items: Iterable[Item],
     model: Model,
     records_path: str | Path,
     *,
@@ -125,27 +122,30 @@ def run_model(
     cache: ResponseCache | None = None,
     retry_errors: bool = False,
     progress: bool = True,
+    total_items: int | None = None,
 ) -> dict[str, int]:
     """Run every (item, sample) not yet in ``records_path`` and append its scored record.
 
+    ``items`` may be any iterable (a list, or a generator streaming a large file); it is read once.
     Returns counts: ``done`` (this call), ``errors``, ``cached``, ``total`` (records in the file).
     """
     sampling = sampling or Sampling()
     store = RecordStore(records_path)
-    bar = Progress(0, f"{model.name}", enabled=progress)
+    if total_items is None and isinstance(items, Sized):
+        total_items = len(items)
+    expected = max(0, (total_items or 0) * samples - len(store))
+    bar = Progress(expected, f"{model.name}", enabled=progress)
+    order: list[str] = []
 
     async def main() -> dict[str, int]:
         try:
-            return await _run(
-                items, model, store, samples, sampling, concurrency, cache, retry_errors, bar
-            )
+            return await _run(items, model, store, samples, sampling, concurrency, cache, retry_errors, bar, order)
         finally:
             await model.aclose()
 
     try:
         counts = asyncio.run(main())
         bar.close()
-        order = [record_id(it.item_id, model.name, s) for it in items for s in range(samples)]
         store.compact(order)
     finally:
         store.close()
