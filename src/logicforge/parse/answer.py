@@ -13,7 +13,9 @@ MAX_CHARS = 2_000_000
 def _drop_echo(text: str, item: Item) -> str:
     """Remove response lines that repeat a whole long prompt line verbatim (echoed instructions)."""
     lines = text.splitlines()
-    echoed = {i for i, ln in enumerate(lines) if len(ln.strip()) >= 25 and _in_prompt(ln.strip(), item)}
+    echoed = {
+        i for i, ln in enumerate(lines) if len(ln.strip()) >= 25 and _in_prompt(ln.strip(), item)
+    }
     if not echoed:
         return text
     return "\n".join(ln for i, ln in enumerate(lines) if i not in echoed)

@@ -87,7 +87,9 @@ async def _run(
 
     async def worker() -> None:
         for item, s in it_todo:
-            key = cache_key(model.cache_id, item, sampling, s) if (cache and model.cache_id) else None
+            key = (
+                cache_key(model.cache_id, item, sampling, s) if (cache and model.cache_id) else None
+            )
             r = cache.get(key) if (cache and key) else None
             hit = r is not None
             if r is None:
@@ -95,7 +97,9 @@ async def _run(
                 if cache and key:
                     cache.put(key, r)
             rec = score_response(item, model.name, s, r, cached=hit)
-            store.append(rec.record_id, rec.model_dump_json().encode(), errored=rec.error is not None)
+            store.append(
+                rec.record_id, rec.model_dump_json().encode(), errored=rec.error is not None
+            )
             counts["done"] += 1
             counts["errors"] += rec.error is not None
             counts["cached"] += hit
@@ -139,7 +143,9 @@ def run_model(
 
     async def main() -> dict[str, int]:
         try:
-            return await _run(items, model, store, samples, sampling, concurrency, cache, retry_errors, bar, order)
+            return await _run(
+                items, model, store, samples, sampling, concurrency, cache, retry_errors, bar, order
+            )
         finally:
             await model.aclose()
 
