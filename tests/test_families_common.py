@@ -14,7 +14,14 @@ from logicforge.models.baselines import OracleBaseline
 from logicforge.parse import parse_answer
 from logicforge.run.store import write_jsonl
 
-SMALL = {"ksat/random": {"n_vars": 8, "alpha": 4.26}}
+SMALL = {
+    "ksat/random": {"n_vars": 8, "alpha": 4.26},
+    "2sat/implication-cycle": {"n_clauses": 10},
+    "2sat/equivalence-core": {"n_clauses": 10},
+    "2sat/backbone": {"n_clauses": 10},
+    "2sat/mono-bridge": {"n_clauses": 10},
+    "2sat/symmetry": {"base_family": "2sat/mono-bridge", "base_params": {"n_clauses": 6}},
+}
 FAMILIES = lf.FAMILIES.names()
 RENDERERS = lf.RENDERERS.names()
 
@@ -85,7 +92,7 @@ def test_oracle_scores_perfectly_and_perturbed_fails(family: str, renderer: str)
 
 @pytest.mark.parametrize("renderer", RENDERERS)
 def test_rendered_prompt_contains_every_clause_variable(renderer: str) -> None:
-    p = lf.generate("ksat/random", {"n_vars": 6, "alpha": 2.0}, count=1, seed=0)[0]
+    p = lf.generate("2sat/mono-bridge", {"n_clauses": 8}, count=1, seed=0)[0]
     it = lf.render([p], renderer)[0]
     prompt = it.messages[0].content
     for name in it.mapping:

@@ -16,7 +16,7 @@ Example:
     >>> r = solve_2sat(CNF([[1, 2], [-1, 2], [1, -2], [-1, -2]]))
     >>> r.label, r.witness_var
     ('UNSAT', 1)
-    >>> solve_2sat(CNF([[1, 2], [-1, 2]])).model
+    >>> solve_2sat(CNF([[1, 2], [-1, 2], [-2, -1]])).model
     (-1, 2)
 """
 
@@ -50,7 +50,9 @@ class ImplicationGraph:
     def of(cls, cnf: CNF) -> ImplicationGraph:
         m = cnf.num_clauses
         if m and set(map(len, cnf.clauses)) <= {2}:  # the common case, vectorised
-            flat = np.fromiter(itertools.chain.from_iterable(cnf.clauses), dtype=np.int64, count=2 * m)
+            flat = np.fromiter(
+                itertools.chain.from_iterable(cnf.clauses), dtype=np.int64, count=2 * m
+            )
             a, b = flat[0::2], flat[1::2]
         else:
             a = np.zeros(m, dtype=np.int64)
@@ -61,7 +63,9 @@ class ImplicationGraph:
                 elif len(c) == 1:
                     a[i] = b[i] = c[0]
                 else:
-                    raise LogicforgeError(f"clause {i} has {len(c)} literals; a 2-CNF needs 1 or 2 per clause")
+                    raise LogicforgeError(
+                        f"clause {i} has {len(c)} literals; a 2-CNF needs 1 or 2 per clause"
+                    )
         ids = np.arange(m)
         src = np.concatenate([_node(-a), _node(-b)])
         dst = np.concatenate([_node(b), _node(a)])
@@ -191,7 +195,9 @@ def forced_literals(cnf: CNF) -> dict[int, bool]:
         p, q = 2 * (v - 1), 2 * (v - 1) + 1
         if q in set(breadth_first_order(mat, p, directed=True, return_predecessors=False).tolist()):
             out[v] = False  # x ⇝ ¬x: x must be false
-        elif p in set(breadth_first_order(mat, q, directed=True, return_predecessors=False).tolist()):
+        elif p in set(
+            breadth_first_order(mat, q, directed=True, return_predecessors=False).tolist()
+        ):
             out[v] = True
     return out
 

@@ -1,0 +1,108 @@
+"""``2sat/backbone``: SAT 2-CNFs with a planted backbone (paper §3.3).
+
+For each backbone variable x with planted value b(x) and a fresh auxiliary a_x:
+(x ∨ a_x) ∧ (x ∨ ¬a_x) when b(x) = 1, (¬x ∨ a_x) ∧ (¬x ∨ ¬a_x) when b(x) = 0 — two clauses that
+force x using 2-clauses only. The other variables F carry monotone clauses: (y ∨ z) for
+orientation ``positive``, (¬y ∨ ¬z) for ``negative``; they never force anything, so the backbone
+is exactly B with the planted values (asserted).
+
+Knobs and choices:
+
+* ``n_clauses`` — target |C| = 2|B| + m_mono (met within ±1).
+* ``backbone_fraction`` β ∈ [0, 1] — |B| = β · (|B| + |F|) (auxiliaries not counted).
+* ``mono_density`` ∈ [0, 1] — 2·m_mono / |F|², capped by the C(|F|, 2) distinct pairs; sizes are
+  chosen to match β and this density, then m_mono is adjusted to hit |C| (actual density recorded).
+* ``orientation`` — ``positive`` or ``negative`` (π).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..registry import FAMILIES
+from ._twosat import Clause, choice, knob, label, positive_int, rename
+
+NAME = "2sat/backbone"
+
+
+@functools.lru_cache(maxsize=256)
+def _sizes(c: int, beta: float, rho: float) -> tuple[int, int, int]:
+    """(|B|, |F|, m_mono): 2|B| + m_mono within 1 of c, then β and the density as close as
+    possible (searched over every feasible size; cached per knob setting)."""
+    best: tuple[tuple[bool, int, float], int, int, int] | None = None
+    for b in range(c // 2 + 1):
+        for f in range(0, 2 * c + 3):
+            m = min(math.comb(f, 2), max(0, c - 2 * b))
+            err = abs(2 * b + m - c)
+            beta_err = abs(b / (b + f) - beta) if b + f else 1.0
+            dens_err = abs(2 * m / f**2 - rho) if f else (0.0 if m == 0 else 1.0)
+            key = (err > 1, err, beta_err + dens_err)
+            if best is None or key < best[0]:
+                best = (key, b, f, m)
+    assert best is not None
+    return best[1], best[2], best[3]
+
+
+@dataclass(frozen=True)
+class BackboneParams:
+    n_clauses: int = 20
+    backbone_fraction: float = 0.5
+    mono_density: float = 0.5
+    orientation: str = "positive"
+
+    def __post_init__(self) -> None:
+        positive_int("n_clauses", self.n_clauses, 2)
+        knob("backbone_fraction", self.backbone_fraction)
+        knob("mono_density", self.mono_density)
+        choice("orientation", self.orientation, ("positive", "negative"))
+
+
+class BackboneFamily:
+    name = NAME
+    kind = "cnf"
+    Params = BackboneParams
+
+    def generate(
+        self, p: BackboneParams, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+        nb, nf, m = _sizes(p.n_clauses, p.backbone_fraction, p.mono_density)
+        n = 2 * nb + nf  # backbone, auxiliaries, F
+        planted = {x: bool(v) for x, v in zip(range(1, nb + 1), rng.random(nb) < 0.5, strict=True)}
+        clauses: list[Clause] = []
+        for x in range(1, nb + 1):
+            a = nb + x
+            lit = x if planted[x] else -x
+            clauses += [(lit, a), (lit, -a)]
+        fvars = list(range(2 * nb + 1, n + 1))
+        pairs = [(fvars[i], fvars[j]) for i in range(nf) for j in range(i + 1, nf)]
+        sign = 1 if p.orientation == "positive" else -1
+        for idx in rng.choice(len(pairs), m, replace=False) if m else []:
+            y, z = pairs[int(idx)]
+            clauses.append((sign * y, sign * z))
+        clauses = [clauses[i] for i in rng.permutation(len(clauses))]
+        clauses, perm = rename(clauses, n, rng)
+        cnf, res, meta = label(clauses, n, expect="SAT")
+        from ..logic.twosat import forced_literals
+
+        want = {perm[x - 1]: v for x, v in planted.items()}
+        assert forced_literals(cnf) == want, "the backbone must be exactly the planted variables"
+        meta.update(
+            backbone=sorted(want),
+            backbone_values=[want[v] for v in sorted(want)],
+            aux_vars=nb,
+            mono_vars=nf,
+            mono_clauses=m,
+            backbone_fraction_actual=round(nb / (nb + nf), 6) if nb + nf else 0.0,
+            mono_density_actual=round(2 * m / nf**2, 6) if nf else 0.0,
+            orientation=p.orientation,
+        )
+        oracle = meta.pop("oracle")
+        return cnf.to_json(), res.label, oracle, meta
+
+
+FAMILIES.register(NAME, BackboneFamily())

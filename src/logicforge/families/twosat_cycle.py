@@ -1,0 +1,104 @@
+"""``2sat/implication-cycle``: UNSAT 2-CNFs whose core is one contradiction cycle (paper §3.1).
+
+Core over L literals ℓ1 … ℓL (distinct variables, random polarities):
+
+    ℓ1 → ℓ2 → … → ℓk → ¬ℓ1        (k implications)
+    ¬ℓ1 → ℓ(k+1) → … → ℓL → ℓ1    (L − k + 1 implications)
+
+so the core has L + 1 clauses (a → b is the clause ¬a ∨ b; k = 1 or k = L makes one implication a
+unit clause). Fillers are random 2-clauses over variables outside the core, satisfied by a planted
+assignment, so they neither touch nor help the contradiction.
+
+Knobs and choices (the paper leaves the exact parametrisation open):
+
+* ``n_clauses`` — the target |C| (exact): core L + 1 plus r fillers; at least 3.
+* ``filler_ratio`` ∈ [0, 1] — r = round(filler_ratio · (|C| − 3)), so 0 gives a pure core and
+  1 the smallest core (L = 2).
+* ``imbalance`` ∈ [0, 1] — the twist position k = 1 + round(imbalance · (L − 1)), i.e. k/L from
+  1/L to 1; both ends make one direction of the cycle long and the other short.
+* ``extra_vars`` ∈ [0, 1] — variables outside the core: max(2, round(r · (0.5 + extra_vars)))
+  when there are fillers (so n ≥ L), none otherwise.
+* ``order`` — ``ordered`` (core along the chain, then fillers) or ``shuffled`` (all clauses
+  permuted, core interleaved with fillers). Variable indices are always randomly permuted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..registry import FAMILIES
+from ._twosat import Clause, choice, knob, label, planted_fillers, positive_int, rename
+
+NAME = "2sat/implication-cycle"
+
+
+@dataclass(frozen=True)
+class ImplicationCycleParams:
+    n_clauses: int = 20
+    imbalance: float = 0.5
+    filler_ratio: float = 0.5
+    extra_vars: float = 0.5
+    order: str = "shuffled"
+
+    def __post_init__(self) -> None:
+        positive_int("n_clauses", self.n_clauses, 3)
+        for k in ("imbalance", "filler_ratio", "extra_vars"):
+            knob(k, getattr(self, k))
+        choice("order", self.order, ("ordered", "shuffled"))
+
+
+class ImplicationCycleFamily:
+    name = NAME
+    kind = "cnf"
+    Params = ImplicationCycleParams
+
+    def generate(
+        self, p: ImplicationCycleParams, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+        r = round(p.filler_ratio * (p.n_clauses - 3))
+        L = p.n_clauses - r - 1
+        k = 1 + round(p.imbalance * (L - 1))
+        n_extra = max(2, round(r * (0.5 + p.extra_vars))) if r else 0
+        n = L + n_extra
+        lits = [v if s else -v for v, s in zip(range(1, L + 1), rng.random(L) < 0.5, strict=True)]
+        chain = [lits[0], *lits[1:k], -lits[0], *lits[k:], lits[0]]  # ℓ1 … ℓk ¬ℓ1 ℓk+1 … ℓL ℓ1
+        core: list[Clause] = []
+        for a, b in zip(chain, chain[1:], strict=False):
+            core.append((-a,) if -a == b else (-a, b))  # a → b
+        assert len(core) == L + 1
+        fillers, _ = planted_fillers(r, list(range(L + 1, n + 1)), rng)
+        clauses = core + fillers
+        is_core = [True] * len(core) + [False] * len(fillers)
+        if p.order == "shuffled":
+            perm = rng.permutation(len(clauses))
+            clauses = [clauses[i] for i in perm]
+            is_core = [is_core[i] for i in perm]
+        clauses, _ = rename(clauses, n, rng)
+        cnf, res, meta = label(clauses, n, expect="UNSAT")
+        core_idx = [i for i, c in enumerate(is_core) if c]
+        assert label([clauses[i] for i in core_idx], n, expect="UNSAT", count=False)
+        if r:
+            label(
+                [c for c, ic in zip(clauses, is_core, strict=True) if not ic],
+                n,
+                expect="SAT",
+                count=False,
+            )
+        meta.update(
+            cycle_length=L,
+            twist=k,
+            imbalance_actual=round(k / L, 6),
+            core_size=L + 1,
+            filler_count=r,
+            core_vars=L,
+            order=p.order,
+            core_clauses=core_idx,
+        )
+        oracle = meta.pop("oracle")
+        return cnf.to_json(), res.label, oracle, meta
+
+
+FAMILIES.register(NAME, ImplicationCycleFamily())

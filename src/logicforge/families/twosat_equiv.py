@@ -1,0 +1,93 @@
+"""``2sat/equivalence-core``: SAT 2-CNFs whose models are exactly the 2^f choices of f free
+variables (paper §3.2).
+
+Every bound variable y gets a parent p(y) among the free variables and a literal
+τ(y) ∈ {p(y), ¬p(y)}, and the two clauses of y ↔ τ(y). Each assignment of the free set extends
+uniquely, so the formula has exactly 2^f models (asserted by counting for small n).
+
+Knobs and choices:
+
+* ``n_clauses`` — target |C| = 2(n − f); an odd target gives |C| − 1 (the paper's ±1).
+* ``free_ratio`` ∈ [0, 1] — the free-to-bound ratio f/(n − f): f = max(1, round(free_ratio · (n − f))).
+* ``negation`` ∈ [0, 1] — the probability that τ(y) = ¬p(y).
+* ``parents`` — ``uniform`` (each bound variable picks any free parent) or ``chain`` (a bound
+  variable may also take an earlier bound variable as parent, so propagation runs deeper; the
+  model count is unchanged because every variable still depends on exactly one free root).
+* ``order`` — ``shuffled``, ``definitions-early`` (each definition's clauses in the order the
+  variables were defined) or ``definitions-late`` (that order reversed, the deepest first).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..registry import FAMILIES
+from ._twosat import Clause, choice, knob, label, positive_int, rename
+
+NAME = "2sat/equivalence-core"
+
+
+@dataclass(frozen=True)
+class EquivalenceCoreParams:
+    n_clauses: int = 20
+    free_ratio: float = 0.5
+    negation: float = 0.5
+    parents: str = "uniform"
+    order: str = "shuffled"
+
+    def __post_init__(self) -> None:
+        positive_int("n_clauses", self.n_clauses, 2)
+        knob("free_ratio", self.free_ratio)
+        knob("negation", self.negation)
+        choice("parents", self.parents, ("uniform", "chain"))
+        choice("order", self.order, ("shuffled", "definitions-early", "definitions-late"))
+
+
+class EquivalenceCoreFamily:
+    name = NAME
+    kind = "cnf"
+    Params = EquivalenceCoreParams
+
+    def generate(
+        self, p: EquivalenceCoreParams, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+        bound = p.n_clauses // 2
+        f = max(1, round(p.free_ratio * bound))
+        n = f + bound
+        defs: list[list[Clause]] = []
+        root = {v: v for v in range(1, f + 1)}
+        for y in range(f + 1, n + 1):
+            if p.parents == "chain" and y > f + 1 and rng.random() < 0.5:
+                par = int(rng.integers(f + 1, y))
+            else:
+                par = int(rng.integers(1, f + 1))
+            root[y] = root[par]
+            tau = -par if rng.random() < p.negation else par
+            defs.append([(-y, tau), (y, -tau)])  # y → τ, τ → y
+        if p.order == "definitions-late":
+            defs.reverse()
+        clauses = [c for d in defs for c in d]
+        if p.order == "shuffled":
+            clauses = [clauses[i] for i in rng.permutation(len(clauses))]
+        clauses, perm = rename(clauses, n, rng)
+        cnf, res, meta = label(clauses, n, expect="SAT")
+        if "model_count" in meta:
+            assert meta["model_count"] == 2**f, "equivalence core must have exactly 2^f models"
+        assert meta["backbone_size"] == 0
+        meta.update(
+            free_vars=f,
+            bound_vars=bound,
+            free_ratio_actual=round(f / bound, 6),
+            expected_model_count=2**f,
+            free_var_ids=sorted(perm[v - 1] for v in range(1, f + 1)),
+            order=p.order,
+            parents=p.parents,
+        )
+        oracle = meta.pop("oracle")
+        return cnf.to_json(), res.label, oracle, meta
+
+
+FAMILIES.register(NAME, EquivalenceCoreFamily())
