@@ -13,7 +13,7 @@ __version__ = "0.1.0"
 
 # The stage subpackages load first: the verbs below then own the names ``lf.run``/``lf.report``.
 from . import render as _render_pkg, report as _report_pkg, run as _run_pkg  # noqa: F401, I001
-from .api import generate, render, report, run, score
+from .api import generate, render, report, run, score, transform
 from .errors import (
     ConfigError,
     DataFileError,
@@ -35,12 +35,13 @@ from .logic import (
     unsat_core,
 )
 from .models import Sampling, load_model
-from .registry import FAMILIES, METRICS, MODELS, RENDERERS
+from .registry import FAMILIES, METRICS, MODELS, RENDERERS, TRANSFORMS
 from .schema import Answer, Item, LabelledProblem, Record, Verdict
 
 __all__ = [
     "__version__",
     "generate",
+    "transform",
     "render",
     "run",
     "score",
@@ -58,6 +59,7 @@ __all__ = [
     "load_model",
     "FAMILIES",
     "RENDERERS",
+    "TRANSFORMS",
     "MODELS",
     "METRICS",
     "LabelledProblem",

@@ -37,6 +37,25 @@ def generate(
     return list(generate_problems(family, points, count, seed))
 
 
+def transform(
+    problems: Iterable[LabelledProblem], name: str, params: Mapping[str, Any] | None = None
+) -> list[LabelledProblem]:
+    """Apply a registered transform (``shuffle``, ``rename``, ``filler``, ``duplicate``) to each
+    problem; ``name`` may carry options, e.g. ``"filler:ratio=0.5"``.
+
+    Example:
+        >>> ps = generate("2sat/backbone", {"n_clauses": 10}, count=2, seed=0)
+        >>> [q.label for q in transform(ps, "filler:ratio=1.0")] == [p.label for p in ps]
+        True
+    """
+    from .transforms.base import apply_transform, make_transform, parse_transform_spec
+
+    tname, opts = parse_transform_spec(name)
+    opts |= dict(params or {})
+    make_transform(tname, opts)  # validate the name and options before any work
+    return [apply_transform(p, tname, opts) for p in problems]
+
+
 def render(problems: Iterable[LabelledProblem], renderer: str = "formula") -> list[Item]:
     """Render each problem into an Item with the named renderer."""
     return [render_problem(p, renderer) for p in problems]

@@ -22,7 +22,7 @@ import yaml
 from . import __version__, api
 from .errors import ConfigError, LogicforgeError
 from .models.base import Sampling, load_model
-from .registry import FAMILIES, MODELS, RENDERERS
+from .registry import FAMILIES, MODELS, RENDERERS, TRANSFORMS
 from .run.store import read_jsonl, write_jsonl
 
 
@@ -49,7 +49,13 @@ def cmd_generate(a: argparse.Namespace) -> int:
     renderers = a.renderer or ["formula"]
     for r in renderers:
         RENDERERS.get(r)  # fail before work starts
+    from .transforms import parse_transform_spec
+
+    for spec in a.transform or []:
+        TRANSFORMS.get(parse_transform_spec(spec)[0])  # fail before work starts
     problems = api.generate(a.family, params, count=a.count, seed=a.seed, grid=grid)
+    for spec in a.transform or []:
+        problems = api.transform(problems, spec)
     out = Path(a.out)
     write_jsonl(out / "problems.jsonl", problems)
     items = [it for r in renderers for it in api.render(problems, r)]
@@ -129,6 +135,7 @@ def cmd_list(a: argparse.Namespace) -> int:
     print("families: ", ", ".join(FAMILIES.names()))
     print("renderers:", ", ".join(RENDERERS.names()))
     print("models:   ", ", ".join(MODELS.names()))
+    print("transforms:", ", ".join(TRANSFORMS.names()))
     return 0
 
 
@@ -185,6 +192,12 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--seed", type=int, default=0)
     g.add_argument(
         "--renderer", action="append", help="renderer(s) for items.jsonl (default: formula)"
+    )
+    g.add_argument(
+        "--transform",
+        action="append",
+        metavar="NAME[:K=V,...]",
+        help="transform applied to every problem, in order (repeatable), e.g. shuffle, filler:ratio=0.5",
     )
     g.add_argument("--out", required=True, help="output directory (problems.jsonl, items.jsonl)")
     g.set_defaults(fn=cmd_generate)

@@ -74,6 +74,10 @@ def _models() -> None:
     from . import models  # noqa: F401
 
 
+def _transforms() -> None:
+    from . import transforms  # noqa: F401
+
+
 def _metrics() -> None:
     from .metrics import aggregate  # noqa: F401
 
@@ -83,3 +87,4 @@ FAMILIES: Registry[object] = Registry("family", _families)
 RENDERERS: Registry[object] = Registry("renderer", _renderers)
 MODELS: Registry[object] = Registry("model", _models)
 METRICS: Registry[object] = Registry("metric", _metrics)
+TRANSFORMS: Registry[object] = Registry("transform", _transforms)

@@ -57,6 +57,7 @@ class Item(_Frozen):
     mapping: dict[str, int]  # display name -> DIMACS variable
     problem: dict[str, Any]
     answer_schema: dict[str, Any] | None = None  # JSON schema for structured output
+    value_words: dict[str, bool] = Field(default_factory=dict)  # scheme words for true / false
     metadata: dict[str, Any] = Field(default_factory=dict)
 
 

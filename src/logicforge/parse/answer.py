@@ -59,7 +59,9 @@ def parse_answer(text: str | None, item: Item) -> Answer:
             return Answer(parse_error=rule)
         if decision != "SAT":
             return Answer(decision="UNSAT", rule=rule)
-        values, unknown, conflict = parse_assignment(body, item.mapping, objs)
+        tw = [w for w, v in item.value_words.items() if v]
+        fw = [w for w, v in item.value_words.items() if not v]
+        values, unknown, conflict = parse_assignment(body, item.mapping, objs, tw, fw)
         if conflict:
             return Answer(
                 decision="SAT",

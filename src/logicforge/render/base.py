@@ -57,6 +57,7 @@ def build_item(
         params=problem.params,
         seed=problem.seed,
         rendering=rendering,
+        transforms=[t["name"] for t in problem.metadata.get("transforms", [])],
         messages=[Message(role="user", content=prompt)],
         gold={"label": problem.label},
         mapping={n: i for i, n in enumerate(names, start=1)},

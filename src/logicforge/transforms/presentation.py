@@ -1,0 +1,131 @@
+"""Label-preserving presentation perturbations (2-SAT robustness paper §5.2–5.4).
+
+* ``shuffle`` — a uniformly random clause order (``mode=random``) or the reverse order.
+* ``rename`` — a uniformly random permutation of the variable indices, so every entity name maps
+  to a different variable.
+* ``filler`` — ``ratio`` · m extra clauses over fresh variables at the formula's variable density
+  (fresh variables = max(2, round(extra · n / m))), each satisfied by one planted assignment of
+  the fresh variables, with the formula's clause width; ``layout`` appends or interleaves them.
+* ``duplicate`` — Φ ∧ ρ(Φ) for a fresh renaming ρ (e.g. 50 → 100 clauses), ``grouped`` or
+  ``interleaved`` (each copy keeps its order).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError
+from ..logic.cnf import CNF
+from ..registry import TRANSFORMS
+
+
+def _layout(value: str) -> str:
+    if value not in ("grouped", "interleaved"):
+        raise ConfigError("layout", value, "must be grouped or interleaved")
+    return value
+
+
+def _interleave(
+    a: list[tuple[int, ...]], b: list[tuple[int, ...]], rng: np.random.Generator
+) -> list[tuple[int, ...]]:
+    """A random merge of a and b that keeps each list's internal order."""
+    from_a = np.zeros(len(a) + len(b), dtype=bool)
+    from_a[rng.choice(len(a) + len(b), len(a), replace=False)] = True
+    ia, ib = iter(a), iter(b)
+    return [next(ia) if x else next(ib) for x in from_a]
+
+
+@dataclass(frozen=True)
+class Shuffle:
+    mode: str = "random"
+    name = "shuffle"
+    effect = "preserves"
+
+    def __post_init__(self) -> None:
+        if self.mode not in ("random", "reverse"):
+            raise ConfigError("mode", self.mode, "must be random or reverse")
+
+    def apply(self, cnf: CNF, rng: np.random.Generator) -> tuple[CNF, dict[str, Any]]:
+        order = (
+            rng.permutation(cnf.num_clauses).tolist()
+            if self.mode == "random"
+            else list(range(cnf.num_clauses))[::-1]
+        )
+        return CNF([cnf.clauses[i] for i in order], cnf.num_vars), {"order": order}
+
+
+@dataclass(frozen=True)
+class Rename:
+    name = "rename"
+    effect = "preserves"
+
+    def apply(self, cnf: CNF, rng: np.random.Generator) -> tuple[CNF, dict[str, Any]]:
+        perm = (rng.permutation(cnf.num_vars) + 1).tolist()
+        cl = [tuple(perm[abs(x) - 1] * (1 if x > 0 else -1) for x in c) for c in cnf.clauses]
+        return CNF(cl, cnf.num_vars), {"permutation": perm}
+
+
+@dataclass(frozen=True)
+class Filler:
+    ratio: float = 0.5
+    layout: str = "interleaved"
+    name = "filler"
+    effect = "preserves"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.ratio, int | float) or not 0 <= self.ratio <= 10:
+            raise ConfigError(
+                "ratio", self.ratio, "must be a number in [0, 10] (fillers per original clause)"
+            )
+        _layout(self.layout)
+
+    def apply(self, cnf: CNF, rng: np.random.Generator) -> tuple[CNF, dict[str, Any]]:
+        m, n = cnf.num_clauses, cnf.num_vars
+        extra = round(self.ratio * m)
+        width = max((len(c) for c in cnf.clauses), default=2)
+        fresh = max(width, round(extra * n / m) if m else width)
+        vs = np.arange(n + 1, n + fresh + 1)
+        planted = rng.random(fresh) < 0.5
+        fill: list[tuple[int, ...]] = []
+        for _ in range(extra):
+            pick = rng.choice(fresh, width, replace=False)
+            signs = rng.random(width) < 0.5
+            if not (signs == planted[pick]).any():  # make the planted assignment satisfy it
+                signs[int(rng.integers(width))] ^= True
+            fill.append(
+                tuple(int(vs[i]) if s else -int(vs[i]) for i, s in zip(pick, signs, strict=True))
+            )
+        old = list(cnf.clauses)
+        clauses = old + fill if self.layout == "grouped" else _interleave(old, fill, rng)
+        return CNF(clauses, n + fresh), {"fillers": extra, "fresh_vars": fresh}
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    layout: str = "grouped"
+    name = "duplicate"
+    effect = "preserves"
+
+    def __post_init__(self) -> None:
+        _layout(self.layout)
+
+    def apply(self, cnf: CNF, rng: np.random.Generator) -> tuple[CNF, dict[str, Any]]:
+        n = cnf.num_vars
+        perm = (rng.permutation(n) + 1 + n).tolist()
+        copy = [tuple(perm[abs(x) - 1] * (1 if x > 0 else -1) for x in c) for c in cnf.clauses]
+        old = list(cnf.clauses)
+        clauses = (
+            old + copy
+            if self.layout == "grouped"
+            else [c for pair in zip(old, copy, strict=True) for c in pair]
+        )
+        return CNF(clauses, 2 * n), {"copies": 2}
+
+
+TRANSFORMS.register("shuffle", Shuffle)
+TRANSFORMS.register("rename", Rename)
+TRANSFORMS.register("filler", Filler)
+TRANSFORMS.register("duplicate", Duplicate)
