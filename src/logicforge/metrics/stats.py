@@ -70,6 +70,7 @@ def independent_t(
         raise ValueError("an independent t-test needs at least 2 values per group")
     mx, my = float(x.mean()), float(y.mean())
     vx, vy = float(x.var(ddof=1)), float(y.var(ddof=1))
+    df: float
     if equal_var:
         df = nx + ny - 2
         sp2 = ((nx - 1) * vx + (ny - 1) * vy) / df
