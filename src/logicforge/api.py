@@ -134,8 +134,11 @@ def report(
     problems: Sequence[Mapping[str, Any]] | str | Path = (),
     title: str = "logicforge report",
     command: str | None = None,
+    table: Sequence[str] = (),
 ) -> Path:
-    """Write the report (tables, figures, HTML) for records; returns the HTML path."""
+    """Write the report (tables, figures, HTML) for records; returns the HTML path.
+
+    ``table`` names the row columns of a Table-1-style Sat./Wit. grid (e.g. family, n_clauses)."""
     recs = (
         list(read_jsonl(records)) if isinstance(records, str | Path) else [dict(r) for r in records]
     )
@@ -144,7 +147,7 @@ def report(
         if isinstance(problems, str | Path)
         else [p.model_dump(mode="json") if hasattr(p, "model_dump") else dict(p) for p in problems]
     )
-    return build_report(recs, out_dir, probs, title=title, command=command)
+    return build_report(recs, out_dir, probs, title=title, command=command, table=table)
 
 
 def iter_items(path: str | Path) -> Iterator[Item]:

@@ -126,7 +126,32 @@ def cmd_score(a: argparse.Namespace) -> int:
 
 def cmd_report(a: argparse.Namespace) -> int:
     problems: Any = a.problems if a.problems else ()
-    path = api.report(a.records, a.out, problems, title=a.title, command=a.command)
+    path = api.report(
+        a.records, a.out, problems, title=a.title, command=a.command, table=a.table or ()
+    )
+    print(f"report: {path}")
+    return 0
+
+
+def cmd_suite(a: argparse.Namespace) -> int:
+    from .suites import list_suites, load_suite, run_suite
+
+    if a.name is None:
+        print("shipped suites:", ", ".join(list_suites()))
+        return 0
+    overrides: dict[str, Any] = {"models": a.model or None, "renderers": a.renderer or None}
+    suite = load_suite(a.name, **overrides)
+    if a.count is not None:
+        suite = suite.model_copy(
+            update={"problems": [b.model_copy(update={"count": a.count}) for b in suite.problems]}
+        )
+    path = run_suite(
+        suite,
+        a.out or f"runs/{suite.name}",
+        concurrency=a.concurrency,
+        progress=not a.quiet,
+        cache=not a.no_cache,
+    )
     print(f"report: {path}")
     return 0
 
@@ -241,7 +266,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True)
     p.add_argument("--title", default="logicforge report")
     p.add_argument("--command", help="command line shown in the report for reproduction")
+    p.add_argument(
+        "--table", action="append", help="row column of a Sat./Wit. summary table (repeatable)"
+    )
     p.set_defaults(fn=cmd_report)
+
+    su = sub.add_parser(
+        "suite", help="run a shipped or YAML suite end to end (generate, run, report); resumable"
+    )
+    su.add_argument(
+        "name", nargs="?", help="shipped suite name or path to a YAML file (omit to list)"
+    )
+    su.add_argument("--out", help="output directory (default runs/<suite name>)")
+    su.add_argument("--model", action="append", help="replace the suite's models (repeatable)")
+    su.add_argument(
+        "--renderer", action="append", help="replace the suite's renderers (repeatable)"
+    )
+    su.add_argument("--count", type=int, help="replace every block's formulas per point")
+    su.add_argument("--concurrency", type=int, default=8)
+    su.add_argument("--no-cache", action="store_true")
+    su.add_argument("--quiet", action="store_true")
+    su.set_defaults(fn=cmd_suite)
 
     li = sub.add_parser("list", help="list registered families, renderers and models")
     li.set_defaults(fn=cmd_list)

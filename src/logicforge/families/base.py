@@ -109,6 +109,10 @@ def generate_problems(
                     problem, label, oracle, meta = fam.generate(
                         p, np.random.Generator(np.random.PCG64(ss))
                     )
+                    if (
+                        norm.get("n_clauses") is not None
+                    ):  # the asked-for size beside the actual one
+                        meta = {"target_clauses": norm["n_clauses"], **meta}
                     chunk.append(
                         LabelledProblem(
                             problem_id=f"{family.replace('/', '-')}-{tag}-{seed}-{j}-{i}",

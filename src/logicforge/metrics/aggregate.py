@@ -38,6 +38,7 @@ METRIC_NAMES = [
     "sat_rate_on_unsat",
     "witness_valid_on_sat",
     "parse_failure_rate",
+    "truncation_rate",
     "error_rate",
 ]
 
@@ -86,6 +87,7 @@ def row_of(rec: Mapping[str, Any]) -> dict[str, Any]:
         "witness_valid": v.get("witness_valid"),
         "parse_failure": bool(v.get("parse_failure")) and not rec.get("error"),
         "error": rec.get("error") is not None,
+        "truncated": rec.get("finish_reason") == "length",
     }
 
 
@@ -121,6 +123,7 @@ def metrics_of(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "sat_rate_on_unsat": _div(fp, n_unsat),
         "witness_valid_on_sat": _div(wv, n_sat),
         "parse_failure_rate": _div(sum(bool(r["parse_failure"]) for r in rows), n),
+        "truncation_rate": _div(sum(bool(r.get("truncated")) for r in rows), n),
         "error_rate": _div(sum(bool(r["error"]) for r in rows), n),
     }
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from .. import __version__
 from ..metrics.aggregate import METRIC_NAMES, aggregate, row_of
-from . import plots
+from . import plots, studies
 from .tables import to_csv, to_markdown
 
 GROUPINGS: list[tuple[str, ...]] = [
@@ -29,6 +29,7 @@ def build_report(
     problems: Sequence[Mapping[str, Any]] = (),
     title: str = "logicforge report",
     command: str | None = None,
+    table: Sequence[str] = (),
 ) -> Path:
     """Write tables, figures and a self-contained HTML report; returns the HTML path."""
     out = Path(out_dir)
@@ -62,11 +63,31 @@ def build_report(
         )
         if cap:
             figures.append(("accuracy_vs_alpha.png", cap))
+    cols = {k for r in rows for k in r}
+    if table:
+        t1 = studies.table1(records, table)
+        _write(out, "table1", t1)
+        tables.insert(0, ("table1 (Sat./Wit. %, per-formula means)", t1))
+    if "sweep_knob" in cols:
+        sw = studies.sweep_tests(records)
+        _write(out, "sweep_tests", sw)
+        tables.append(("sweep_tests (Friedman across levels, BH within family)", sw))
+        figures += studies.sweep_figures(records, colours, out)
+    if "variant" in cols and len({r.get("variant") for r in rows}) > 1:
+        vt = studies.variant_tests(records)
+        _write(out, "variant_tests", vt)
+        tables.append(("variant_tests (paired t per formula)", vt))
     path = out / "report.html"
     path.write_text(
         _html(title, records, problems, tables, figures, out, command), encoding="utf-8"
     )
     return path
+
+
+def _write(out: Path, name: str, rows: list[dict[str, Any]]) -> None:
+    cols = list(dict.fromkeys(k for r in rows for k in r))
+    (out / f"{name}.csv").write_text(to_csv(rows, cols))
+    (out / f"{name}.md").write_text(to_markdown(rows, cols))
 
 
 def _fmt(v: Any) -> str:
@@ -80,7 +101,7 @@ def _fmt(v: Any) -> str:
 def _table_html(name: str, rows: Sequence[Mapping[str, Any]]) -> str:
     if not rows:
         return ""
-    cols = list(rows[0].keys())
+    cols = list(dict.fromkeys(k for r in rows for k in r))
     head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
     body = "".join(
         "<tr>" + "".join(f"<td>{html.escape(_fmt(r.get(c)))}</td>" for c in cols) + "</tr>"

@@ -17,7 +17,7 @@ def _cell(v: Any, md: bool) -> str:
 
 
 def to_csv(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> str:
-    cols = list(columns or (rows[0].keys() if rows else []))
+    cols = list(columns or dict.fromkeys(k for r in rows for k in r))
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(cols)
@@ -27,7 +27,7 @@ def to_csv(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = No
 
 
 def to_markdown(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> str:
-    cols = list(columns or (rows[0].keys() if rows else []))
+    cols = list(columns or dict.fromkeys(k for r in rows for k in r))
     out = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
     for r in rows:
         out.append(

@@ -1,0 +1,195 @@
+"""Study-specific tables and figures: Table-1 grids (Sat./Wit.), one-knob sweeps with Friedman
+tests (BH within a family), and variant comparisons with paired t-tests per formula.
+
+Verbalisations and samples of one formula are repeated measurements: everything here first
+averages them per formula (``per_formula``), then across formulas.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..metrics.stats import benjamini_hochberg, friedman, paired_t, per_formula
+
+
+def _mean(xs: Sequence[float | None]) -> float | None:
+    v = [x for x in xs if x is not None]
+    return sum(v) / len(v) if v else None
+
+
+def _pct(x: float | None) -> float | None:
+    return None if x is None else round(100.0 * x, 1)
+
+
+def _by_model(records: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
+    out: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for r in records:
+        out[str(r.get("model"))].append(r)
+    return out
+
+
+def table1(records: Sequence[Mapping[str, Any]], rows: Sequence[str]) -> list[dict[str, Any]]:
+    """Sat. and Wit. (percent, per-formula means) for each row key × model, models as columns."""
+    cells: dict[tuple[Any, ...], dict[str, list[float | None]]] = {}
+    for model, recs in sorted(_by_model(records).items()):
+        for f in per_formula(recs, rows):
+            key = tuple(f.get(c) for c in rows)
+            cell = cells.setdefault(key, {})
+            cell.setdefault(f"{model} Sat.", []).append(f["sat"])
+            cell.setdefault(f"{model} Wit.", []).append(f["wit"])
+    out = []
+    for key in sorted(
+        cells, key=lambda k: tuple((0, x) if isinstance(x, int | float) else (1, str(x)) for x in k)
+    ):
+        cell = cells[key]
+        row: dict[str, Any] = dict(zip(rows, key, strict=True))
+        row["formulas"] = max((len(v) for v in cell.values() if isinstance(v, list)), default=0)
+        row |= {k: _pct(_mean(v)) for k, v in cell.items() if isinstance(v, list)}
+        out.append(row)
+    return out
+
+
+def sweep_tests(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per family × knob × model: Sat. at each level and a Friedman test across levels (blocks =
+    formula index), with Benjamini–Hochberg correction over the knobs of one family and model."""
+    rows: list[dict[str, Any]] = []
+    for model, recs in sorted(_by_model(records).items()):
+        pf = per_formula(recs, ["family", "sweep_knob", "sweep_level", "formula_index"])
+        groups: dict[tuple[str, str], dict[float, dict[int, float]]] = defaultdict(
+            lambda: defaultdict(dict)
+        )
+        for f in pf:
+            if f.get("sweep_knob") is None:
+                continue
+            groups[(f["family"], f["sweep_knob"])][float(f["sweep_level"])][
+                int(f["formula_index"])
+            ] = f["sat"]
+        fam_rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for (fam, knob), levels in sorted(groups.items()):
+            lv = sorted(levels)
+            blocks = sorted(set.intersection(*(set(levels[x]) for x in lv)))
+            row: dict[str, Any] = {
+                "model": model,
+                "family": fam,
+                "knob": knob,
+                "levels": len(lv),
+                "formulas": len(blocks),
+            }
+            row |= {f"Sat.@{x:.2f}": _pct(_mean(list(levels[x].values()))) for x in lv}
+            stat = p = w = None
+            data = [[levels[x][b] for x in lv] for b in blocks]
+            if len(lv) >= 3 and len(blocks) >= 2 and any(len(set(r)) > 1 for r in data):
+                t = friedman(data)
+                stat, p, w = t.statistic, t.p_value, t.effect_size
+            row |= {"friedman_chi2": stat, "p": p, "kendall_w": w}
+            fam_rows[fam].append(row)
+        for rs in fam_rows.values():
+            ps = [r["p"] for r in rs if r["p"] is not None and not math.isnan(r["p"])]
+            adj = iter(benjamini_hochberg(ps))
+            for r in rs:
+                r["p_bh"] = next(adj) if r["p"] is not None and not math.isnan(r["p"]) else None
+            rows += rs
+    return rows
+
+
+def variant_tests(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per family × model: each variant against the first (paired per source formula)."""
+    rows = []
+    for model, recs in sorted(_by_model(records).items()):
+        pf = per_formula(recs, ["family", "variant", "source_problem_id"])
+        by: dict[str, dict[str, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
+        order: dict[str, list[str]] = defaultdict(list)
+        for f in pf:
+            if f.get("variant") is None:
+                continue
+            by[f["family"]][f["variant"]][f["source_problem_id"]] = f["sat"]
+            if f["variant"] not in order[f["family"]]:
+                order[f["family"]].append(f["variant"])
+        for fam, variants in sorted(by.items()):
+            names = order[fam]
+            ref = names[0]
+            for other in names[1:]:
+                common = sorted(set(variants[ref]) & set(variants[other]))
+                a = [variants[other][k] for k in common]
+                b = [variants[ref][k] for k in common]
+                row: dict[str, Any] = {
+                    "model": model,
+                    "family": fam,
+                    "variant": other,
+                    "vs": ref,
+                    "formulas": len(common),
+                    "Sat. variant": _pct(_mean(a)),
+                    "Sat. reference": _pct(_mean(b)),
+                }
+                if len(common) >= 2 and any(x != y for x, y in zip(a, b, strict=True)):
+                    t = paired_t(a, b)
+                    row |= {
+                        "diff": t.mean_diff,
+                        "ci_low": t.ci_low,
+                        "ci_high": t.ci_high,
+                        "t": t.statistic,
+                        "p": t.p_value,
+                        "d_z": t.effect_size,
+                    }
+                else:
+                    row |= {
+                        "diff": 0.0 if common else None,
+                        "ci_low": None,
+                        "ci_high": None,
+                        "t": None,
+                        "p": None,
+                        "d_z": None,
+                    }
+                rows.append(row)
+    return rows
+
+
+def sweep_figures(
+    records: Sequence[Mapping[str, Any]], colours: Mapping[str, str], out: Path
+) -> list[tuple[str, str]]:
+    """One PNG per family: Sat. against level, one panel per knob, one line per model."""
+    from .plots import _plt
+
+    rows = sweep_tests(records)
+    figs = []
+    for fam in sorted({r["family"] for r in rows}):
+        knobs = sorted({r["knob"] for r in rows if r["family"] == fam})
+        plt = _plt()
+        fig, axes = plt.subplots(
+            1, len(knobs), figsize=(4 * len(knobs), 3.4), dpi=100, squeeze=False
+        )
+        for ax, knob in zip(axes[0], knobs, strict=True):
+            for r in rows:
+                if r["family"] != fam or r["knob"] != knob:
+                    continue
+                pts = sorted(
+                    (float(k.split("@")[1]), v) for k, v in r.items() if k.startswith("Sat.@")
+                )
+                ax.plot(
+                    [p[0] for p in pts],
+                    [p[1] for p in pts],
+                    "-o",
+                    color=colours.get(r["model"], "grey"),
+                    label=r["model"],
+                )
+            ax.set_title(knob, fontsize=9)
+            ax.set_xlabel("level")
+            ax.set_ylim(-3, 103)
+        axes[0][0].set_ylabel("Sat. (%)")
+        axes[0][-1].legend(fontsize=7)
+        fig.suptitle(fam, fontsize=10)
+        fig.tight_layout()
+        name = f"sweep_{fam.replace('/', '_')}.png"
+        fig.savefig(out / name)
+        plt.close(fig)
+        figs.append(
+            (
+                name,
+                f"{fam}: decision accuracy (Sat., per-formula mean) against each knob's level, per model.",
+            )
+        )
+    return figs

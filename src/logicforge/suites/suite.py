@@ -1,0 +1,216 @@
+"""The suite format and runner.
+
+A suite is YAML (loaded safely; unknown keys are errors that name the key)::
+
+    name: twosat-order
+    description: construction order vs shuffled, paired per formula
+    seed: 0
+    problems:                    # generation blocks
+      - family: 2sat/implication-cycle
+        params: {imbalance: 0.5}
+        grid: {n_clauses: [20, 50]}  # every combination
+        sweep: [imbalance]           # or: one knob at a time over `levels`, others from params
+        levels: [0, 0.2, 0.5]
+        count: 10
+    variants:                    # each problem is also rendered through each transform chain
+      - {name: construction, transforms: []}
+      - {name: shuffled, transforms: [shuffle]}
+    renderers: [logic, team]
+    models: [oracle, always-sat]
+    sampling: {max_tokens: 1024}
+    table: [family, n_clauses]   # rows of the summary table
+
+Problems carry ``sweep_knob`` / ``sweep_level`` (sweeps), ``variant`` and ``source_problem_id``
+(variants) in their metadata, so the report can test levels (Friedman + BH) and variants (paired
+t-tests per formula).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..errors import ConfigError
+from ..registry import FAMILIES, RENDERERS
+
+SHIPPED = "logicforge.suites"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ProblemBlock(_Strict):
+    family: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    grid: dict[str, list[Any]] = Field(default_factory=dict)
+    sweep: list[str] = Field(default_factory=list)
+    levels: list[float] = Field(default_factory=lambda: [0.0, 0.2, 1 / 3, 0.5, 2 / 3, 0.8, 1.0])
+    count: int = Field(10, ge=1, le=1_000_000)
+
+
+class Variant(_Strict):
+    name: str
+    transforms: list[str] = Field(default_factory=list)
+
+
+class Suite(_Strict):
+    name: str
+    description: str = ""
+    seed: int = 0
+    problems: list[ProblemBlock]
+    variants: list[Variant] = Field(default_factory=lambda: [Variant(name="base")])
+    renderers: list[str] = Field(default_factory=lambda: ["formula"])
+    models: list[str] = Field(default_factory=lambda: ["oracle"])
+    sampling: dict[str, Any] = Field(default_factory=dict)
+    table: list[str] = Field(default_factory=lambda: ["family"])
+
+    def validate_names(self) -> None:
+        """Check every family, renderer, transform, model and sampling key before any work."""
+        from ..models.base import Sampling, load_model
+        from ..transforms.base import make_transform, parse_transform_spec
+
+        for b in self.problems:
+            FAMILIES.get(b.family)
+        for r in self.renderers:
+            RENDERERS.get(r)
+        for v in self.variants:
+            for spec in v.transforms:
+                make_transform(*parse_transform_spec(spec))
+        for m in self.models:
+            load_model(m)
+        try:
+            Sampling(**self.sampling)
+        except TypeError as e:
+            raise ConfigError("sampling", self.sampling, str(e)) from None
+
+
+def list_suites() -> list[str]:
+    return sorted(
+        p.name[:-5] for p in resources.files(SHIPPED).iterdir() if p.name.endswith(".yaml")
+    )
+
+
+def load_suite(name_or_path: str | Path, **overrides: Any) -> Suite:
+    """Load a shipped suite by name or a YAML file by path; ``overrides`` replace top-level keys.
+
+    Example:
+        >>> load_suite("twosat-table1").name
+        'twosat-table1'
+    """
+    p = Path(name_or_path)
+    if p.suffix in (".yaml", ".yml") or p.exists():
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as e:
+            raise ConfigError("suite", str(p), f"cannot read it ({e.strerror})") from None
+    else:
+        f = resources.files(SHIPPED) / f"{name_or_path}.yaml"
+        if not f.is_file():
+            raise ConfigError(
+                "suite", str(name_or_path), f"no such suite; shipped: {', '.join(list_suites())}"
+            )
+        text = f.read_text(encoding="utf-8")
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        raise ConfigError("suite", str(name_or_path), f"not valid YAML ({e})") from None
+    if not isinstance(data, dict):
+        raise ConfigError("suite", str(name_or_path), "must be a YAML mapping")
+    data.update({k: v for k, v in overrides.items() if v is not None})
+    try:
+        suite = Suite.model_validate(data)
+    except ValidationError as e:
+        err = e.errors()[0]
+        where = ".".join(map(str, err["loc"]))
+        raise ConfigError(where, err.get("input"), err["msg"]) from None
+    suite.validate_names()
+    return suite
+
+
+def expand_problems(suite: Suite) -> list[Any]:
+    """Generate every problem of the suite (sweeps annotated) and apply each variant."""
+    from ..families.base import expand_grid, generate_problems
+    from ..transforms.base import apply_transform, parse_transform_spec
+
+    base: list[Any] = []
+    for bi, b in enumerate(suite.problems):
+        seed = suite.seed * 1000 + bi  # each block its own root seed, stable under edits elsewhere
+        if b.sweep:
+            points, tags = [], []
+            for knob in b.sweep:
+                for lv in b.levels:
+                    for pt in expand_grid({**b.params, knob: lv}, b.grid):
+                        points.append(pt)
+                        tags.append({"sweep_knob": knob, "sweep_level": round(float(lv), 6)})
+        else:
+            points = expand_grid(b.params, b.grid)
+            tags = [{} for _ in points]
+        probs = list(generate_problems(b.family, points, b.count, seed))
+        for p in probs:
+            tag = tags[p.spawn_key[0]]
+            base.append(
+                p.model_copy(
+                    update={"metadata": p.metadata | tag | {"formula_index": p.spawn_key[1]}}
+                )
+            )
+    out = []
+    for v in suite.variants:
+        for p in base:
+            q = p
+            for spec in v.transforms:
+                name, opts = parse_transform_spec(spec)
+                q = apply_transform(q, name, opts)
+            meta = q.metadata | {"variant": v.name, "source_problem_id": p.problem_id}
+            pid = (
+                q.problem_id
+                if v.transforms
+                else f"{p.problem_id}@{v.name}"
+                if len(suite.variants) > 1
+                else p.problem_id
+            )
+            out.append(q.model_copy(update={"metadata": meta, "problem_id": pid}))
+    return out
+
+
+def run_suite(
+    suite: Suite,
+    out: str | Path,
+    *,
+    concurrency: int = 8,
+    progress: bool = True,
+    cache: bool = True,
+) -> Path:
+    """Generate, render, run every model and write the report; resumable (rerun to continue)."""
+    from .. import api
+    from ..models.base import Sampling
+    from ..run.store import write_jsonl
+
+    out = Path(out)
+    problems = expand_problems(suite)
+    write_jsonl(out / "problems.jsonl", problems)
+    items = [it for r in suite.renderers for it in api.render(problems, r)]
+    write_jsonl(out / "items.jsonl", items)
+    sampling = Sampling(**suite.sampling)
+    for m in suite.models:
+        api.run(
+            items,
+            m,
+            out / "records.jsonl",
+            sampling=sampling,
+            concurrency=concurrency,
+            progress=progress,
+            cache_path=(out / "cache.sqlite") if cache else None,
+        )
+    return api.report(
+        out / "records.jsonl",
+        out / "report",
+        out / "problems.jsonl",
+        title=f"logicforge suite: {suite.name}",
+        command=f"logicforge suite {suite.name} --out {out}",
+        table=suite.table,
+    )

@@ -1,0 +1,149 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import logicforge as lf
+from logicforge.cli import main
+from logicforge.suites import list_suites, load_suite, run_suite
+
+
+def test_every_shipped_suite_loads() -> None:
+    names = list_suites()
+    assert {
+        "twosat-table1",
+        "twosat-sweeps",
+        "twosat-fillers",
+        "twosat-order",
+        "twosat-repetition",
+    } <= set(names)
+    for n in names:
+        assert load_suite(n).name == n
+
+
+def _rows(path: Path) -> list[dict]:
+    return [json.loads(x) for x in path.read_text().splitlines()]
+
+
+def test_table1_on_baselines(tmp_path: Path) -> None:
+    suite = load_suite("twosat-table1")
+    suite = suite.model_copy(
+        update={"problems": [b.model_copy(update={"count": 2}) for b in suite.problems]}
+    )
+    run_suite(suite, tmp_path, progress=False)
+    recs = _rows(tmp_path / "records.jsonl")
+    assert len(recs) == 4 * 6 * 2 * (7 + 4 + 4 + 7)  # models × schemes × formulas × cells
+    for r in recs:
+        m, meta, v = r["model"], r["meta"], r["verdict"]
+        if m == "oracle":
+            assert v["correct"] and v["witness_valid"] in (True, None)
+        if m == "always-sat" and meta["family"] == "2sat/implication-cycle":
+            assert not v["correct"] and r["answer"]["decision"] == "SAT"
+    agg = {(a["model"], a["label"]): a for a in lf.metrics.aggregate(recs, ("model", "label"))}
+    assert agg[("always-sat", "UNSAT")]["sat_rate_on_unsat"] == 1.0
+    assert agg[("oracle", "SAT")]["witness_valid_on_sat"] == 1.0
+    table = (tmp_path / "report" / "table1.md").read_text()
+    assert (
+        "| 2sat/implication-cycle | 20 | 2 | 0.000 | — |" in table
+    )  # always-sat: 0 Sat., no witness column
+
+
+def test_variant_and_sweep_reports(tmp_path: Path) -> None:
+    for name in ["twosat-order", "twosat-sweeps"]:
+        suite = load_suite(name)
+        suite = suite.model_copy(
+            update={
+                "problems": [b.model_copy(update={"count": 3}) for b in suite.problems[:1]],
+                "renderers": ["logic", "team"],
+                "models": ["oracle", "random"],
+            }
+        )
+        run_suite(suite, tmp_path / name, progress=False)
+    vt = (tmp_path / "twosat-order" / "report" / "variant_tests.csv").read_text()
+    assert "shuffled,construction" in vt
+    sw = (tmp_path / "twosat-sweeps" / "report" / "sweep_tests.csv").read_text().splitlines()
+    assert (
+        sw[0].startswith("model,family,knob,levels,formulas") and len(sw) == 1 + 2 * 3
+    )  # 2 models × 3 knobs
+    assert (tmp_path / "twosat-sweeps" / "report" / "sweep_2sat_implication-cycle.png").exists()
+
+
+def test_suite_resumes(tmp_path: Path) -> None:
+    suite = load_suite("twosat-order", models=["random"], renderers=["logic"])
+    suite = suite.model_copy(
+        update={"problems": [b.model_copy(update={"count": 2}) for b in suite.problems]}
+    )
+    run_suite(suite, tmp_path, progress=False)
+    first = (tmp_path / "records.jsonl").read_bytes()
+    run_suite(suite, tmp_path, progress=False)
+    assert (tmp_path / "records.jsonl").read_bytes() == first
+
+
+@pytest.mark.parametrize(
+    "yaml_text, field",
+    [
+        ("name: x\nproblems: [{family: 2sat/backbone}]\ncolour: red\n", "colour"),
+        ("name: x\nproblems: [{family: 2sat/backbone, count: many}]\n", "problems.0.count"),
+        ("name: x\nproblems: [{family: nosuch}]\n", None),
+        (
+            "name: x\nproblems: [{family: 2sat/backbone}]\nsampling: {temperature: 9}\n",
+            "temperature",
+        ),
+        ("- just\n- a list\n", "suite"),
+        ("name: x\nproblems: [{family: 2sat/backbone}]\nmodels: [nosuch]\n", None),
+    ],
+)
+def test_bad_suites_fail_before_work(tmp_path: Path, yaml_text: str, field: str | None) -> None:
+    p = tmp_path / "s.yaml"
+    p.write_text(yaml_text)
+    with pytest.raises(lf.LogicforgeError) as e:
+        load_suite(p)
+    if field:
+        assert repr(field) in str(e.value) or field in str(e.value)
+
+
+def test_yaml_is_loaded_safely(tmp_path: Path) -> None:
+    p = tmp_path / "s.yaml"
+    p.write_text("name: !!python/object/apply:os.system ['echo pwned']\nproblems: []\n")
+    with pytest.raises(lf.ConfigError, match="not valid YAML"):
+        load_suite(p)
+
+
+def test_cli_suite_list_and_run(tmp_path: Path, capsys) -> None:
+    assert main(["suite"]) == 0
+    assert "twosat-table1" in capsys.readouterr().out
+    assert (
+        main(
+            [
+                "suite",
+                "twosat-fillers",
+                "--out",
+                str(tmp_path),
+                "--count",
+                "1",
+                "--model",
+                "always-unsat",
+                "--renderer",
+                "door",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    assert (tmp_path / "report" / "variant_tests.md").exists()
+
+
+def test_embedded_model_on_a_small_suite(tmp_path: Path) -> None:
+    pytest.importorskip("llama_cpp", reason="installed by `make test` via the [embedded] extra")
+    suite = load_suite(
+        "twosat-table1",
+        models=["embedded"],
+        renderers=["logic"],
+        sampling={"max_tokens": 96, "structured": True},
+    )
+    blocks = [b.model_copy(update={"count": 1, "grid": {"n_clauses": [5]}}) for b in suite.problems]
+    run_suite(suite.model_copy(update={"problems": blocks}), tmp_path, progress=False)
+    recs = _rows(tmp_path / "records.jsonl")
+    assert len(recs) == 4 and all(r["error"] is None and r["verdict"] is not None for r in recs)
