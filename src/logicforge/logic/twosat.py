@@ -120,7 +120,13 @@ def _path(g: ImplicationGraph, mat: Any, start: int, goal: int) -> list[int]:
     while nodes[-1] != start:
         nodes.append(int(pred[nodes[-1]]))
     nodes.reverse()
-    return [g.clause_of(u, v) for u, v in zip(nodes, nodes[1:], strict=False)]
+    on_path = np.isin(g.src, nodes)  # one pass over the edges, then a small lookup table
+    table = {}
+    for u, v, c in zip(
+        g.src[on_path].tolist(), g.dst[on_path].tolist(), g.clause[on_path].tolist(), strict=True
+    ):
+        table.setdefault((u, v), c)
+    return [table[(u, v)] for u, v in zip(nodes, nodes[1:], strict=False)]
 
 
 def solve_2sat(cnf: CNF, certificate: bool = True) -> TwoSatResult:
@@ -179,25 +185,44 @@ def check_certificate(cnf: CNF, x: int, p1: list[int], p2: list[int]) -> bool:
 def forced_literals(cnf: CNF) -> dict[int, bool]:
     """The backbone of a satisfiable 2-CNF: variable → its value in every model.
 
-    ℓ is forced true iff ¬ℓ ⇝ ℓ. One BFS per variable: O(n·(n + m)), meant for generator-sized
-    formulas (thousands of clauses). Raises if the formula is UNSAT.
+    x is forced false iff x ⇝ ¬x, forced true iff ¬x ⇝ x. Reachability is computed once for all
+    literals on the condensation (components in an explicit Kahn topological order, reachable
+    sets as integer bitsets): O(k·(k + e)/64) for k components — fine for formulas with thousands
+    of variables. Raises if the formula is UNSAT.
     """
-    from scipy.sparse.csgraph import breadth_first_order
-
     g = ImplicationGraph.of(cnf)
-    mat = g.matrix()
-    _, lab = components(mat)
+    k, lab = components(g.matrix())
     n = cnf.num_vars
-    if n and (lab[0 : 2 * n : 2] == lab[1 : 2 * n : 2]).any():
+    pos, neg = lab[0 : 2 * n : 2], lab[1 : 2 * n : 2]
+    if n and (pos == neg).any():
         raise LogicforgeError("the formula is UNSAT; its backbone is undefined")
+    cs, cd = lab[g.src], lab[g.dst]
+    keep = cs != cd
+    succ: list[set[int]] = [set() for _ in range(k)]
+    for u, v in zip(cs[keep].tolist(), cd[keep].tolist(), strict=True):
+        succ[u].add(v)
+    indeg = [0] * k
+    for u in range(k):
+        for v in succ[u]:
+            indeg[v] += 1
+    order = [c for c in range(k) if indeg[c] == 0]
+    for c in order:  # Kahn: the list grows while it is walked
+        for v in succ[c]:
+            indeg[v] -= 1
+            if indeg[v] == 0:
+                order.append(v)
+    assert len(order) == k, "the condensation of a graph must be acyclic"
+    reach = [0] * k
+    for c in reversed(order):
+        r = 1 << c
+        for v in succ[c]:
+            r |= reach[v]
+        reach[c] = r
     out: dict[int, bool] = {}
-    for v in range(1, n + 1):
-        p, q = 2 * (v - 1), 2 * (v - 1) + 1
-        if q in set(breadth_first_order(mat, p, directed=True, return_predecessors=False).tolist()):
-            out[v] = False  # x ⇝ ¬x: x must be false
-        elif p in set(
-            breadth_first_order(mat, q, directed=True, return_predecessors=False).tolist()
-        ):
+    for v, (cp, cn) in enumerate(zip(pos.tolist(), neg.tolist(), strict=True), start=1):
+        if reach[cp] >> cn & 1:
+            out[v] = False
+        elif reach[cn] >> cp & 1:
             out[v] = True
     return out
 
