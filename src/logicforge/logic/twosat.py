@@ -121,7 +121,7 @@ def _path(g: ImplicationGraph, mat: Any, start: int, goal: int) -> list[int]:
         nodes.append(int(pred[nodes[-1]]))
     nodes.reverse()
     on_path = np.isin(g.src, nodes)  # one pass over the edges, then a small lookup table
-    table = {}
+    table: dict[tuple[int, int], int] = {}
     for u, v, c in zip(
         g.src[on_path].tolist(), g.dst[on_path].tolist(), g.clause[on_path].tolist(), strict=True
     ):
