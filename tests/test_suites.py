@@ -147,3 +147,18 @@ def test_embedded_model_on_a_small_suite(tmp_path: Path) -> None:
     run_suite(suite.model_copy(update={"problems": blocks}), tmp_path, progress=False)
     recs = _rows(tmp_path / "records.jsonl")
     assert len(recs) == 4 and all(r["error"] is None and r["verdict"] is not None for r in recs)
+
+
+def test_adr_pair_suites(tmp_path: Path) -> None:
+    for name in ("adr-pairs-3sat", "adr-pairs-2sat"):
+        suite = load_suite(name)
+        suite = suite.model_copy(
+            update={"problems": [b.model_copy(update={"count": 3}) for b in suite.problems]}
+        )
+        run_suite(suite, tmp_path / name, progress=False)
+        rep = tmp_path / name / "report"
+        assert (rep / "adr_vs_n.png").exists()
+        rows = (rep / "adr_by_model.csv").read_text().splitlines()
+        assert any(r.startswith("always-sat,") and ",0.0," in r for r in rows)
+        notes = json.loads((tmp_path / name / "pairing.json").read_text())
+        assert notes[0]["pairs"] + notes[0]["skipped"] == 3 * len(suite.problems[0].grid["n_vars"])

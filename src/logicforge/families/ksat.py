@@ -40,6 +40,7 @@ class KSATParams:
     k: int = 3
     n_clauses: int | None = None
     alpha: float | None = None
+    alpha_choices: tuple[float, ...] | None = None
     distinct_clauses: bool = False
     target_label: Literal["SAT", "UNSAT"] | None = None
     max_attempts: int = 1000
@@ -49,8 +50,27 @@ class KSATParams:
             raise ConfigError("n_vars", self.n_vars, "must be an integer ≥ 1")
         if not isinstance(self.k, int) or not 1 <= self.k <= self.n_vars:
             raise ConfigError("k", self.k, f"must be an integer in 1..n_vars ({self.n_vars})")
-        if (self.n_clauses is None) == (self.alpha is None):
-            raise ConfigError("alpha", self.alpha, "give exactly one of n_clauses and alpha")
+        if self.alpha_choices is not None:
+            choices = tuple(self.alpha_choices)
+            if not choices or not all(
+                isinstance(a, int | float) and 0 <= a <= 1e4 for a in choices
+            ):
+                raise ConfigError(
+                    "alpha_choices",
+                    self.alpha_choices,
+                    "must be a non-empty list of numbers in [0, 10000]",
+                )
+            if self.alpha is not None or self.n_clauses is not None:
+                raise ConfigError(
+                    "alpha_choices",
+                    self.alpha_choices,
+                    "give alpha_choices instead of alpha / n_clauses",
+                )
+            object.__setattr__(self, "alpha_choices", choices)
+        elif (self.n_clauses is None) == (self.alpha is None):
+            raise ConfigError(
+                "alpha", self.alpha, "give exactly one of n_clauses, alpha and alpha_choices"
+            )
         if self.n_clauses is not None and (
             not isinstance(self.n_clauses, int) or self.n_clauses < 0
         ):
@@ -67,7 +87,12 @@ class KSATParams:
             raise ConfigError("max_attempts", self.max_attempts, "must be an integer ≥ 1")
         if self.distinct_clauses:
             possible = math.comb(self.n_vars, self.k) * 2**self.k
-            if self.num_clauses > possible:
+            most = (
+                max((round(a * self.n_vars) for a in self.alpha_choices), default=0)
+                if self.alpha_choices
+                else 0
+            )
+            if max(most, self.num_clauses if self.alpha_choices is None else 0) > possible:
                 raise ConfigError(
                     "n_clauses",
                     self.num_clauses,
@@ -76,8 +101,11 @@ class KSATParams:
 
     @property
     def num_clauses(self) -> int:
+        """The clause count (for ``alpha_choices``: that of the first choice; instances draw their own)."""
         if self.n_clauses is not None:
             return self.n_clauses
+        if self.alpha_choices is not None:
+            return int(round(self.alpha_choices[0] * self.n_vars))
         assert self.alpha is not None
         return int(round(self.alpha * self.n_vars))
 
@@ -99,9 +127,10 @@ def _draw_vars(rng: np.random.Generator, m: int, n: int, k: int) -> np.ndarray:
     return out
 
 
-def _draw(p: KSATParams, rng: np.random.Generator) -> np.ndarray:
+def _draw(p: KSATParams, rng: np.random.Generator, m: int | None = None) -> np.ndarray:
     """The clause matrix (``m × k`` signed literals) of one random formula, checked."""
-    m, n, k = p.num_clauses, p.n_vars, p.k
+    m = p.num_clauses if m is None else m
+    n, k = p.n_vars, p.k
     vars_ = _draw_vars(rng, m, n, k)
     if p.distinct_clauses:
         lits = vars_ * np.where(rng.random((m, k)) < 0.5, -1, 1)
@@ -132,7 +161,14 @@ class KSATFamily:
         self, p: KSATParams, rng: np.random.Generator
     ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         for attempt in range(1, p.max_attempts + 1):
-            lits = _draw(p, rng)
+            m = None
+            if p.alpha_choices is not None:  # α drawn per attempt, uniformly from the choices
+                m = int(
+                    round(
+                        float(p.alpha_choices[int(rng.integers(len(p.alpha_choices)))]) * p.n_vars
+                    )
+                )
+            lits = _draw(p, rng, m)
             cnf = CNF.trusted(tuple(map(tuple, lits.tolist())), p.n_vars)
             sol = solve(cnf, stats=True)
             if p.target_label is None or sol.label == p.target_label:

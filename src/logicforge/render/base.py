@@ -52,6 +52,7 @@ def build_item(
     return Item(
         item_id=f"{problem.problem_id}:{rendering}",
         problem_id=problem.problem_id,
+        pair_id=problem.metadata.get("pair_id"),
         family=problem.family,
         kind=problem.kind,
         params=problem.params,

@@ -73,6 +73,13 @@ def build_report(
         _write(out, "sweep_tests", sw)
         tables.append(("sweep_tests (Friedman across levels, BH within family)", sw))
         figures += studies.sweep_figures(records, colours, out)
+    if any(r.get("pair_id") for r in rows):
+        for name, t in studies.adr_tables(records):
+            _write(out, name, t)
+            tables.insert(0, (name, t))
+        fig = studies.adr_figure(records, colours, out)
+        if fig:
+            figures.insert(0, fig)
     if "variant" in cols and len({r.get("variant") for r in rows}) > 1:
         vt = studies.variant_tests(records)
         _write(out, "variant_tests", vt)

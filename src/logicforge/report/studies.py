@@ -193,3 +193,61 @@ def sweep_figures(
             )
         )
     return figs
+
+
+def adr_tables(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """ADR per model, and per model × N when the pairs span several N."""
+    from ..metrics.adr import adr_table
+
+    out = [("adr_by_model", adr_table(records, ("model",)))]
+    ns = {(r.get("meta") or {}).get("n_vars") for r in records}
+    if len(ns) > 1:
+        out.append(("adr_by_model_n_vars", adr_table(records, ("model", "n_vars"))))
+    return out
+
+
+def adr_figure(
+    records: Sequence[Mapping[str, Any]], colours: Mapping[str, str], out: Path
+) -> tuple[str, str] | None:
+    """ADR vs N beside accuracy and MCC vs N, one line per model."""
+    from ..metrics.adr import adr_table
+    from ..metrics.aggregate import aggregate
+    from .plots import _plt
+
+    rows = adr_table(records, ("model", "n_vars"))
+    if len({r["n_vars"] for r in rows}) < 2:
+        return None
+    conv = aggregate(
+        [r for r in records if (r.get("meta") or {}).get("pair_id")], ("model", "n_vars")
+    )
+    plt = _plt()
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.6), dpi=100)
+    panels = [
+        (axes[0], rows, "adr", "ADR"),
+        (axes[1], conv, "accuracy", "accuracy"),
+        (axes[2], conv, "mcc", "MCC"),
+    ]
+    for ax, data, key, title in panels:
+        for m in sorted({r["model"] for r in data}):
+            pts = sorted(
+                (r["n_vars"], r[key]) for r in data if r["model"] == m and r.get(key) is not None
+            )
+            if pts:
+                ax.plot(
+                    [p[0] for p in pts],
+                    [p[1] for p in pts],
+                    "-o",
+                    color=colours.get(m, "grey"),
+                    label=m,
+                )
+        ax.set_xlabel("N (variables)")
+        ax.set_title(title, fontsize=10)
+        ax.set_ylim(-1.05 if key == "mcc" else -0.03, 1.03)
+    axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out / "adr_vs_n.png")
+    plt.close(fig)
+    return (
+        "adr_vs_n.png",
+        "ADR against N (left), with accuracy and MCC on the same pairs (MCC missing where undefined).",
+    )

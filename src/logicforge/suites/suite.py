@@ -51,6 +51,9 @@ class ProblemBlock(_Strict):
     sweep: list[str] = Field(default_factory=list)
     levels: list[float] = Field(default_factory=lambda: [0.0, 0.2, 1 / 3, 0.5, 2 / 3, 0.8, 1.0])
     count: int = Field(10, ge=1, le=1_000_000)
+    pair: bool = False  # add each source's minimally different twin of the opposite label
+    max_candidates: int = Field(4000, ge=1)
+    max_deletions: int = Field(15, ge=1)
 
 
 class Variant(_Strict):
@@ -132,12 +135,14 @@ def load_suite(name_or_path: str | Path, **overrides: Any) -> Suite:
     return suite
 
 
-def expand_problems(suite: Suite) -> list[Any]:
-    """Generate every problem of the suite (sweeps annotated) and apply each variant."""
+def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> list[Any]:
+    """Generate every problem of the suite (sweeps annotated, pairs made) and apply each variant;
+    pairing counts (pairs, skipped sources) are appended to ``notes``."""
     from ..families.base import expand_grid, generate_problems
     from ..transforms.base import apply_transform, parse_transform_spec
 
     base: list[Any] = []
+    notes = [] if notes is None else notes
     for bi, b in enumerate(suite.problems):
         seed = suite.seed * 1000 + bi  # each block its own root seed, stable under edits elsewhere
         if b.sweep:
@@ -150,14 +155,26 @@ def expand_problems(suite: Suite) -> list[Any]:
         else:
             points = expand_grid(b.params, b.grid)
             tags = [{} for _ in points]
-        probs = list(generate_problems(b.family, points, b.count, seed))
-        for p in probs:
-            tag = tags[p.spawn_key[0]]
-            base.append(
-                p.model_copy(
-                    update={"metadata": p.metadata | tag | {"formula_index": p.spawn_key[1]}}
-                )
+        probs = [
+            p.model_copy(
+                update={
+                    "metadata": p.metadata
+                    | tags[p.spawn_key[0]]
+                    | {"formula_index": p.spawn_key[1]}
+                }
             )
+            for p in generate_problems(b.family, points, b.count, seed)
+        ]
+        if b.pair:
+            from ..transforms.pair import make_pairs
+
+            probs, skipped = make_pairs(
+                probs, max_candidates=b.max_candidates, max_deletions=b.max_deletions
+            )
+            notes.append(
+                {"block": bi, "family": b.family, "pairs": len(probs) // 2, "skipped": skipped}
+            )
+        base += probs
     out = []
     for v in suite.variants:
         for p in base:
@@ -191,8 +208,13 @@ def run_suite(
     from ..run.store import write_jsonl
 
     out = Path(out)
-    problems = expand_problems(suite)
+    notes: list[dict[str, Any]] = []
+    problems = expand_problems(suite, notes)
     write_jsonl(out / "problems.jsonl", problems)
+    if notes:
+        import json
+
+        (out / "pairing.json").write_text(json.dumps(notes, indent=1) + "\n")
     items = [it for r in suite.renderers for it in api.render(problems, r)]
     write_jsonl(out / "items.jsonl", items)
     sampling = Sampling(**suite.sampling)

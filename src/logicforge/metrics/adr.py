@@ -1,0 +1,102 @@
+"""Accurate Differentiation Rate (ADR) over SAT/UNSAT pairs (ADR paper §5).
+
+For pairs i = 1..M with A_i = "SAT member correct" and B_i = "UNSAT member correct":
+
+* ADR = (1/M) Σ A_i B_i, with max(0, r_S + r_U − 1) ≤ ADR ≤ min(r_S, r_U) ≤ Acc = (r_S + r_U)/2;
+* r_S, r_U — accuracy on the SAT and on the UNSAT members; independence baseline r_S·r_U and the
+  covariance ADR − r_S·r_U; counts n11 (both), n10 (SAT only), n01 (UNSAT only), n00 (neither);
+* strict ADR — both correct and the SAT member's witness valid;
+* a percentile bootstrap interval over pairs (fixed seed, so reports are reproducible).
+
+Pairs are matched by ``pair_id`` within model and sample; a pair missing a member is left out and
+counted (``incomplete``). An errored or unparsable record is simply wrong.
+
+Example:
+    >>> adr_from_pairs([(True, True), (True, False), (False, True), (True, True)])["adr"]
+    0.5
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+
+def adr_from_pairs(
+    pairs: Sequence[tuple[bool, bool]],
+    strict: Sequence[bool] | None = None,
+    bootstrap: int = 2000,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """ADR and friends from (SAT member correct, UNSAT member correct) per pair."""
+    m = len(pairs)
+    if m == 0:
+        return {"pairs": 0, "adr": None}
+    a = np.array([p[0] for p in pairs], dtype=bool)
+    b = np.array([p[1] for p in pairs], dtype=bool)
+    both = a & b
+    r_s, r_u, adr = float(a.mean()), float(b.mean()), float(both.mean())
+    out: dict[str, Any] = {
+        "pairs": m,
+        "adr": adr,
+        "r_sat": r_s,
+        "r_unsat": r_u,
+        "accuracy": (r_s + r_u) / 2,
+        "lower_bound": max(0.0, r_s + r_u - 1),
+        "upper_bound": min(r_s, r_u),
+        "independence": r_s * r_u,
+        "covariance": adr - r_s * r_u,
+        "n11": int(both.sum()),
+        "n10": int((a & ~b).sum()),
+        "n01": int((~a & b).sum()),
+        "n00": int((~a & ~b).sum()),
+    }
+    if strict is not None:
+        out["strict_adr"] = float((both & np.asarray(strict, dtype=bool)).mean())
+    if bootstrap:
+        rng = np.random.default_rng(seed)
+        idx = rng.integers(0, m, size=(bootstrap, m))
+        boots = both[idx].mean(axis=1)
+        lo, hi = np.quantile(boots, [(1 - confidence) / 2, (1 + confidence) / 2])
+        out["adr_lo"], out["adr_hi"] = float(lo), float(hi)
+    return out
+
+
+def adr_table(
+    records: Iterable[Mapping[str, Any]], by: Sequence[str] = ("model",)
+) -> list[dict[str, Any]]:
+    """ADR per group of ``by`` columns (taken from the SAT member's record)."""
+    members: dict[tuple[Any, ...], dict[str, Mapping[str, Any]]] = defaultdict(dict)
+    for r in records:
+        meta = r.get("meta") or {}
+        pid = meta.get("pair_id")
+        if pid is None:
+            continue
+        members[(r.get("model"), r.get("sample"), pid)][str(meta.get("label"))] = r
+    groups: dict[tuple[Any, ...], list[tuple[bool, bool, bool]]] = defaultdict(list)
+    incomplete: dict[tuple[Any, ...], int] = defaultdict(int)
+    for _key, mem in members.items():
+        s, u = mem.get("SAT"), mem.get("UNSAT")
+        ref = s or u
+        assert ref is not None
+        g = tuple(ref.get(c, (ref.get("meta") or {}).get(c)) for c in by)
+        if s is None or u is None:
+            incomplete[g] += 1
+            continue
+        vs, vu = s.get("verdict") or {}, u.get("verdict") or {}
+        groups[g].append(
+            (bool(vs.get("correct")), bool(vu.get("correct")), bool(vs.get("witness_valid")))
+        )
+    out = []
+    for g in sorted(
+        set(groups) | set(incomplete),
+        key=lambda k: tuple((0, x) if isinstance(x, int | float) else (1, str(x)) for x in k),
+    ):
+        rows = groups.get(g, [])
+        res = adr_from_pairs([(x, y) for x, y, _ in rows], strict=[z for _, _, z in rows])
+        out.append(dict(zip(by, g, strict=True)) | res | {"incomplete": incomplete.get(g, 0)})
+    return out
