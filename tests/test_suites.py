@@ -162,3 +162,17 @@ def test_adr_pair_suites(tmp_path: Path) -> None:
         assert any(r.startswith("always-sat,") and ",0.0," in r for r in rows)
         notes = json.loads((tmp_path / name / "pairing.json").read_text())
         assert notes[0]["pairs"] + notes[0]["skipped"] == 3 * len(suite.problems[0].grid["n_vars"])
+
+
+def test_cross_representation_suites(tmp_path: Path) -> None:
+    for name, kind in (("adr-vc", "vc"), ("adr-packing", "packing")):
+        suite = load_suite(name)
+        blocks = [
+            b.model_copy(update={"count": 2, "grid": {"n_vars": [5, 8]}}) for b in suite.problems
+        ]
+        run_suite(suite.model_copy(update={"problems": blocks}), tmp_path / name, progress=False)
+        rep = tmp_path / name / "report"
+        ag = (rep / "agreement.csv").read_text().splitlines()
+        assert any(r.startswith(f"oracle,cnf,{kind},8,1.0,0") for r in ag), ag
+        adr = (rep / "adr_by_model_variant.csv").read_text()
+        assert f"oracle,{kind},4,1.0" in adr and "oracle,cnf,4,1.0" in adr

@@ -56,6 +56,19 @@ def transform(
     return [apply_transform(p, tname, opts) for p in problems]
 
 
+def reduce(problems: Iterable[LabelledProblem], kind: str) -> list[LabelledProblem]:
+    """Reduce CNF problems to another representation: ``vc`` (Vertex Cover) or ``packing``.
+
+    Example:
+        >>> ps = generate("ksat/random", {"n_vars": 4, "alpha": 2.0}, count=1, seed=0)
+        >>> reduce(ps, "packing")[0].kind
+        'packing'
+    """
+    from .reductions import reduce_problem
+
+    return [reduce_problem(p, kind) for p in problems]
+
+
 def render(problems: Iterable[LabelledProblem], renderer: str = "formula") -> list[Item]:
     """Render each problem into an Item with the named renderer."""
     return [render_problem(p, renderer) for p in problems]

@@ -74,6 +74,7 @@ class Answer(_Frozen):
     parse_error: str | None = None
     rule: str | None = None  # which parsing rule produced the decision
     unknown_names: list[str] = Field(default_factory=list)
+    certificate: dict[str, Any] | None = None  # non-CNF witnesses: a cover, a placement …
 
 
 class Verdict(_Frozen):

@@ -69,21 +69,20 @@ def adr_from_pairs(
 def adr_table(
     records: Iterable[Mapping[str, Any]], by: Sequence[str] = ("model",)
 ) -> list[dict[str, Any]]:
-    """ADR per group of ``by`` columns (taken from the SAT member's record)."""
+    """ADR per group of ``by`` columns (model, variant, n_vars …); members are matched by
+    ``pair_id`` within a group, model and sample."""
     members: dict[tuple[Any, ...], dict[str, Mapping[str, Any]]] = defaultdict(dict)
     for r in records:
         meta = r.get("meta") or {}
         pid = meta.get("pair_id")
         if pid is None:
             continue
-        members[(r.get("model"), r.get("sample"), pid)][str(meta.get("label"))] = r
+        g = tuple(r.get(c, meta.get(c)) for c in by)
+        members[(g, r.get("model"), r.get("sample"), pid)][str(meta.get("label"))] = r
     groups: dict[tuple[Any, ...], list[tuple[bool, bool, bool]]] = defaultdict(list)
     incomplete: dict[tuple[Any, ...], int] = defaultdict(int)
-    for _key, mem in members.items():
+    for (g, *_), mem in members.items():
         s, u = mem.get("SAT"), mem.get("UNSAT")
-        ref = s or u
-        assert ref is not None
-        g = tuple(ref.get(c, (ref.get("meta") or {}).get(c)) for c in by)
         if s is None or u is None:
             incomplete[g] += 1
             continue

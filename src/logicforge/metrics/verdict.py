@@ -25,6 +25,14 @@ def verify(item: Item, answer: Answer) -> Verdict:
         return Verdict(
             correct=False, parse_failure=True, reason=answer.parse_error or "no decision"
         )
+    if item.kind != "cnf":
+        from ..kinds import get_kind
+
+        return get_kind(item.kind).verify(item, answer)
+    if answer.decision is None:
+        return Verdict(
+            correct=False, parse_failure=True, reason=answer.parse_error or "no decision"
+        )
     correct = answer.decision == gold
     if answer.decision != "SAT":
         return Verdict(

@@ -75,6 +75,10 @@ class OracleBaseline(_Baseline):
         super().__init__("oracle")
 
     def _answer(self, item: Item, sample: int) -> str:
+        if item.kind != "cnf":
+            from ..kinds import get_kind
+
+            return "Final answer:\n" + get_kind(item.kind).oracle_text(item)
         sol = solve(CNF(item.problem["clauses"], item.problem.get("num_vars")))
         if sol.label == "UNKNOWN":
             return "I could not decide."

@@ -54,6 +54,10 @@ def parse_answer(text: str | None, item: Item) -> Answer:
             text = text[-MAX_CHARS:]
         body = _drop_echo(strip_thinking(text), item)
         objs = json_objects(body)
+        if item.kind != "cnf":
+            from ..kinds import get_kind
+
+            return get_kind(item.kind).parse(body, objs, item)
         decision, rule = parse_decision(body, objs)
         if decision is None:
             return Answer(parse_error=rule)

@@ -42,6 +42,9 @@ _WORD = {
     "no": "UNSAT",
     "false": "UNSAT",
     "unsatisfied": "UNSAT",
+    "feasible": "SAT",
+    "infeasible": "UNSAT",
+    "not feasible": "UNSAT",
 }
 _TOKEN_RE = re.compile(r"[A-Za-z]+(?:\s+satisfiable)?")
 _BOXED = re.compile(r"\\boxed\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
@@ -52,6 +55,13 @@ _PHRASE = re.compile(
     re.I,
 )
 _BARE = re.compile(r"\b(UNSATISFIABLE|SATISFIABLE|UNSAT|SAT)\b", re.I)
+# YES / NO questions (reductions: "is there a cover of size ≤ k?"); YES is read as SAT, NO as UNSAT
+_PHRASE_YN = re.compile(
+    r"(?:final\s+answer|answer|result|decision|verdict|conclusion)\s*(?:is)?\s*[:=\-]?\s*[*_`\"'(\[]*\s*"
+    r"(yes|no|not\s+feasible|infeasible|feasible)\b",
+    re.I,
+)
+_BARE_YN = re.compile(r"\b(YES|NO)\b")
 
 
 def strip_thinking(text: str) -> str:
@@ -93,10 +103,14 @@ def decision_from_json(objs: list[dict[str, Any]]) -> str | None:
     return None
 
 
-def parse_decision(text: str, objs: list[dict[str, Any]] | None = None) -> tuple[str | None, str]:
+def parse_decision(
+    text: str, objs: list[dict[str, Any]] | None = None, vocab: str = "sat"
+) -> tuple[str | None, str]:
     """Return ``(decision, rule)``; decision is None when the text holds no unambiguous verdict.
 
     ``rule`` names the rule that decided (json / boxed / phrase / bare), or why nothing did.
+    ``vocab="yes-no"`` reads YES / NO questions (YES → "SAT", NO → "UNSAT"): the same rules,
+    with "answer: YES" phrases and bare upper-case YES / NO.
     """
     body = strip_thinking(text)
     if objs is None:
@@ -110,13 +124,13 @@ def parse_decision(text: str, objs: list[dict[str, Any]] | None = None) -> tuple
     boxed = [b for b in boxed if b]
     if boxed:
         return boxed[-1], "boxed"
-    phrases = list(_PHRASE.finditer(body))
+    phrases = list((_PHRASE_YN if vocab == "yes-no" else _PHRASE).finditer(body))
     if phrases:
         last = phrases[-1]
-        word = (last.group(1) or last.group(2)).lower()
+        word = next(g for g in last.groups() if g).lower()
         return _WORD[re.sub(r"\s+", " ", word)], "phrase"
     kinds = set()
-    for m in _BARE.finditer(body):
+    for m in (_BARE_YN if vocab == "yes-no" else _BARE).finditer(body):
         tok = m.group(1)
         if len(tok) <= 5 and not tok.isupper():
             continue  # lower-case "sat"/"unsat" in prose is not a verdict
@@ -124,7 +138,7 @@ def parse_decision(text: str, objs: list[dict[str, Any]] | None = None) -> tuple
     if len(kinds) == 1:
         return kinds.pop(), "bare"
     if len(kinds) > 1:
-        return None, "ambiguous: both SAT and UNSAT mentioned without a final answer"
+        return None, "ambiguous: both answers mentioned without a final answer"
     if not body.strip():
         return None, "empty response" if not text.strip() else "only reasoning inside <think> tags"
     return None, "no decision found"

@@ -22,6 +22,7 @@ ANSWER_SCHEMA: dict[str, Any] = {
 
 class Renderer(Protocol):
     name: str
+    kind: str  # the problem kind it renders
 
     def render(self, problem: LabelledProblem) -> Item: ...
 
@@ -78,8 +79,9 @@ def render_problem(problem: LabelledProblem, renderer: str = "formula") -> Item:
         True
     """
     r: Renderer = RENDERERS.get(renderer)  # type: ignore[assignment]
-    if problem.kind != "cnf":
-        raise ConfigError("renderer", renderer, f"cannot render problem kind {problem.kind!r}")
+    kind = getattr(r, "kind", "cnf")
+    if problem.kind != kind:
+        raise ConfigError("renderer", renderer, f"renders {kind} problems, not {problem.kind!r}")
     return r.render(problem)
 
 

@@ -29,6 +29,8 @@ class FormulaRenderer:
     """``formula`` writes ``(x1 ∨ ¬x2 ∨ x3)``; ``formula-ascii`` writes ``(x1 OR NOT x2 OR x3)``,
     which costs small models' tokenisers about a fifth fewer tokens."""
 
+    kind = "cnf"
+
     def __init__(self, name: str = "formula", notation: str = "unicode") -> None:
         self.name = name
         self.notation = notation

@@ -249,6 +249,8 @@ def value_words(s: Scheme) -> dict[str, bool]:
 
 
 class TemplateRenderer:
+    kind = "cnf"
+
     def __init__(self, scheme: str) -> None:
         self.scheme = SCHEMES[scheme]
         self.name = scheme

@@ -73,6 +73,17 @@ def build_report(
         _write(out, "sweep_tests", sw)
         tables.append(("sweep_tests (Friedman across levels, BH within family)", sw))
         figures += studies.sweep_figures(records, colours, out)
+    variants = {r.get("variant") for r in rows} - {None}
+    if any(r.get("pair_id") for r in rows) and len(variants) > 1:
+        from ..metrics.adr import adr_table
+
+        t = adr_table(records, ("model", "variant"))
+        _write(out, "adr_by_model_variant", t)
+        tables.insert(0, ("adr_by_model_variant", t))
+    if len(variants) > 1:
+        ag = studies.representation_agreement(records)
+        _write(out, "agreement", ag)
+        tables.insert(0, ("agreement (decisions on the same source formula)", ag))
     if any(r.get("pair_id") for r in rows):
         for name, t in studies.adr_tables(records):
             _write(out, name, t)

@@ -251,3 +251,58 @@ def adr_figure(
         "adr_vs_n.png",
         "ADR against N (left), with accuracy and MCC on the same pairs (MCC missing where undefined).",
     )
+
+
+def representation_agreement(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per model: how often each variant's decision agrees with the first variant's on the same
+    source formula (and sample), and on disagreements which side was right."""
+    rows = []
+    for model, recs in sorted(_by_model(records).items()):
+        by: dict[tuple[Any, Any], dict[str, Mapping[str, Any]]] = defaultdict(dict)
+        order: list[str] = []
+        for r in recs:
+            meta = r.get("meta") or {}
+            v = meta.get("variant")
+            if v is None:
+                continue
+            by[(meta.get("source_problem_id"), r.get("sample"))][str(v)] = r
+            if v not in order:
+                order.append(str(v))
+        if len(order) < 2:
+            continue
+        ref = order[0]
+        for other in order[1:]:
+            n = agree = ref_right = other_right = neither = 0
+            for mem in by.values():
+                a, b = mem.get(ref), mem.get(other)
+                if a is None or b is None:
+                    continue
+                n += 1
+                da, db = (
+                    (a.get("answer") or {}).get("decision"),
+                    (b.get("answer") or {}).get("decision"),
+                )
+                if da == db:
+                    agree += 1
+                    continue
+                ca, cb = (
+                    bool((a.get("verdict") or {}).get("correct")),
+                    bool((b.get("verdict") or {}).get("correct")),
+                )
+                ref_right += ca and not cb
+                other_right += cb and not ca
+                neither += not ca and not cb
+            rows.append(
+                {
+                    "model": model,
+                    "reference": ref,
+                    "variant": other,
+                    "formulas": n,
+                    "agreement": agree / n if n else None,
+                    "disagreements": n - agree,
+                    f"{ref} right": ref_right,
+                    f"{other} right": other_right,
+                    "neither right": neither,
+                }
+            )
+    return rows

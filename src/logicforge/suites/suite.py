@@ -83,7 +83,14 @@ class Suite(_Strict):
             RENDERERS.get(r)
         for v in self.variants:
             for spec in v.transforms:
-                make_transform(*parse_transform_spec(spec))
+                name, opts = parse_transform_spec(spec)
+                if name == "reduce":
+                    if opts.get("to") not in ("vc", "packing"):
+                        raise ConfigError(
+                            "variants.transforms", spec, "reduce needs to=vc or to=packing"
+                        )
+                else:
+                    make_transform(name, opts)
         for m in self.models:
             load_model(m)
         try:
@@ -181,7 +188,12 @@ def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> 
             q = p
             for spec in v.transforms:
                 name, opts = parse_transform_spec(spec)
-                q = apply_transform(q, name, opts)
+                if name == "reduce":  # change of representation: CNF → vc / packing
+                    from ..reductions import reduce_problem
+
+                    q = reduce_problem(q, str(opts.get("to")))
+                else:
+                    q = apply_transform(q, name, opts)
             meta = q.metadata | {"variant": v.name, "source_problem_id": p.problem_id}
             pid = (
                 q.problem_id
@@ -215,7 +227,10 @@ def run_suite(
         import json
 
         (out / "pairing.json").write_text(json.dumps(notes, indent=1) + "\n")
-    items = [it for r in suite.renderers for it in api.render(problems, r)]
+    items = []
+    for r in suite.renderers:  # each renderer renders the problems of its own kind
+        kind = getattr(RENDERERS.get(r), "kind", "cnf")
+        items += api.render([p for p in problems if p.kind == kind], r)
     write_jsonl(out / "items.jsonl", items)
     sampling = Sampling(**suite.sampling)
     for m in suite.models:

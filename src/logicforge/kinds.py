@@ -1,0 +1,39 @@
+"""Problem kinds other than CNF: how to parse an answer, verify it, and answer as the oracle.
+
+Each reduction module registers its kind here; ``parse_answer`` and ``verify`` dispatch on
+``Item.kind`` ("cnf" is handled directly by the core parser and verifier).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import UnknownNameError
+from .schema import Answer, Item, Verdict
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    name: str
+    parse: Callable[[str, list[dict[str, Any]], Item], Answer]  # (body, JSON objects, item)
+    verify: Callable[[Item, Answer], Verdict]
+    oracle_text: Callable[[Item], str]  # the oracle baseline's reply, in the kind's answer format
+
+
+KINDS: dict[str, KindSpec] = {}
+
+
+def register_kind(spec: KindSpec) -> KindSpec:
+    KINDS[spec.name] = spec
+    return spec
+
+
+def get_kind(name: str) -> KindSpec:
+    if name not in KINDS:
+        from . import reductions  # noqa: F401  (registers the reduction kinds)
+    try:
+        return KINDS[name]
+    except KeyError:
+        raise UnknownNameError("problem kind", name, ["cnf", *KINDS]) from None

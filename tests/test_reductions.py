@@ -1,0 +1,181 @@
+"""Reductions: label preservation against independent exact solvers (OR-Tools CP-SAT), witness
+round trips, rejection of perturbed certificates, and maps back to models."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import numpy as np
+import pycosat
+import pytest
+from ortools.sat.python import cp_model
+
+import logicforge as lf
+from logicforge import CNF
+from logicforge.metrics import verify
+from logicforge.models.baselines import OracleBaseline
+from logicforge.parse import parse_answer
+from logicforge.reductions import reduce_problem
+from logicforge.reductions.packing import check_placement, placement_to_assignment
+from logicforge.reductions.vertex_cover import check_cover, cover_to_assignment
+
+
+def random_formulas(count: int, seed: int) -> list[lf.LabelledProblem]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(count):
+        n = int(rng.integers(2, 7))
+        m = int(rng.integers(1, 3 * n + 2))
+        k = int(rng.integers(1, min(3, n) + 1))
+        out.append(
+            lf.generate(
+                "ksat/random",
+                {"n_vars": n, "k": k, "n_clauses": m},
+                count=1,
+                seed=seed * 10_000 + i,
+            )[0]
+        )
+    return out
+
+
+def has_vertex_cover(num_nodes: int, edges: list[list[int]], k: int) -> bool:
+    """Exact decision with CP-SAT: is there a cover of at most k nodes?"""
+    m = cp_model.CpModel()
+    x = [m.NewBoolVar(f"x{i}") for i in range(num_nodes + 1)]
+    for u, v in edges:
+        m.AddBoolOr([x[u], x[v]])
+    m.Add(sum(x[1:]) <= k)
+    s = cp_model.CpSolver()
+    s.parameters.num_workers = 1
+    status = s.Solve(m)
+    assert status in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE)
+    return status != cp_model.INFEASIBLE
+
+
+def packing_feasible(d: dict) -> bool:
+    """Generic exact packing: each object picks one candidate cell set; no cell used twice."""
+    m = cp_model.CpModel()
+    cells: dict[tuple[int, int, int], list] = {}
+    n, layers = d["columns"], d["layers"]
+    for v in range(1, n + 1):
+        opts = [m.NewBoolVar(f"r{v}_{y}") for y in (0, 1)]
+        m.AddExactlyOne(opts)
+        for y, b in zip((0, 1), opts, strict=True):
+            for z in range(1, layers + 1):
+                cells.setdefault((v, y, z), []).append(b)
+    for j, cands in enumerate(d["cube_cells"]):
+        opts = [m.NewBoolVar(f"c{j}_{t}") for t in range(len(cands))]
+        m.AddExactlyOne(opts)
+        for c, b in zip(cands, opts, strict=True):
+            cells.setdefault(tuple(c), []).append(b)
+    for bs in cells.values():
+        m.AddAtMostOne(bs)
+    s = cp_model.CpSolver()
+    s.parameters.num_workers = 1
+    return s.Solve(m) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+
+def _oracle(item: lf.Item) -> dict:
+    text = asyncio.run(OracleBaseline().generate(item, lf.Sampling(), 0)).text
+    return json.loads(text.split("\n", 1)[1])
+
+
+def test_vertex_cover_on_500_formulas() -> None:
+    seen = {"SAT": 0, "UNSAT": 0}
+    for p in random_formulas(500, 1):
+        src_sat = pycosat.solve([list(c) for c in p.problem["clauses"]]) != "UNSAT"
+        q = reduce_problem(p, "vc")
+        d = q.problem
+        assert has_vertex_cover(d["num_nodes"], d["edges"], d["k"]) == src_sat == (p.label == "SAT")
+        seen[p.label] += 1
+        it = lf.render([q], "vc")[0]
+        ans = _oracle(it)
+        v = verify(it, parse_answer(json.dumps(ans), it))
+        assert v.correct and v.witness_valid in (True, None)
+        if ans["answer"] == "YES":
+            cover = ans["cover"]
+            assert check_cover(d, cover) == ""
+            assert CNF.from_json(p.problem).evaluate(cover_to_assignment(d, set(cover)))
+            dropped = cover[1:]
+            assert check_cover(d, dropped) != ""  # one vertex removed: an edge is uncovered
+            bad = verify(it, parse_answer(json.dumps({"answer": "YES", "cover": dropped}), it))
+            assert bad.correct and bad.witness_valid is False
+    assert min(seen.values()) >= 50
+
+
+def test_packing_on_500_formulas() -> None:
+    seen = {"SAT": 0, "UNSAT": 0}
+    rng = np.random.default_rng(7)
+    for p in random_formulas(500, 2):
+        q = reduce_problem(p, "packing")
+        d = q.problem
+        assert packing_feasible(d) == (p.label == "SAT")
+        seen[p.label] += 1
+        it = lf.render([q], "packing")[0]
+        ans = _oracle(it)
+        v = verify(it, parse_answer(json.dumps(ans), it))
+        assert v.correct and v.witness_valid in (True, None)
+        if ans["answer"] != "YES":
+            continue
+        pl = ans["placement"]
+        assert check_placement(d, pl) == ""
+        assert CNF.from_json(p.problem).evaluate(placement_to_assignment(d, pl))
+        j = int(rng.integers(1, d["layers"] + 1))
+        # (1) overlap: put cube j on a cell its column's rod occupies (if one of its cells is blocked)
+        blocked = [c for c in d["cube_cells"][j - 1] if pl[f"R{c[0]}"][1] == c[1]]
+        if blocked:
+            assert "overlap" in check_placement(d, pl | {f"C{j}": blocked[0]})
+        # (2) cube moved to a cell it may not use (another layer)
+        x, y, z = pl[f"C{j}"]
+        moved = [x, y, z % d["layers"] + 1] if d["layers"] > 1 else [x, 1 - y, z]
+        if moved not in d["cube_cells"][j - 1]:
+            assert check_placement(d, pl | {f"C{j}": moved}) != ""
+        # (3) an object missing, (4) a rod out of its column
+        assert "not placed" in check_placement(d, {k: v for k, v in pl.items() if k != f"C{j}"})
+        assert check_placement(d, pl | {"R1": [2, 0, 1]}) != ""
+        bad = verify(
+            it,
+            parse_answer(json.dumps({"answer": "YES", "placement": pl | {f"C{j}": [0, 0, 0]}}), it),
+        )
+        assert bad.correct and bad.witness_valid is False
+    assert min(seen.values()) >= 50
+
+
+def test_reduction_kinds_and_baselines(tmp_path) -> None:
+    ps = lf.generate("ksat/random", {"n_vars": 5, "alpha": 4.5}, count=6, seed=3)
+    for kind in ("vc", "packing"):
+        items = lf.render(lf.reduce(ps, kind), kind)
+        assert all(it.kind == kind and it.answer_schema for it in items)
+        for m in ("oracle", "always-sat", "always-unsat", "random"):
+            lf.run(items, m, tmp_path / f"{kind}.jsonl")
+        recs = [json.loads(x) for x in (tmp_path / f"{kind}.jsonl").read_text().splitlines()]
+        agg = {r["model"]: r for r in lf.metrics.aggregate(recs)}
+        assert agg["oracle"]["accuracy"] == 1.0 and agg["oracle"]["witness_valid_on_sat"] in (
+            1.0,
+            None,
+        )
+        assert agg["always-sat"]["witness_valid_on_sat"] in (0.0, None)
+    with pytest.raises(lf.ConfigError, match="renders vc problems"):
+        lf.render(ps, "vc")
+    with pytest.raises(lf.ConfigError, match="representation"):
+        lf.reduce(ps, "sudoku")
+
+
+@pytest.mark.parametrize(
+    "text, decision",
+    [
+        ("YES", "SAT"),
+        ("NO", "UNSAT"),
+        ("Answer: no", "UNSAT"),
+        ("Final answer: YES", "SAT"),
+        ("yes or no?", None),
+        ("YES and NO", None),
+        ('{"answer": "YES", "cover": [1, 2]}', "SAT"),
+        ('{"answer": "no"}', "UNSAT"),
+    ],
+)
+def test_yes_no_parsing(text: str, decision: str | None) -> None:
+    p = lf.generate("ksat/random", {"n_vars": 3, "n_clauses": 2}, count=1, seed=0)[0]
+    it = lf.render(lf.reduce([p], "vc"), "vc")[0]
+    assert parse_answer(text, it).decision == decision
