@@ -38,6 +38,7 @@ check: lint typecheck
 bench: $(VENV)/.test-deps
 	$(BIN)/python benchmarks/bench_pipeline.py
 	$(BIN)/python benchmarks/bench_twosat.py
+	$(BIN)/python benchmarks/bench_adr.py
 
 clean:
 	rm -rf $(VENV) demo-out .pytest_cache .mypy_cache .ruff_cache
