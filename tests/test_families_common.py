@@ -23,7 +23,9 @@ SMALL = {
     "2sat/symmetry": {"base_family": "2sat/mono-bridge", "base_params": {"n_clauses": 6}},
 }
 FAMILIES = lf.FAMILIES.names()
-RENDERERS = [r for r in lf.RENDERERS.names() if getattr(lf.RENDERERS.get(r), "kind", "cnf") == "cnf"]
+RENDERERS = [
+    r for r in lf.RENDERERS.names() if getattr(lf.RENDERERS.get(r), "kind", "cnf") == "cnf"
+]
 
 
 def test_every_family_has_small_params() -> None:

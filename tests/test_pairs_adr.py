@@ -146,3 +146,25 @@ def test_adr_table_from_records(tmp_path) -> None:
         and rows["oracle"]["pairs"] == 10
     )
     assert rows["always-sat"]["adr"] == 0.0 and rows["always-sat"]["accuracy"] == 0.5
+
+
+def test_formula_stats_prompt_and_solver_comparison(tmp_path) -> None:
+    from logicforge.parse import parse_answer
+
+    ps = lf.generate(
+        "ksat/random", {"n_vars": 12}, count=4, seed=2, grid={"alpha": [3.0, 4.26, 6.0]}
+    )
+    items = lf.render(ps, "formula-stats")
+    assert "number of branches" in items[0].messages[0].content
+    assert parse_answer(
+        "UNSATISFIABLE\nNumber of branches: 7\nNumber of conflicts: 2", items[0]
+    ).stats == {"branches": 7, "conflicts": 2}
+    assert parse_answer('{"answer": "UNSAT", "branches": 12, "conflicts": 3}', items[0]).stats == {
+        "branches": 12,
+        "conflicts": 3,
+    }
+    lf.run(items, "oracle", tmp_path / "r.jsonl")
+    lf.report(tmp_path / "r.jsonl", tmp_path / "rep", ps)
+    table = (tmp_path / "rep" / "reported_vs_solver.csv").read_text().splitlines()
+    assert table[1].startswith("oracle,12,1.0,")  # MiniSat's own counts correlate perfectly
+    assert (tmp_path / "rep" / "branches_vs_alpha.png").exists()

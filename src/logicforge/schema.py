@@ -75,6 +75,9 @@ class Answer(_Frozen):
     rule: str | None = None  # which parsing rule produced the decision
     unknown_names: list[str] = Field(default_factory=list)
     certificate: dict[str, Any] | None = None  # non-CNF witnesses: a cover, a placement …
+    stats: dict[str, int] | None = (
+        None  # solver-style counts a model reported (branches, conflicts)
+    )
 
 
 class Verdict(_Frozen):

@@ -19,8 +19,10 @@ from ..schema import Item
 from .base import Response, Sampling
 
 
-def _answer_text(decision: str, item: Item, values: dict[int, bool] | None) -> str:
-    obj: dict[str, object] = {"answer": decision}
+def _answer_text(
+    decision: str, item: Item, values: dict[int, bool] | None, counts: dict[str, int] | None = None
+) -> str:
+    obj: dict[str, object] = {"answer": decision, **(counts or {})}
     if decision == "SAT" and values is not None:
         names = {v: k for k, v in item.mapping.items()}
         obj["assignment"] = {names[v]: values[v] for v in sorted(values) if v in names}
@@ -79,10 +81,16 @@ class OracleBaseline(_Baseline):
             from ..kinds import get_kind
 
             return "Final answer:\n" + get_kind(item.kind).oracle_text(item)
-        sol = solve(CNF(item.problem["clauses"], item.problem.get("num_vars")))
+        stats = item.rendering == "formula-stats"  # report MiniSat's own branches and conflicts
+        sol = solve(CNF(item.problem["clauses"], item.problem.get("num_vars")), stats=stats)
         if sol.label == "UNKNOWN":
             return "I could not decide."
-        return _answer_text(sol.label, item, sol.assignment)
+        counts = (
+            {"branches": sol.stats["decisions"], "conflicts": sol.stats["conflicts"]}
+            if stats
+            else None
+        )
+        return _answer_text(sol.label, item, sol.assignment, counts)
 
 
 def _no_opts(name: str, head: str, opts: dict[str, str], allowed: tuple[str, ...] = ()) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from ..schema import Answer, Item
 from .assignment import parse_assignment
 from .decision import parse_decision, strip_thinking
@@ -36,6 +39,35 @@ def _in_prompt(line: str, item: Item) -> bool:
     return False
 
 
+_COUNT = re.compile(
+    r"(?:number\s+of\s+)?(branches|decisions|conflicts)\b[^0-9\n]{0,40}?(\d{1,12})", re.I
+)
+
+
+def reported_counts(body: str, objs: list[dict[str, Any]]) -> dict[str, int] | None:
+    """Branch and conflict counts a model reported (ADR paper's Listing 1), or None."""
+    out: dict[str, int] = {}
+    for obj in reversed(objs):
+        for key, name in (
+            ("branches", "branches"),
+            ("decisions", "branches"),
+            ("conflicts", "conflicts"),
+        ):
+            v = obj.get(key)
+            if (
+                name not in out
+                and isinstance(v, int | float)
+                and not isinstance(v, bool)
+                and v >= 0
+            ):
+                out[name] = int(v)
+    if len(out) < 2:
+        for m in _COUNT.finditer(body):
+            name = "conflicts" if m.group(1).lower() == "conflicts" else "branches"
+            out[name] = int(m.group(2))  # the last mention wins
+    return out or None
+
+
 def parse_answer(text: str | None, item: Item) -> Answer:
     """Read decision and (for SAT) assignment from ``text``.
 
@@ -61,8 +93,9 @@ def parse_answer(text: str | None, item: Item) -> Answer:
         decision, rule = parse_decision(body, objs)
         if decision is None:
             return Answer(parse_error=rule)
+        stats = reported_counts(body, objs)
         if decision != "SAT":
-            return Answer(decision="UNSAT", rule=rule)
+            return Answer(decision="UNSAT", rule=rule, stats=stats)
         tw = [w for w, v in item.value_words.items() if v]
         fw = [w for w, v in item.value_words.items() if not v]
         values, unknown, conflict = parse_assignment(body, item.mapping, objs, tw, fw)
@@ -74,6 +107,8 @@ def parse_answer(text: str | None, item: Item) -> Answer:
                 unknown_names=unknown,
                 parse_error=conflict,
             )
-        return Answer(decision="SAT", rule=rule, assignment=values, unknown_names=unknown)
+        return Answer(
+            decision="SAT", rule=rule, assignment=values, unknown_names=unknown, stats=stats
+        )
     except Exception as e:  # a parser bug must never take a run down; record it
         return Answer(parse_error=f"parser error: {type(e).__name__}: {e}")

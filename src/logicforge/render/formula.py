@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..logic.cnf import CNF
 from ..registry import RENDERERS
-from ..schema import Item, LabelledProblem
+from ..schema import Item, LabelledProblem, Message
 from .base import answer_instructions, build_item
 
 NOTATIONS = {"unicode": (" ∨ ", "¬"), "ascii": (" OR ", "NOT ")}
@@ -50,5 +50,47 @@ class FormulaRenderer:
         return build_item(problem, self.name, cnf, prompt, names)
 
 
+class FormulaStatsRenderer(FormulaRenderer):
+    """``formula-stats``: the ADR paper's full Listing 1, which also asks for the number of
+    branches (decision points) and conflicts (backtracking steps), read back as ``answer.stats``
+    and compared with MiniSat's decisions and conflicts in the report."""
+
+    def __init__(self) -> None:
+        super().__init__("formula-stats", "unicode")
+
+    def render(self, problem: LabelledProblem) -> Item:
+        item = super().render(problem)
+        names = list(item.mapping)
+        ex = ", ".join(
+            f'"{n}": {"true" if i % 2 == 0 else "false"}' for i, n in enumerate(names[:3])
+        )
+        body = item.messages[0].content.split("\n\nReply with", 1)[0]
+        prompt = (
+            body
+            + "\n\nFinally, output only the following items, with no extra explanation, as one JSON object:\n"
+            '* whether the formula is SATISFIABLE or UNSATISFIABLE ("answer": "SAT" or "UNSAT")\n'
+            '* the number of branches, i.e. decision points ("branches")\n'
+            '* the number of conflicts, i.e. backtracking steps ("conflicts")\n'
+            '* if the formula is SATISFIABLE, the value of each variable ("assignment").\n'
+            f'Example: {{"answer": "SAT", "branches": 12, "conflicts": 3, "assignment": {{{ex}, ...}}}}'
+        )
+        schema = (
+            {
+                **item.answer_schema,
+                "properties": {
+                    **(item.answer_schema or {}).get("properties", {}),
+                    "branches": {"type": "integer"},
+                    "conflicts": {"type": "integer"},
+                },
+            }
+            if item.answer_schema
+            else None
+        )
+        return item.model_copy(
+            update={"messages": [Message(role="user", content=prompt)], "answer_schema": schema}
+        )
+
+
 RENDERERS.register("formula", FormulaRenderer())
+RENDERERS.register("formula-stats", FormulaStatsRenderer())
 RENDERERS.register("formula-ascii", FormulaRenderer("formula-ascii", "ascii"))

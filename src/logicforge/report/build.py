@@ -73,6 +73,13 @@ def build_report(
         _write(out, "sweep_tests", sw)
         tables.append(("sweep_tests (Friedman across levels, BH within family)", sw))
         figures += studies.sweep_figures(records, colours, out)
+    if any((r.get("answer") or {}).get("stats") for r in records):
+        st, fig = studies.solver_stats_comparison(records, colours, out)
+        if st:
+            _write(out, "reported_vs_solver", st)
+            tables.append(("reported_vs_solver (Spearman ρ: reported counts vs MiniSat)", st))
+        if fig:
+            figures.append(fig)
     variants = {r.get("variant") for r in rows} - {None}
     if any(r.get("pair_id") for r in rows) and len(variants) > 1:
         from ..metrics.adr import adr_table

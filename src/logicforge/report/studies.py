@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..metrics.stats import benjamini_hochberg, friedman, paired_t, per_formula
 
 
@@ -306,3 +308,100 @@ def representation_agreement(records: Sequence[Mapping[str, Any]]) -> list[dict[
                 }
             )
     return rows
+
+
+def solver_stats_comparison(
+    records: Sequence[Mapping[str, Any]], colours: Mapping[str, str], out: Path
+) -> tuple[list[dict[str, Any]], tuple[str, str] | None]:
+    """Reported branches / conflicts (the ADR paper's Listing 1) against MiniSat's decisions /
+    conflicts: Spearman rank correlation per model, and median curves against α."""
+    from scipy.stats import spearmanr
+
+    from .plots import _plt
+
+    rows: list[dict[str, Any]] = []
+    curves: dict[str, dict[float, dict[str, list[float]]]] = defaultdict(
+        lambda: defaultdict(lambda: defaultdict(list))
+    )
+    for model, recs in sorted(_by_model(records).items()):
+        pb, sd, pc, sc = [], [], [], []
+        for r in recs:
+            st = (r.get("answer") or {}).get("stats") or {}
+            meta = r.get("meta") or {}
+            if meta.get("decisions") is None:
+                continue
+            if "branches" in st:
+                pb.append(st["branches"])
+                sd.append(meta["decisions"])
+            if "conflicts" in st:
+                pc.append(st["conflicts"])
+                sc.append(meta["conflicts"])
+            a = meta.get("alpha")
+            if a is not None:
+                c = curves[model][float(a)]
+                c["solver decisions"].append(meta["decisions"])
+                if "branches" in st:
+                    c["reported branches"].append(st["branches"])
+        if not pb and not pc:
+            continue
+
+        def rho(x: list[float], y: list[float]) -> tuple[float | None, float | None]:
+            if len(x) < 3 or len(set(x)) < 2 or len(set(y)) < 2:
+                return None, None
+            res = spearmanr(x, y)
+            return float(res.statistic), float(res.pvalue)
+
+        rb, pbv = rho(pb, sd)
+        rc, pcv = rho(pc, sc)
+        rows.append(
+            {
+                "model": model,
+                "reports": len(pb),
+                "spearman_branches_vs_decisions": rb,
+                "p_branches": pbv,
+                "spearman_conflicts": rc,
+                "p_conflicts": pcv,
+                "median_reported_branches": float(np.median(pb)) if pb else None,
+                "median_solver_decisions": float(np.median(sd)) if sd else None,
+            }
+        )
+    fig = None
+    if rows and any(len(v) > 1 for v in curves.values()):
+        plt = _plt()
+        f, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
+        solver_drawn = False
+        for model, by_a in sorted(curves.items()):
+            xs = sorted(by_a)
+            if not solver_drawn:
+                ax.plot(
+                    xs,
+                    [np.median(by_a[x]["solver decisions"]) for x in xs],
+                    "k-o",
+                    label="MiniSat decisions (median)",
+                )
+                solver_drawn = True
+            pts = [
+                (x, np.median(by_a[x]["reported branches"]))
+                for x in xs
+                if by_a[x]["reported branches"]
+            ]
+            if pts:
+                ax.plot(
+                    [p[0] for p in pts],
+                    [p[1] for p in pts],
+                    "--^",
+                    color=colours.get(model, "grey"),
+                    label=f"reported branches: {model}",
+                )
+        ax.set_xlabel("clause density α")
+        ax.set_ylabel("median count")
+        ax.set_yscale("symlog")
+        ax.legend(fontsize=7)
+        f.tight_layout()
+        f.savefig(out / "branches_vs_alpha.png")
+        plt.close(f)
+        fig = (
+            "branches_vs_alpha.png",
+            "Median branches reported by each model against MiniSat's median decisions, per α.",
+        )
+    return rows, fig
