@@ -21,10 +21,23 @@ SMALL = {
     "2sat/backbone": {"n_clauses": 10},
     "2sat/mono-bridge": {"n_clauses": 10},
     "2sat/symmetry": {"base_family": "2sat/mono-bridge", "base_params": {"n_clauses": 6}},
+    "coloring/planted": {"n_nodes": 8, "k": 3},
 }
 FAMILIES = lf.FAMILIES.names()
 RENDERERS = [
     r for r in lf.RENDERERS.names() if getattr(lf.RENDERERS.get(r), "kind", "cnf") == "cnf"
+]
+
+
+def _kind(name: str, registry: object) -> str:
+    return getattr(registry.get(name), "kind", "cnf")  # type: ignore[attr-defined]
+
+
+FAMILY_RENDERERS = [
+    (f, r)
+    for f in FAMILIES
+    for r in lf.RENDERERS.names()
+    if _kind(r, lf.RENDERERS) == _kind(f, lf.FAMILIES)
 ]
 
 
@@ -56,7 +69,8 @@ def test_global_random_state_untouched(family: str, tmp_path) -> None:
     random.seed(1)
     np.random.seed(1)
     py, npy = random.getstate(), np.random.get_state()
-    items = lf.render(lf.generate(family, SMALL[family], count=3, seed=0))
+    renderer = next(r for f, r in FAMILY_RENDERERS if f == family)
+    items = lf.render(lf.generate(family, SMALL[family], count=3, seed=0), renderer)
     lf.run(items, "random", tmp_path / "records.jsonl", progress=False)
     assert random.getstate() == py
     assert all(
@@ -65,8 +79,7 @@ def test_global_random_state_untouched(family: str, tmp_path) -> None:
     )
 
 
-@pytest.mark.parametrize("renderer", RENDERERS)
-@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("family, renderer", FAMILY_RENDERERS)
 def test_oracle_scores_perfectly_and_perturbed_fails(family: str, renderer: str) -> None:
     import asyncio
 
@@ -78,7 +91,12 @@ def test_oracle_scores_perfectly_and_perturbed_fails(family: str, renderer: str)
         v = verify(it, parse_answer(text, it))
         assert v.correct and v.witness_valid in (True, None) and not v.parse_failure
         obj = json.loads(text.split("\n", 1)[1])
-        if obj["answer"] == "UNSAT":
+        if "colouring" in obj:  # make one edge monochromatic: the witness must fail
+            u, v = it.problem["edges"][0]
+            obj["colouring"][str(u)] = obj["colouring"][str(v)]
+            assert verify(it, parse_answer(json.dumps(obj), it)).witness_valid is False
+            continue
+        if obj["answer"] in ("UNSAT", "NO"):
             bad = '{"answer": "SAT"}'
         else:  # flip every value: the witness must now fail (or the decision must)
             obj["assignment"] = {k: not v for k, v in obj["assignment"].items()}

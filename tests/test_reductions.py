@@ -19,6 +19,7 @@ from logicforge.parse import parse_answer
 from logicforge.reductions import reduce_problem
 from logicforge.reductions.packing import check_placement, placement_to_assignment
 from logicforge.reductions.vertex_cover import check_cover, cover_to_assignment
+from logicforge.transforms.pair import make_pairs
 
 
 def random_formulas(count: int, seed: int) -> list[lf.LabelledProblem]:
@@ -179,3 +180,68 @@ def test_yes_no_parsing(text: str, decision: str | None) -> None:
     p = lf.generate("ksat/random", {"n_vars": 3, "n_clauses": 2}, count=1, seed=0)[0]
     it = lf.render(lf.reduce([p], "vc"), "vc")[0]
     assert parse_answer(text, it).decision == decision
+
+
+def test_satlib_flat_instances_load_as_colourings(shared_data) -> None:
+    from logicforge.families.coloring import load_flat_problem
+
+    files = sorted((shared_data / "satlib" / "flat30-60").glob("*.cnf"))
+    assert len(files) == 100
+    for f in files:
+        p = load_flat_problem(f)
+        assert (p.problem["num_nodes"], len(p.problem["edges"]), p.problem["k"], p.label) == (
+            30,
+            60,
+            3,
+            "SAT",
+        )
+        it = lf.render([p], "coloring")[0]
+        v = verify(it, parse_answer(_oracle_text(it), it))
+        assert v.correct and v.witness_valid
+
+
+def _oracle_text(it: lf.Item) -> str:
+    return asyncio.run(OracleBaseline().generate(it, lf.Sampling(), 0)).text
+
+
+def test_colouring_twins_are_minimal_graph_edits() -> None:
+    from logicforge.families.coloring import encode
+
+    ps = lf.generate(
+        "coloring/planted", {"n_nodes": 10, "k": 3, "edge_density": 2.2}, count=20, seed=4
+    )
+    pairs, skipped = make_pairs(ps)
+    assert len(pairs) // 2 + skipped == 20 and len(pairs) >= 20
+    for s, t in zip(pairs[::2], pairs[1::2], strict=True):
+        es, et = {tuple(e) for e in s.problem["edges"]}, {tuple(e) for e in t.problem["edges"]}
+        assert (
+            es < et and len(et - es) == 1 and list(et - es)[0] == tuple(t.metadata["edit"]["edge"])
+        )
+        n, k = s.problem["num_nodes"], s.problem["k"]
+        assert pycosat.solve([list(c) for c in encode(n, s.problem["edges"], k).clauses]) != "UNSAT"
+        assert pycosat.solve([list(c) for c in encode(n, t.problem["edges"], k).clauses]) == "UNSAT"
+        assert brute_colourable(n, t.problem["edges"], k) is False and brute_colourable(
+            n, s.problem["edges"], k
+        )
+
+
+def brute_colourable(n: int, edges: list[list[int]], k: int) -> bool:
+    """Independent check by backtracking over nodes."""
+    adj: dict[int, set[int]] = {v: set() for v in range(1, n + 1)}
+    for u, v in edges:
+        adj[u].add(v)
+        adj[v].add(u)
+    col: dict[int, int] = {}
+
+    def go(v: int) -> bool:
+        if v > n:
+            return True
+        for c in range(k):
+            if all(col.get(w) != c for w in adj[v]):
+                col[v] = c
+                if go(v + 1):
+                    return True
+                del col[v]
+        return False
+
+    return go(1)

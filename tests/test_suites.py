@@ -176,3 +176,11 @@ def test_cross_representation_suites(tmp_path: Path) -> None:
         assert any(r.startswith(f"oracle,cnf,{kind},8,1.0,0") for r in ag), ag
         adr = (rep / "adr_by_model_variant.csv").read_text()
         assert f"oracle,{kind},4,1.0" in adr and "oracle,cnf,4,1.0" in adr
+
+
+def test_coloring_suite(tmp_path: Path) -> None:
+    suite = load_suite("adr-coloring")
+    blocks = [b.model_copy(update={"count": 2, "grid": {"n_nodes": [8, 10]}}) for b in suite.problems]
+    run_suite(suite.model_copy(update={"problems": blocks}), tmp_path, progress=False)
+    ag = (tmp_path / "report" / "agreement.csv").read_text()
+    assert "oracle,coloring,cnf,8,1.0,0" in ag

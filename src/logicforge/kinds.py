@@ -32,7 +32,7 @@ def register_kind(spec: KindSpec) -> KindSpec:
 
 def get_kind(name: str) -> KindSpec:
     if name not in KINDS:
-        from . import reductions  # noqa: F401  (registers the reduction kinds)
+        from . import families, reductions  # noqa: F401  (register the other kinds)
     try:
         return KINDS[name]
     except KeyError:

@@ -67,7 +67,7 @@ def _families() -> None:
 
 
 def _renderers() -> None:
-    from . import reductions, render  # noqa: F401
+    from . import families, reductions, render  # noqa: F401
 
 
 def _models() -> None:

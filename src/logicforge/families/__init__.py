@@ -1,10 +1,19 @@
 """Problem families, one module each; importing this package registers them."""
 
-from . import ksat, twosat_backbone, twosat_bridge, twosat_cycle, twosat_equiv, twosat_symmetry
+from . import (
+    coloring,
+    ksat,
+    twosat_backbone,
+    twosat_bridge,
+    twosat_cycle,
+    twosat_equiv,
+    twosat_symmetry,
+)
 from .base import Family, generate_problems
 
 __all__ = [
     "Family",
+    "coloring",
     "generate_problems",
     "ksat",
     "twosat_backbone",

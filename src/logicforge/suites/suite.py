@@ -85,9 +85,9 @@ class Suite(_Strict):
             for spec in v.transforms:
                 name, opts = parse_transform_spec(spec)
                 if name == "reduce":
-                    if opts.get("to") not in ("vc", "packing"):
+                    if opts.get("to") not in ("vc", "packing", "cnf"):
                         raise ConfigError(
-                            "variants.transforms", spec, "reduce needs to=vc or to=packing"
+                            "variants.transforms", spec, "reduce needs to=vc, to=packing or to=cnf"
                         )
                 else:
                     make_transform(name, opts)
@@ -188,10 +188,14 @@ def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> 
             q = p
             for spec in v.transforms:
                 name, opts = parse_transform_spec(spec)
-                if name == "reduce":  # change of representation: CNF → vc / packing
+                if (
+                    name == "reduce"
+                ):  # change of representation: CNF → vc / packing, colouring → cnf
+                    from ..families.coloring import coloring_to_cnf
                     from ..reductions import reduce_problem
 
-                    q = reduce_problem(q, str(opts.get("to")))
+                    to = str(opts.get("to"))
+                    q = coloring_to_cnf(q) if to == "cnf" else reduce_problem(q, to)
                 else:
                     q = apply_transform(q, name, opts)
             meta = q.metadata | {"variant": v.name, "source_problem_id": p.problem_id}

@@ -172,8 +172,17 @@ def pair_problem(
     p: LabelledProblem, *, max_candidates: int = 4000, max_deletions: int = 15
 ) -> tuple[LabelledProblem, LabelledProblem] | None:
     """(source, twin) sharing a ``pair_id``, or None when no edit within the budget flips the label."""
+    if p.kind == "coloring":  # a minimal graph edit, never a clause trick
+        from ..families.coloring import uncolourable_twin
+
+        if p.label != "SAT":
+            return None
+        rng = np.random.Generator(
+            np.random.PCG64(np.random.SeedSequence(p.seed, spawn_key=(*p.spawn_key, 0x9A1F)))
+        )
+        return uncolourable_twin(p, rng, max_candidates)
     if p.kind != "cnf":
-        raise ConfigError("pair", p.kind, "pairing applies to CNF problems")
+        raise ConfigError("pair", p.kind, "pairing applies to CNF and colouring problems")
     cnf = CNF.from_json(p.problem)
     ss = np.random.SeedSequence(p.seed, spawn_key=(*p.spawn_key, 0x9A1F))
     found = find_twin(

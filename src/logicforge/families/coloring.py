@@ -1,0 +1,368 @@
+"""Graph k-colouring: the problem kind ``coloring``, the standard CNF encoding, a loader for
+SATLIB "flat" instances, the planted family ``coloring/planted``, and UNSAT twins made by a
+minimal graph edit.
+
+Encoding (as SATLIB's edge2cnf): variable x(v, c) = v·k + c + 1 for node v = 0..n−1 and colour
+c = 0..k−1; per node "at least one colour" (x(v,0) ∨ … ∨ x(v,k−1)) and "at most one" (¬x(v,c) ∨
+¬x(v,c′)); per edge and colour ¬x(u,c) ∨ ¬x(v,c). A model's colouring is the colour true at each
+node; the graph is k-colourable iff the encoding is satisfiable.
+
+``coloring/planted``: nodes split into k planted colour classes as evenly as possible, then edges
+drawn uniformly between nodes of different classes until the edge count is reached — so the
+graph is k-colourable by construction (asserted with the planted colouring and the solver).
+
+Twins (:func:`uncolourable_twin`): add one edge {u, v} such that the graph stops being
+k-colourable — u and v must share a colour in every k-colouring — tried over non-edges in a random
+order and verified by the solver; sources with no such edge within the budget are skipped and
+counted, never paired by clause tricks.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError, DimacsError
+from ..kinds import KindSpec, register_kind
+from ..logic.cnf import CNF, read_dimacs
+from ..logic.sat import solve
+from ..parse.decision import parse_decision
+from ..registry import FAMILIES, RENDERERS
+from ..render.base import build_item
+from ..schema import Answer, Item, LabelledProblem, Message, Verdict
+
+KIND = "coloring"
+
+
+def encode(num_nodes: int, edges: list[list[int]], k: int) -> CNF:
+    """The standard CNF encoding (nodes numbered 1..n in ``edges``)."""
+
+    def x(v: int, c: int) -> int:
+        return (v - 1) * k + c + 1
+
+    cl: list[list[int]] = []
+    for v in range(1, num_nodes + 1):
+        cl.append([x(v, c) for c in range(k)])
+        cl += [[-x(v, a), -x(v, b)] for a, b in itertools.combinations(range(k), 2)]
+    for u, v in edges:
+        cl += [[-x(u, c), -x(v, c)] for c in range(k)]
+    return CNF(cl, num_nodes * k)
+
+
+def colouring_from_model(model: dict[int, bool], num_nodes: int, k: int) -> dict[int, int]:
+    return {
+        v: next(c for c in range(k) if model.get((v - 1) * k + c + 1, False))
+        for v in range(1, num_nodes + 1)
+    }
+
+
+def check_colouring(num_nodes: int, edges: list[list[int]], k: int, col: dict[int, int]) -> str:
+    """'' if ``col`` properly k-colours the graph, else why not."""
+    missing = [v for v in range(1, num_nodes + 1) if v not in col]
+    if missing:
+        return f"nodes without a colour: {missing[:5]}"
+    extra = [v for v in col if not 1 <= v <= num_nodes]
+    if extra:
+        return f"unknown nodes {extra[:5]}"
+    bad = [c for c in col.values() if not (isinstance(c, int) and 0 <= c < k)]
+    if bad:
+        return f"colours must be integers 0..{k - 1}"
+    for u, v in edges:
+        if col[u] == col[v]:
+            return f"edge {u}-{v} joins two nodes of colour {col[u]}"
+    return ""
+
+
+def load_flat(path: str | Path) -> tuple[int, list[list[int]], int]:
+    """Read a SATLIB "flat" graph-colouring CNF back into (nodes, edges, k); checks that the file is
+    exactly the standard encoding of that graph."""
+    cnf = read_dimacs(path)
+    widths = {len(c) for c in cnf.clauses if all(x > 0 for x in c)}
+    if len(widths) != 1:
+        raise DimacsError(
+            "not a colouring encoding: expected one positive 'at least one colour' width",
+            None,
+            str(path),
+        )
+    k = widths.pop()
+    if cnf.num_vars % k:
+        raise DimacsError(
+            f"{cnf.num_vars} variables do not split into {k} colours per node", None, str(path)
+        )
+    n = cnf.num_vars // k
+    edges = set()
+    for c in cnf.clauses:
+        if len(c) == 2 and c[0] < 0 and c[1] < 0:
+            a, b = -c[0] - 1, -c[1] - 1
+            u, v = a // k + 1, b // k + 1
+            if u != v:
+                if a % k != b % k:
+                    raise DimacsError(f"clause {c} mixes colours across an edge", None, str(path))
+                edges.add((min(u, v), max(u, v)))
+    out = [list(e) for e in sorted(edges)]
+    if {tuple(sorted(c)) for c in encode(n, out, k).clauses} != {
+        tuple(sorted(c)) for c in cnf.clauses
+    }:
+        raise DimacsError(
+            "the clauses are not exactly the standard colouring encoding of the recovered graph",
+            None,
+            str(path),
+        )
+    return n, out, k
+
+
+def load_flat_problem(path: str | Path) -> LabelledProblem:
+    """A SATLIB flat instance as a labelled ``coloring`` problem (graph, k, solver label)."""
+    n, edges, k = load_flat(path)
+    data, label, oracle = colour_problem(n, edges, k)
+    name = Path(path).stem
+    return LabelledProblem(
+        problem_id=f"satlib-{name}",
+        family="coloring/satlib-flat",
+        kind=KIND,
+        params={"file": Path(path).name},
+        seed=0,
+        spawn_key=[0, 0],
+        problem=data,
+        label=label,
+        oracle=oracle,
+        metadata={
+            "n_nodes": n,
+            "n_edges": len(edges),
+            "k": k,
+            "n_vars": n * k,
+            "decisions": oracle["stats"].get("decisions"),
+        },
+    )
+
+
+def colour_problem(
+    num_nodes: int, edges: list[list[int]], k: int
+) -> tuple[dict[str, Any], str, dict[str, Any]]:
+    cnf = encode(num_nodes, edges, k)
+    sol = solve(cnf, stats=True)
+    oracle = sol.to_json()
+    if sol.label == "SAT":
+        col = colouring_from_model(sol.assignment or {}, num_nodes, k)
+        assert check_colouring(num_nodes, edges, k, col) == ""
+        oracle["colouring"] = {str(v): c for v, c in col.items()}
+    return {"num_nodes": num_nodes, "edges": edges, "k": k}, sol.label, oracle
+
+
+@dataclass(frozen=True)
+class PlantedColoringParams:
+    n_nodes: int = 20
+    k: int = 3
+    edge_density: float = 2.0  # edges per node
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.n_nodes, int) or not 2 <= self.n_nodes <= 100_000:
+            raise ConfigError("n_nodes", self.n_nodes, "must be an integer in 2..100000")
+        if not isinstance(self.k, int) or not 2 <= self.k <= self.n_nodes:
+            raise ConfigError("k", self.k, "must be an integer in 2..n_nodes")
+        if not isinstance(self.edge_density, int | float) or self.edge_density < 0:
+            raise ConfigError(
+                "edge_density", self.edge_density, "must be a number ≥ 0 (edges per node)"
+            )
+
+
+class PlantedColoringFamily:
+    name = "coloring/planted"
+    kind = KIND
+    Params = PlantedColoringParams
+
+    def generate(
+        self, p: PlantedColoringParams, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+        n, k = p.n_nodes, p.k
+        planted = [int(c) for c in rng.permutation(np.arange(n) % k)]
+        cand = [
+            (u, v)
+            for u in range(1, n + 1)
+            for v in range(u + 1, n + 1)
+            if planted[u - 1] != planted[v - 1]
+        ]
+        m = min(len(cand), round(p.edge_density * n))
+        edges = (
+            sorted([list(cand[i]) for i in rng.choice(len(cand), m, replace=False)]) if m else []
+        )
+        assert check_colouring(n, edges, k, {v: planted[v - 1] for v in range(1, n + 1)}) == ""
+        data, label, oracle = colour_problem(n, edges, k)
+        assert label == "SAT", "a planted colouring exists, so the encoding must be SAT"
+        meta = {
+            "n_nodes": n,
+            "n_edges": len(edges),
+            "k": k,
+            "n_vars": n * k,
+            "decisions": oracle["stats"].get("decisions"),
+        }
+        return data, label, oracle, meta
+
+
+def uncolourable_twin(
+    p: LabelledProblem, rng: np.random.Generator, max_candidates: int = 2000
+) -> tuple[LabelledProblem, LabelledProblem] | None:
+    """Add one edge that makes a k-colourable graph non-k-colourable (solver-verified), or None."""
+    d = p.problem
+    n, k = d["num_nodes"], d["k"]
+    have = {tuple(e) for e in d["edges"]}
+    non = [(u, v) for u in range(1, n + 1) for v in range(u + 1, n + 1) if (u, v) not in have]
+    for idx in rng.permutation(len(non))[:max_candidates].tolist():
+        u, v = non[idx]
+        edges = sorted([*d["edges"], [u, v]])
+        data, label, oracle = colour_problem(n, edges, k)
+        if label == "UNSAT":
+            assert solve(encode(n, edges, k), solver="minisat22").label == "UNSAT"
+            info = {
+                "pair_id": p.problem_id,
+                "edit": {"kind": "add-edge", "edge": [u, v], "distance": 1},
+            }
+            src = p.model_copy(update={"metadata": p.metadata | info | {"pair_role": "SAT"}})
+            twin = p.model_copy(
+                update={
+                    "problem_id": f"{p.problem_id}~twin",
+                    "problem": data,
+                    "label": "UNSAT",
+                    "oracle": oracle,
+                    "metadata": p.metadata
+                    | info
+                    | {
+                        "pair_role": "UNSAT",
+                        "n_edges": len(edges),
+                        "decisions": oracle["stats"].get("decisions"),
+                    },
+                }
+            )
+            return src, twin
+    return None
+
+
+def coloring_to_cnf(p: LabelledProblem) -> LabelledProblem:
+    """The same instance as a CNF problem (the standard encoding)."""
+    d = p.problem
+    cnf = encode(d["num_nodes"], d["edges"], d["k"])
+    meta = p.metadata | {
+        "representation": "cnf",
+        "source_problem_id": p.problem_id,
+        "n_vars": cnf.num_vars,
+        "n_clauses": cnf.num_clauses,
+    }
+    return p.model_copy(
+        update={
+            "problem_id": f"{p.problem_id}>cnf",
+            "kind": "cnf",
+            "problem": cnf.to_json(),
+            "metadata": meta,
+        }
+    )
+
+
+class ColoringRenderer:
+    name = "coloring"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        edges = ", ".join(f"{u}-{v}" for u, v in d["edges"])
+        k = d["k"]
+        prompt = (
+            f"Consider an undirected graph with nodes 1 to {d['num_nodes']} and these {len(d['edges'])} edges:\n{edges}\n\n"
+            f"Can every node get one of {k} colours (numbered 0 to {k - 1}) so that the two ends of every edge "
+            "have different colours?\n\n"
+            "Reply with your reasoning if you like, then end with one final JSON object on its own line.\n"
+            'If yes: {"answer": "YES", "colouring": {"1": colour, "2": colour, ...}} giving every node a colour\n'
+            'If no: {"answer": "NO"}'
+        )
+        schema = {
+            "type": "object",
+            "properties": {
+                "answer": {"type": "string", "enum": ["YES", "NO"]},
+                "colouring": {"type": "object", "additionalProperties": {"type": "integer"}},
+            },
+            "required": ["answer"],
+        }
+        item = build_item(problem, "coloring", CNF([], 0), prompt, [])
+        return item.model_copy(
+            update={
+                "messages": [Message(role="user", content=prompt)],
+                "problem": d,
+                "answer_schema": schema,
+                "kind": KIND,
+            }
+        )
+
+
+_LINE = re.compile(
+    r"^\s*(?:node\s*)?(\d+)\s*[:=→-]+\s*(?:colou?r\s*)?(\d+)\s*[,;.]?\s*$", re.I | re.M
+)
+
+
+def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
+    decision, rule = parse_decision(body, objs, vocab="yes-no")
+    if decision is None:
+        return Answer(parse_error=rule)
+    if decision != "SAT":
+        return Answer(decision="UNSAT", rule=rule)
+    for obj in reversed(objs):
+        col = obj.get("colouring", obj.get("coloring"))
+        if isinstance(col, dict):
+            try:
+                return Answer(
+                    decision="SAT",
+                    rule=rule,
+                    certificate={
+                        "colouring": {
+                            str(int(str(a).strip().lstrip("nv"))): int(b) for a, b in col.items()
+                        }
+                    },
+                )
+            except (TypeError, ValueError):
+                return Answer(decision="SAT", rule=rule, parse_error="colouring holds a non-number")
+    pairs = _LINE.findall(body)
+    if pairs:
+        return Answer(
+            decision="SAT", rule=rule, certificate={"colouring": {a: int(b) for a, b in pairs}}
+        )
+    return Answer(decision="SAT", rule=rule)
+
+
+def verify(item: Item, answer: Answer) -> Verdict:
+    gold = item.gold.get("label")
+    correct = answer.decision == gold
+    if answer.decision != "SAT":
+        return Verdict(correct=correct, reason="" if correct else f"said NO, gold {gold}")
+    col = (answer.certificate or {}).get("colouring")
+    d = item.problem
+    why = (
+        "no colouring given"
+        if col is None
+        else check_colouring(
+            d["num_nodes"], d["edges"], d["k"], {int(a): b for a, b in col.items()}
+        )
+    )
+    reason = (
+        ""
+        if correct and not why
+        else (f"colouring invalid: {why}" if correct else f"said YES, gold {gold}")
+    )
+    return Verdict(correct=correct, witness_valid=not why, reason=reason)
+
+
+def oracle_text(item: Item) -> str:
+    d = item.problem
+    sol = solve(encode(d["num_nodes"], d["edges"], d["k"]))
+    if sol.label != "SAT":
+        return '{"answer": "NO"}'
+    col = colouring_from_model(sol.assignment or {}, d["num_nodes"], d["k"])
+    return json.dumps({"answer": "YES", "colouring": {str(v): c for v, c in col.items()}})
+
+
+register_kind(KindSpec(KIND, parse, verify, oracle_text))
+RENDERERS.register("coloring", ColoringRenderer())
+FAMILIES.register("coloring/planted", PlantedColoringFamily())
