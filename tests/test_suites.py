@@ -184,3 +184,13 @@ def test_coloring_suite(tmp_path: Path) -> None:
     run_suite(suite.model_copy(update={"problems": blocks}), tmp_path, progress=False)
     ag = (tmp_path / "report" / "agreement.csv").read_text()
     assert "oracle,coloring,cnf,8,1.0,0" in ag
+
+
+def test_embedded_model_on_paired_and_reduced_suites(tmp_path: Path) -> None:
+    pytest.importorskip("llama_cpp", reason="installed by `make test` via the [embedded] extra")
+    suite = load_suite("adr-vc", models=["embedded"], sampling={"max_tokens": 64, "structured": True})
+    blocks = [b.model_copy(update={"count": 1, "grid": {"n_vars": [5]}}) for b in suite.problems]
+    run_suite(suite.model_copy(update={"problems": blocks}), tmp_path, progress=False)
+    recs = _rows(tmp_path / "records.jsonl")
+    assert len(recs) == 4 and all(r["error"] is None and r["verdict"] is not None for r in recs)
+    assert (tmp_path / "report" / "adr_by_model_variant.csv").exists()
