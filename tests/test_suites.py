@@ -180,7 +180,9 @@ def test_cross_representation_suites(tmp_path: Path) -> None:
 
 def test_coloring_suite(tmp_path: Path) -> None:
     suite = load_suite("adr-coloring")
-    blocks = [b.model_copy(update={"count": 2, "grid": {"n_nodes": [8, 10]}}) for b in suite.problems]
+    blocks = [
+        b.model_copy(update={"count": 2, "grid": {"n_nodes": [8, 10]}}) for b in suite.problems
+    ]
     run_suite(suite.model_copy(update={"problems": blocks}), tmp_path, progress=False)
     ag = (tmp_path / "report" / "agreement.csv").read_text()
     assert "oracle,coloring,cnf,8,1.0,0" in ag
@@ -188,7 +190,9 @@ def test_coloring_suite(tmp_path: Path) -> None:
 
 def test_embedded_model_on_paired_and_reduced_suites(tmp_path: Path) -> None:
     pytest.importorskip("llama_cpp", reason="installed by `make test` via the [embedded] extra")
-    suite = load_suite("adr-vc", models=["embedded"], sampling={"max_tokens": 64, "structured": True})
+    suite = load_suite(
+        "adr-vc", models=["embedded"], sampling={"max_tokens": 64, "structured": True}
+    )
     blocks = [b.model_copy(update={"count": 1, "grid": {"n_vars": [5]}}) for b in suite.problems]
     run_suite(suite.model_copy(update={"problems": blocks}), tmp_path, progress=False)
     recs = _rows(tmp_path / "records.jsonl")
