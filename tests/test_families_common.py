@@ -22,6 +22,7 @@ SMALL = {
     "2sat/mono-bridge": {"n_clauses": 10},
     "2sat/symmetry": {"base_family": "2sat/mono-bridge", "base_params": {"n_clauses": 6}},
     "coloring/planted": {"n_nodes": 8, "k": 3},
+    "zebra": {"n_houses": 3, "n_attributes": 3},
 }
 FAMILIES = lf.FAMILIES.names()
 RENDERERS = [
@@ -91,6 +92,14 @@ def test_oracle_scores_perfectly_and_perturbed_fails(family: str, renderer: str)
         v = verify(it, parse_answer(text, it))
         assert v.correct and v.witness_valid in (True, None) and not v.parse_failure
         obj = json.loads(text.split("\n", 1)[1])
+        if "solution" in obj:  # swap two houses' names: the grid must fail
+            sol = obj["solution"]
+            sol["House 1"]["Name"], sol["House 2"]["Name"] = (
+                sol["House 2"]["Name"],
+                sol["House 1"]["Name"],
+            )
+            assert not verify(it, parse_answer(json.dumps(obj), it)).correct
+            continue
         if "colouring" in obj:  # make one edge monochromatic: the witness must fail
             u, v = it.problem["edges"][0]
             obj["colouring"][str(u)] = obj["colouring"][str(v)]

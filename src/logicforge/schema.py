@@ -85,6 +85,9 @@ class Verdict(_Frozen):
     witness_valid: bool | None = None  # None when no witness is expected
     parse_failure: bool = False
     reason: str = ""
+    score: float | None = (
+        None  # partial credit where a kind defines it (zebra: fraction of cells right)
+    )
 
 
 class Record(_Frozen):

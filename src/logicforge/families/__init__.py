@@ -8,6 +8,7 @@ from . import (
     twosat_cycle,
     twosat_equiv,
     twosat_symmetry,
+    zebra,
 )
 from .base import Family, generate_problems
 
@@ -21,4 +22,5 @@ __all__ = [
     "twosat_cycle",
     "twosat_equiv",
     "twosat_symmetry",
+    "zebra",
 ]

@@ -40,6 +40,7 @@ METRIC_NAMES = [
     "parse_failure_rate",
     "truncation_rate",
     "error_rate",
+    "cell_accuracy",
 ]
 
 
@@ -88,7 +89,17 @@ def row_of(rec: Mapping[str, Any]) -> dict[str, Any]:
         "parse_failure": bool(v.get("parse_failure")) and not rec.get("error"),
         "error": rec.get("error") is not None,
         "truncated": rec.get("finish_reason") == "length",
+        "score": v.get("score") if v.get("score") is not None else (0.0 if "score" in v else None),
     }
+
+
+def _cell_accuracy(rows: Sequence[Mapping[str, Any]]) -> float | None:
+    """Mean partial score (zebra cells) where the kind defines one; a record without an answer
+    (parse failure or error) on such an item counts 0."""
+    scored = [r for r in rows if r.get("score") is not None or r.get("kind") == "zebra"]
+    if not scored:
+        return None
+    return sum(r.get("score") or 0.0 for r in scored) / len(scored)
 
 
 def metrics_of(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -125,6 +136,7 @@ def metrics_of(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "parse_failure_rate": _div(sum(bool(r["parse_failure"]) for r in rows), n),
         "truncation_rate": _div(sum(bool(r.get("truncated")) for r in rows), n),
         "error_rate": _div(sum(bool(r["error"]) for r in rows), n),
+        "cell_accuracy": _cell_accuracy(rows),
     }
 
 

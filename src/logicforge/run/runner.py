@@ -30,6 +30,7 @@ def item_meta(item: Item) -> dict[str, Any]:
     meta = {k: v for k, v in item.metadata.items() if k != "spawn_key"}
     meta.update(
         family=item.family,
+        kind=item.kind,
         label=item.gold.get("label"),
         rendering=item.rendering,
         problem_id=item.problem_id,

@@ -1,0 +1,175 @@
+"""ZebraLogic prompts (the paper's one-shot layout, Appendix D.1), answer parsing and grid / cell
+scoring for problem kind ``zebra``.
+
+Parsing: the last complete JSON object with a ``solution`` (code fences and trailing commas are
+fine); house keys "House 1" / "house 1" / "1"; attribute names and values compared case- and
+whitespace-insensitively; a list value counts as its first element. Nothing usable → no answer
+(a parse failure, scored as 0 cells).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from ...kinds import KindSpec, register_kind
+from ...logic.cnf import CNF
+from ...registry import RENDERERS
+from ...render.base import build_item
+from ...schema import Answer, Item, LabelledProblem, Message, Verdict
+from .clues import Clue
+from .pool import BY_NAME
+
+KIND = "zebra"
+
+EXAMPLE = """# Example Puzzle
+
+There are 3 houses, numbered 1 to 3 from left to right, as seen from across the street. Each house is occupied by a different person. Each house has a unique attribute for each of the following characteristics:
+ - Each person has a unique name: `Peter`, `Eric`, `Arnold`.
+ - Each person has a unique favorite drink: `tea`, `water`, `milk`
+
+## Clues for the Example Puzzle
+
+1. Peter is in the second house.
+2. Arnold is directly left of the one who only drinks water.
+3. The one who only drinks water is directly left of the person who likes milk.
+
+## Answer to the Example Puzzle
+
+{
+    "reasoning": "Given Clue 1, we know Peter is in House 2. According to Clue 2, Arnold is directly left of the one who only drinks water. The person in House 3 cannot be on the left of anyone, so Arnold must be in House 1. Thus, Peter drinks water, and Eric lives in House 3. Then, according to Clue 3, Eric drinks milk. Therefore, Arnold drinks tea.",
+    "solution": {
+        "House 1": {
+            "Name": "Arnold",
+            "Drink": "tea"
+        },
+        "House 2": {
+            "Name": "Peter",
+            "Drink": "water"
+        },
+        "House 3": {
+            "Name": "Eric",
+            "Drink": "milk"
+        }
+    }
+}"""
+
+
+def puzzle_text(d: dict[str, Any]) -> str:
+    n = d["n_houses"]
+    lines = [
+        f"There are {n} houses, numbered 1 to {n} from left to right, as seen from across the street. Each house is "
+        "occupied by a different person. Each house has a unique attribute for each of the following characteristics:"
+    ]
+    for name, vals in zip(d["attributes"], d["values"], strict=True):
+        lines.append(f" - {BY_NAME[name].intro}: " + ", ".join(f"`{v}`" for v in vals))
+
+    def phrase(a: int, v: int) -> str:
+        return BY_NAME[d["attributes"][a]].who(d["values"][a][v])
+
+    lines += ["", "## Clues:"]
+    lines += [f"{i}. {Clue.from_json(c).text(phrase)}" for i, c in enumerate(d["clues"], start=1)]
+    return "\n".join(lines)
+
+
+def answer_template(d: dict[str, Any]) -> str:
+    sol = {f"House {h}": {a: "___" for a in d["attributes"]} for h in range(1, d["n_houses"] + 1)}
+    return json.dumps({"reasoning": "___", "solution": sol}, indent=4)
+
+
+class ZebraRenderer:
+    name = "zebra"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        prompt = (
+            f"{EXAMPLE}\n\n# Puzzle to Solve\n\n{puzzle_text(d)}\n\n\n# Instruction\n\n"
+            "Now please solve the above puzzle. Present your reasoning and solution in the following json format:\n\n"
+            f"{answer_template(d)}"
+        )
+        item = build_item(problem, "zebra", CNF([], 0), prompt, [])
+        return item.model_copy(
+            update={
+                "messages": [Message(role="user", content=prompt)],
+                "problem": d,
+                "kind": KIND,
+                "gold": {"label": "SAT", "solution": d["solution"]},
+                "answer_schema": _schema(d),
+            }
+        )
+
+
+def _schema(d: dict[str, Any]) -> dict[str, Any]:
+    house = {
+        "type": "object",
+        "properties": {a: {"type": "string"} for a in d["attributes"]},
+        "required": list(d["attributes"]),
+    }
+    houses = {f"House {h}": house for h in range(1, d["n_houses"] + 1)}
+    return {
+        "type": "object",
+        "properties": {
+            "reasoning": {"type": "string"},
+            "solution": {"type": "object", "properties": houses, "required": list(houses)},
+        },
+        "required": ["solution"],
+    }
+
+
+def _norm(x: Any) -> str:
+    if isinstance(x, list):
+        x = x[0] if x else ""
+    return re.sub(r"\s+", " ", str(x)).strip().lower()
+
+
+def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
+    for obj in reversed(objs):
+        sol = obj.get("solution")
+        if not isinstance(sol, dict):
+            continue
+        grid: dict[str, dict[str, str]] = {}
+        for hk, row in sol.items():
+            m = re.search(r"(\d+)", str(hk))
+            if not m or not isinstance(row, dict):
+                continue
+            grid[m.group(1)] = {_norm(k): _norm(v) for k, v in row.items()}
+        if grid:
+            return Answer(decision="SAT", rule="json", certificate={"grid": grid})
+    return Answer(parse_error="no answer: no JSON object with a solution")
+
+
+def score_grid(d: dict[str, Any], grid: dict[str, dict[str, str]]) -> tuple[int, int]:
+    """(cells right, cells in total); a missing cell is wrong."""
+    right = 0
+    attrs = d["solution"]["header"][1:]
+    for row in d["solution"]["rows"]:
+        got = grid.get(str(row[0]), {})
+        right += sum(got.get(a.lower()) == _norm(v) for a, v in zip(attrs, row[1:], strict=True))
+    return right, len(d["solution"]["rows"]) * len(attrs)
+
+
+def verify(item: Item, answer: Answer) -> Verdict:
+    grid = (answer.certificate or {}).get("grid") or {}
+    right, total = score_grid(item.problem, grid)
+    ok = right == total
+    return Verdict(
+        correct=ok,
+        witness_valid=ok,
+        score=right / total,
+        reason="" if ok else f"{total - right} of {total} cells wrong",
+    )
+
+
+def oracle_text(item: Item) -> str:
+    d = item.problem
+    attrs = d["solution"]["header"][1:]
+    sol = {
+        f"House {row[0]}": dict(zip(attrs, row[1:], strict=True)) for row in d["solution"]["rows"]
+    }
+    return json.dumps({"reasoning": "Read from the certified unique solution.", "solution": sol})
+
+
+register_kind(KindSpec(KIND, parse, verify, oracle_text))
+RENDERERS.register("zebra", ZebraRenderer())

@@ -1,0 +1,172 @@
+"""ZebraLogic: uniqueness and irredundancy certified by an independent z3 encoding over integer
+house positions (a second implementation of the clue semantics), scoring, rendering, parsing."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+import z3
+
+import logicforge as lf
+from logicforge.families.zebra import size_group
+from logicforge.families.zebra.clues import Clue
+from logicforge.metrics import verify
+from logicforge.parse import parse_answer
+
+
+def z3_constraint(c: Clue, pos: list[list[z3.ArithRef]]) -> z3.BoolRef:
+    """The clue semantics written again, independently, as integer arithmetic."""
+    p = pos[c.a[0]][c.a[1]]
+    if c.type == "FoundAt":
+        return p == c.second
+    if c.type == "NotAt":
+        return p != c.second
+    q = pos[c.second[0]][c.second[1]]  # type: ignore[index]
+    return {
+        "SameHouse": p == q,
+        "DirectLeft": p + 1 == q,
+        "DirectRight": p == q + 1,
+        "SideBySide": z3.Or(p + 1 == q, q + 1 == p),
+        "LeftOf": p < q,
+        "RightOf": p > q,
+        "OneBetween": z3.Or(p + 2 == q, q + 2 == p),
+        "TwoBetween": z3.Or(p + 3 == q, q + 3 == p),
+    }[c.type]
+
+
+def count_solutions(
+    d: dict, clues: list[Clue], limit: int = 2
+) -> tuple[int, list[list[int]] | None]:
+    n, m = d["n_houses"], d["n_attributes"]
+    pos = [[z3.Int(f"p_{a}_{v}") for v in range(n)] for a in range(m)]
+    s = z3.Solver()
+    for a in range(m):
+        s.add(z3.Distinct(pos[a]))
+        s.add(*[z3.And(x >= 0, x < n) for x in pos[a]])
+    s.add(*[z3_constraint(c, pos) for c in clues])
+    found, first = 0, None
+    while found < limit and s.check() == z3.sat:
+        mod = s.model()
+        vals = [[mod.eval(x).as_long() for x in row] for row in pos]
+        first = first or vals
+        found += 1
+        s.add(z3.Or(*[x != vals[a][v] for a, row in enumerate(pos) for v, x in enumerate(row)]))
+    return found, first
+
+
+def hidden_pos(d: dict) -> list[list[int]]:
+    rows = d["solution"]["rows"]
+    return [
+        [next(h for h, r in enumerate(rows) if r[a + 1] == val) for val in d["values"][a]]
+        for a in range(d["n_attributes"])
+    ]
+
+
+SIZES = [
+    (2, 2),
+    (2, 4),
+    (2, 6),
+    (3, 2),
+    (3, 3),
+    (3, 5),
+    (4, 2),
+    (4, 4),
+    (5, 3),
+    (5, 5),
+    (6, 4),
+    (6, 6),
+    (7, 3),
+]
+
+
+@pytest.mark.parametrize("n, m", SIZES)
+def test_unique_irredundant_and_true(n: int, m: int) -> None:
+    count = 20 if n * m <= 25 else 10
+    for p in lf.generate("zebra", {"n_houses": n, "n_attributes": m}, count=count, seed=n * 10 + m):
+        d = p.problem
+        clues = [Clue.from_json(c) for c in d["clues"]]
+        hidden = hidden_pos(d)
+        assert all(c.holds(hidden) for c in clues)
+        k, sol = count_solutions(d, clues)
+        assert k == 1 and sol == hidden
+        for i in range(len(clues)):  # irredundant: dropping any clue admits a second solution
+            assert count_solutions(d, clues[:i] + clues[i + 1 :])[0] >= 2
+
+
+def test_all_nine_types_occur_in_a_6x6_batch() -> None:
+    hist: Counter[str] = Counter()
+    for p in lf.generate("zebra", {"n_houses": 6, "n_attributes": 6}, count=40, seed=3):
+        hist.update(p.metadata["clue_types"])
+    kinds = {"DirectLeft/Right" if t in ("DirectLeft", "DirectRight") else t for t in hist}
+    assert len(kinds) == 9, hist
+
+
+def test_same_seed_same_puzzles_and_metadata() -> None:
+    a = lf.generate("zebra", {"n_houses": 5, "n_attributes": 4}, count=5, seed=7)
+    b = lf.generate("zebra", {"n_houses": 5, "n_attributes": 4}, count=5, seed=7)
+    assert [p.model_dump_json() for p in a] == [p.model_dump_json() for p in b]
+    assert a[0].metadata["size_group"] == "Large" and a[0].metadata[
+        "log10_search_space"
+    ] == pytest.approx(4 * 2.0792, abs=1e-3)
+    assert a[0].problem["attributes"][0] == "Name"
+
+
+def test_size_groups_match_the_paper() -> None:
+    table = {
+        "Small": ["2*2", "2*3", "2*4", "2*5", "2*6", "3*2", "3*3", "4*2"],
+        "Medium": ["3*4", "3*5", "3*6", "4*3", "4*4", "5*2", "6*2"],
+        "Large": ["4*5", "5*3", "4*6", "5*4", "6*3"],
+        "X-Large": ["5*5", "6*4", "5*6", "6*5", "6*6"],
+    }
+    for group, sizes in table.items():
+        for s in sizes:
+            n, m = map(int, s.split("*"))
+            assert size_group(n, m) == group, s
+
+
+def test_oracle_scores_full_and_swapped_pair_scores_partial() -> None:
+    import asyncio
+
+    from logicforge.models.baselines import OracleBaseline
+
+    p = lf.generate("zebra", {"n_houses": 4, "n_attributes": 3}, count=1, seed=2)[0]
+    it = lf.render([p], "zebra")[0]
+    text = asyncio.run(OracleBaseline().generate(it, lf.Sampling(), 0)).text
+    v = verify(it, parse_answer(text, it))
+    assert v.correct and v.score == 1.0
+    sol = json.loads(text.split("\n", 1)[1])["solution"]
+    sol["House 1"]["Name"], sol["House 2"]["Name"] = sol["House 2"]["Name"], sol["House 1"]["Name"]
+    v = verify(it, parse_answer("```json\n" + json.dumps({"solution": sol}) + "\n```", it))
+    assert not v.correct and v.score == pytest.approx(10 / 12)
+
+
+@pytest.mark.parametrize(
+    "text, score",
+    [
+        ('{"solution": {"house 1": {"name": " ARNOLD "}},}', None),
+        ("no json at all", 0.0),
+        ('{"solution": {"House 1": {"Name": ["x", "y"]}}}', None),
+    ],
+)
+def test_parser_tolerance(text: str, score: float | None) -> None:
+    p = lf.generate("zebra", {"n_houses": 2, "n_attributes": 2}, count=1, seed=0)[0]
+    it = lf.render([p], "zebra")[0]
+    a = parse_answer(text, it)
+    v = verify(it, a)
+    if score == 0.0:
+        assert a.parse_error and v.parse_failure and not v.correct
+    else:
+        assert a.decision == "SAT" and 0.0 <= (v.score or 0.0) <= 0.25
+
+
+def test_zebra_in_the_runner_and_metrics(tmp_path) -> None:
+    ps = lf.generate("zebra", {"n_houses": 3, "n_attributes": 3}, count=4, seed=1)
+    items = lf.render(ps, "zebra")
+    for m in ("oracle", "always-sat", "random"):
+        lf.run(items, m, tmp_path / "r.jsonl")
+    recs = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    agg = {r["model"]: r for r in lf.metrics.aggregate(recs)}
+    assert agg["oracle"]["accuracy"] == 1.0 and agg["oracle"]["cell_accuracy"] == 1.0
+    assert agg["always-sat"]["accuracy"] == 0.0 and agg["always-sat"]["cell_accuracy"] == 0.0
