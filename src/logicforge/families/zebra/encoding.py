@@ -102,9 +102,9 @@ class SizePool:
 
     def core(self, chosen: list[int]) -> list[int]:
         """Indices (subset of ``chosen``) in the solver's core after an UNSAT call on ``chosen``."""
-        back = {s: i for i, s in enumerate(self.selectors)}
+        first = self.selectors[0] if self.selectors else 0
         core = self.solver.get_core() or []  # type: ignore[attr-defined]
-        return sorted(back[x] for x in core if x in back)
+        return sorted(x - first for x in core if x >= first)
 
 
 _POOLS: dict[tuple[int, int, tuple[str, ...]], SizePool] = {}

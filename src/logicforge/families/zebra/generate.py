@@ -67,26 +67,32 @@ class ZebraParams:
 
 
 def _reduce(pool: Any, rng: np.random.Generator, weights: dict[str, float]) -> list[int]:
+    """Irredundant clue set, decided by satisfiability answers only.
+
+    Every query ("is the grid unique under these clues?") has one true answer whatever the shared
+    solver has learnt before, so the result depends only on the seed — solver cores, which do
+    depend on the solver's history, are deliberately not used.
+    """
     w = np.array([weights.get(c.type, TYPES[c.type].weight) for c in pool.clues])
     keys = rng.random(len(w)) ** (1.0 / w)
     order = np.argsort(-keys).tolist()  # most preferred first
-    lo, hi = 1, len(order)
-    assert pool.unique_with(order), "all true clues together must determine the grid"
-    while lo < hi:  # shortest unique prefix
+    hi = min(len(order), 2 * pool.n * pool.m)
+    while not pool.unique_with(order[:hi]):  # grow until unique …
+        if hi == len(order):
+            raise AssertionError("all true clues together must determine the grid")
+        hi = min(len(order), 2 * hi)
+    lo = hi // 2 + 1
+    while lo < hi:  # … then the shortest unique prefix
         mid = (lo + hi) // 2
         if pool.unique_with(order[:mid]):
             hi = mid
         else:
             lo = mid + 1
-    assert pool.unique_with(order[:lo])
-    rank = {c: r for r, c in enumerate(order)}
-    current = sorted(pool.core(order[:lo]), key=rank.__getitem__)
-    for c in reversed(list(current)):  # least preferred first
-        if c not in current:
-            continue
+    current = order[:hi]
+    for c in reversed(order[:hi]):  # deletion pass, least preferred first
         rest = [x for x in current if x != c]
         if rest and pool.unique_with(rest):
-            current = sorted(pool.core(rest), key=rank.__getitem__)
+            current = rest
     return current
 
 
