@@ -170,3 +170,40 @@ def test_zebra_in_the_runner_and_metrics(tmp_path) -> None:
     agg = {r["model"]: r for r in lf.metrics.aggregate(recs)}
     assert agg["oracle"]["accuracy"] == 1.0 and agg["oracle"]["cell_accuracy"] == 1.0
     assert agg["always-sat"]["accuracy"] == 0.0 and agg["always-sat"]["cell_accuracy"] == 0.0
+
+
+def test_zebra_suite_and_random_baseline(tmp_path) -> None:
+    from logicforge.suites import load_suite, run_suite
+
+    suite = load_suite("zebra-grid")
+    blocks = [
+        b.model_copy(update={"count": 2, "grid": {"n_houses": [2, 3], "n_attributes": [2, 3]}})
+        for b in suite.problems
+    ]
+    run_suite(suite.model_copy(update={"problems": blocks}), tmp_path, progress=False)
+    rows = {
+        r.split(",")[0] + "," + r.split(",")[1]: r
+        for r in (tmp_path / "report" / "metrics_by_model_size_group.csv").read_text().splitlines()
+    }
+    assert "oracle,Small" in rows
+    recs = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
+    rand = [r for r in recs if r["model"] == "random"]
+    assert rand and all(
+        r["verdict"]["score"] is not None and not r["verdict"]["parse_failure"] for r in rand
+    )
+    assert (tmp_path / "report" / "cell_accuracy_vs_search_space.png").exists()
+
+
+def test_embedded_model_on_a_zebra_puzzle(tmp_path) -> None:
+    pytest.importorskip("llama_cpp", reason="installed by `make test` via the [embedded] extra")
+    items = lf.render(
+        lf.generate("zebra", {"n_houses": 2, "n_attributes": 2}, count=1, seed=0), "zebra"
+    )
+    c = lf.run(
+        items,
+        "embedded",
+        tmp_path / "r.jsonl",
+        sampling=lf.Sampling(max_tokens=160, structured=True),
+    )
+    r = json.loads((tmp_path / "r.jsonl").read_text())
+    assert c["errors"] == 0 and r["verdict"] is not None and r["verdict"]["score"] is not None

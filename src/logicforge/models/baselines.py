@@ -55,6 +55,13 @@ class RandomBaseline(_Baseline):
         import numpy as np
 
         rng = np.random.default_rng(stable_int(self.seed, item.item_id, sample))
+        if item.kind == "zebra":  # a random grid: each attribute's values in a random house order
+            d = item.problem
+            houses: dict[str, dict[str, str]] = {f"House {h + 1}": {} for h in range(d["n_houses"])}
+            for a, vals in zip(d["attributes"], d["values"], strict=True):
+                for h, i in enumerate(rng.permutation(len(vals)).tolist()):
+                    houses[f"House {h + 1}"][a] = vals[i]
+            return json.dumps({"reasoning": "random guess", "solution": houses})
         if rng.random() < 0.5:
             n = len(item.mapping)
             vals = rng.random(n) < 0.5

@@ -18,6 +18,9 @@ GROUPINGS: list[tuple[str, ...]] = [
     ("model",),
     ("model", "label"),
     ("model", "alpha"),
+    ("model", "size_group"),
+    ("model", "size"),
+    ("model", "log10_search_space"),
     ("model", "n_vars"),
 ]
 MAX_DRILLDOWN = 500
@@ -102,6 +105,19 @@ def build_report(
         vt = studies.variant_tests(records)
         _write(out, "variant_tests", vt)
         tables.append(("variant_tests (paired t per formula)", vt))
+    agg_s = dict(tables).get("metrics_by_model_log10_search_space")
+    if agg_s:
+        for metric in ("accuracy", "cell_accuracy"):
+            cap = plots.metric_vs(
+                agg_s,
+                "log10_search_space",
+                metric,
+                colours,
+                out / f"{metric}_vs_search_space.png",
+                f"{metric} vs log10 search space",
+            )
+            if cap:
+                figures.append((f"{metric}_vs_search_space.png", cap))
     path = out / "report.html"
     path.write_text(
         _html(title, records, problems, tables, figures, out, command), encoding="utf-8"
