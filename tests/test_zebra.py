@@ -207,3 +207,12 @@ def test_embedded_model_on_a_zebra_puzzle(tmp_path) -> None:
     )
     r = json.loads((tmp_path / "r.jsonl").read_text())
     assert c["errors"] == 0 and r["verdict"] is not None and r["verdict"]["score"] is not None
+
+
+def test_z3_conflicts_measure_and_figure(tmp_path) -> None:
+    ps = lf.generate("zebra", {"n_houses": 4, "n_attributes": 4, "z3_runs": 4}, count=6, seed=3)
+    assert all(p.metadata["z3_conflicts"] >= 0 and "z3_decisions" in p.metadata for p in ps)
+    ps += lf.generate("zebra", {"n_houses": 2, "n_attributes": 2, "z3_runs": 4}, count=3, seed=3)
+    lf.run(lf.render(ps, "zebra"), "oracle", tmp_path / "r.jsonl")
+    lf.report(tmp_path / "r.jsonl", tmp_path / "rep", ps)
+    assert (tmp_path / "rep" / "accuracy_by_z3_conflicts.csv").exists()

@@ -105,6 +105,12 @@ def build_report(
         vt = studies.variant_tests(records)
         _write(out, "variant_tests", vt)
         tables.append(("variant_tests (paired t per formula)", vt))
+    if "z3_conflicts" in cols:
+        zc, fig = studies.conflicts_figure(records, colours, out)
+        _write(out, "accuracy_by_z3_conflicts", zc)
+        tables.append(("accuracy_by_z3_conflicts", zc))
+        if fig:
+            figures.append(fig)
     agg_s = dict(tables).get("metrics_by_model_log10_search_space")
     if agg_s:
         for metric in ("accuracy", "cell_accuracy"):

@@ -405,3 +405,52 @@ def solver_stats_comparison(
             "Median branches reported by each model against MiniSat's median decisions, per α.",
         )
     return rows, fig
+
+
+def conflicts_figure(
+    records: Sequence[Mapping[str, Any]], colours: Mapping[str, str], out: Path
+) -> tuple[list[dict[str, Any]], tuple[str, str] | None]:
+    """Grid and cell accuracy per model against Z3 conflicts, in log₂ bins (0, 1, 2–3, 4–7, …)."""
+    from .plots import _plt
+
+    cells: dict[tuple[str, int], list[tuple[bool, float]]] = defaultdict(list)
+    for r in records:
+        c = (r.get("meta") or {}).get("z3_conflicts")
+        if c is None:
+            continue
+        b = 0 if c < 1 else int(math.log2(c)) + 1
+        v = r.get("verdict") or {}
+        cells[(str(r.get("model")), b)].append(
+            (bool(v.get("correct")), float(v.get("score") or 0.0))
+        )
+    rows: list[dict[str, Any]] = [
+        {
+            "model": m,
+            "z3_conflicts_bin": f"[{0 if b == 0 else 2 ** (b - 1)}, {2**b})",
+            "bin": b,
+            "n": len(x),
+            "accuracy": sum(a for a, _ in x) / len(x),
+            "cell_accuracy": sum(c for _, c in x) / len(x),
+        }
+        for (m, b), x in sorted(cells.items())
+    ]
+    if len({r["bin"] for r in rows}) < 2:
+        return rows, None
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
+    for m in sorted({str(r["model"]) for r in rows}):
+        pts = [(r["bin"], r["accuracy"]) for r in rows if r["model"] == m]
+        ax.plot(
+            [p[0] for p in pts], [p[1] for p in pts], "-o", color=colours.get(m, "grey"), label=m
+        )
+    ax.set_xlabel("log2(Z3 conflicts) bin (mean over shuffled runs)")
+    ax.set_ylabel("grid accuracy")
+    ax.set_ylim(-0.03, 1.03)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out / "accuracy_vs_z3_conflicts.png")
+    plt.close(fig)
+    return rows, (
+        "accuracy_vs_z3_conflicts.png",
+        "Grid accuracy per model against the puzzle's mean Z3 conflicts (log2 bins).",
+    )

@@ -45,9 +45,10 @@ class ZebraParams:
     n_houses: int = 4
     n_attributes: int = 4
     clue_types: tuple[str, ...] = ALL_TYPES
-    weights: dict[str, float] = field(
-        default_factory=dict
-    )  # per clue type; defaults from clues.TYPES
+    weights: dict[str, float] = field(default_factory=dict)  # per clue type; default: clues.TYPES
+    z3_runs: int = (
+        0  # Z3 solves with shuffled clue order and seeds, for the conflicts measure (paper: 32)
+    )
 
     def __post_init__(self) -> None:
         for k in ("n_houses", "n_attributes"):
@@ -61,6 +62,8 @@ class ZebraParams:
                 "clue_types", list(self.clue_types), f"choose from {', '.join(TYPES)}"
             )
         object.__setattr__(self, "clue_types", types)
+        if not isinstance(self.z3_runs, int) or not 0 <= self.z3_runs <= 1000:
+            raise ConfigError("z3_runs", self.z3_runs, "must be an integer in 0..1000")
         for k, w in self.weights.items():
             if k not in TYPES or not isinstance(w, int | float) or w <= 0:
                 raise ConfigError("weights", {k: w}, "keys are clue types, values positive numbers")
@@ -108,6 +111,49 @@ def recheck(n: int, m: int, clues: list[Clue], pos: list[list[int]]) -> None:
         assert s.solve(assumptions=hidden), "the hidden grid must satisfy every clue"
         s.add_clause([-x for x in hidden])
         assert not s.solve(), "the puzzle must have exactly one solution"
+
+
+def z3_complexity(
+    n: int, m: int, clues: list[Clue], runs: int, rng: np.random.Generator
+) -> dict[str, float]:
+    """Mean Z3 conflicts, decisions and propagations over ``runs`` solves with the clues shuffled
+    and a fresh random seed each time (the paper's complexity measure, 32 runs there). Z3 encodes
+    each clue from its type's relation over house positions — the same single definition."""
+    try:
+        import z3
+    except ImportError:
+        raise ConfigError("z3_runs", runs, "needs z3: pip install 'logicforge[zebra]'") from None
+    totals = {"conflicts": 0.0, "decisions": 0.0, "propagations": 0.0}
+    for _ in range(runs):
+        pos = [[z3.Int(f"p{a}_{v}") for v in range(n)] for a in range(m)]
+        s = z3.Solver()
+        s.set("random_seed", int(rng.integers(2**31)))
+        for a in range(m):
+            s.add(z3.Distinct(pos[a]), *[z3.And(x >= 0, x < n) for x in pos[a]])
+        for i in rng.permutation(len(clues)).tolist():
+            c = clues[i]
+            t = TYPES[c.type]
+            p = pos[c.a[0]][c.a[1]]
+            if isinstance(c.second, int):
+                s.add(z3.Or([p == h for h in range(n) if t.holds(h, c.second)]))
+            else:
+                q = pos[c.second[0]][c.second[1]]
+                s.add(
+                    z3.Or(
+                        [
+                            z3.And(p == h1, q == h2)
+                            for h1 in range(n)
+                            for h2 in range(n)
+                            if t.holds(h1, h2)
+                        ]
+                    )
+                )
+        assert s.check() == z3.sat
+        st = s.statistics()
+        present = set(st.keys())
+        for k in totals:
+            totals[k] += float(st.get_key_value(k)) if k in present else 0.0
+    return {f"z3_{k}": round(v / runs, 3) for k, v in totals.items()}
 
 
 class ZebraFamily:
@@ -177,6 +223,8 @@ class ZebraFamily:
             "n_clues": len(clues),
             "clue_types": hist,
         }
+        if p.z3_runs:
+            meta |= z3_complexity(n, m, clues, p.z3_runs, rng)
         return problem, "SAT", {"solver": "glucose4+minisat22", "unique": True}, meta
 
 
