@@ -19,16 +19,22 @@ class Progress:
         self.total, self.label, self.enabled = total, label, enabled
         self.stream = stream or sys.stderr
         self.done = 0
+        self.skipped = 0  # already finished before this run: counted as done, not in the rate
         self.t0 = time.monotonic()
         self._last = 0.0
         self._tty = hasattr(self.stream, "isatty") and self.stream.isatty()
 
     def line(self) -> str:
         el = time.monotonic() - self.t0
-        rate = self.done / el if el > 0 else 0.0
-        eta = (self.total - self.done) / rate if rate > 0 else 0.0
+        rate = (self.done - self.skipped) / el if el > 0 else 0.0
+        eta = max(0, self.total - self.done) / rate if rate > 0 else 0.0
         pct = 100.0 * self.done / self.total if self.total else 100.0
         return f"{self.label}: {self.done}/{self.total} ({pct:5.1f}%) {rate:8.1f}/s elapsed {_fmt(el)} ETA {_fmt(eta)}"
+
+    def skip(self, n: int = 1) -> None:
+        """Count records finished by an earlier run (resume)."""
+        self.done += n
+        self.skipped += n
 
     def update(self, n: int = 1) -> None:
         self.done += n

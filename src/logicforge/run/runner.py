@@ -82,6 +82,8 @@ async def _run(
                 order.append(rid)
                 if rid not in store or (retry_errors and rid in store.errored):
                     yield it, s
+                else:
+                    progress.skip()
 
     counts = {"done": 0, "errors": 0, "cached": 0}
     it_todo = todo()
@@ -138,8 +140,7 @@ def run_model(
     store = RecordStore(records_path)
     if total_items is None and isinstance(items, Sized):
         total_items = len(items)
-    expected = max(0, (total_items or 0) * samples - len(store))
-    bar = Progress(expected, f"{model.name}", enabled=progress)
+    bar = Progress((total_items or 0) * samples, f"{model.name}", enabled=progress)
     order: list[str] = []
 
     async def main() -> dict[str, int]:
