@@ -105,6 +105,18 @@ def build_report(
         vt = studies.variant_tests(records)
         _write(out, "variant_tests", vt)
         tables.append(("variant_tests (paired t per formula)", vt))
+    if any((r.get("sample") or 0) > 0 for r in rows):
+        from ..metrics.ttc import majority_table, pass_at_k_table
+
+        pk = pass_at_k_table(records)
+        _write(out, "pass_at_k", pk)
+        tables.append(("pass_at_k (unbiased estimator)", pk))
+        mj = majority_table(records)
+        _write(out, "majority_vote", mj)
+        tables.append(("majority_vote", mj))
+        cap = plots.pass_at_k_figure(pk, colours, out / "pass_at_k.png")
+        if cap:
+            figures.append(("pass_at_k.png", cap))
     if "z3_conflicts" in cols:
         zc, fig = studies.conflicts_figure(records, colours, out)
         _write(out, "accuracy_by_z3_conflicts", zc)

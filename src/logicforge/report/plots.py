@@ -125,3 +125,31 @@ def metric_vs(
     fig.savefig(path)
     plt.close(fig)
     return f"{title}: {metric} per model against {x}."
+
+
+def pass_at_k_figure(
+    rows: Sequence[Mapping[str, Any]], colours: Mapping[str, str], path: Path
+) -> str | None:
+    """pass@k against k (log scale), one line per model."""
+    if not rows or not any(len([k for k in r if k.startswith("pass@")]) > 1 for r in rows):
+        return None
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6, 4), dpi=110)
+    for r in rows:
+        pts = sorted((int(k[5:]), v) for k, v in r.items() if k.startswith("pass@"))
+        ax.plot(
+            [p[0] for p in pts],
+            [p[1] for p in pts],
+            "-o",
+            color=colours.get(r["model"], "grey"),
+            label=r["model"],
+        )
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("k (samples)")
+    ax.set_ylabel("pass@k")
+    ax.set_ylim(-0.03, 1.03)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return "pass@k (unbiased estimator over each item's samples) against k, per model."
