@@ -216,3 +216,35 @@ def test_z3_conflicts_measure_and_figure(tmp_path) -> None:
     lf.run(lf.render(ps, "zebra"), "oracle", tmp_path / "r.jsonl")
     lf.report(tmp_path / "r.jsonl", tmp_path / "rep", ps)
     assert (tmp_path / "rep" / "accuracy_by_z3_conflicts.csv").exists()
+
+
+@pytest.mark.parametrize("name", ["zebra-shuffle", "zebra-rename"])
+def test_zebra_perturbations_keep_the_unique_solution(name: str) -> None:
+    ps = lf.generate("zebra", {"n_houses": 4, "n_attributes": 3}, count=5, seed=9)
+    for p, q in zip(ps, lf.transform(ps, name), strict=True):
+        d = q.problem
+        clues = [Clue.from_json(c) for c in d["clues"]]
+        k, sol = count_solutions(d, clues)
+        assert k == 1 and sol == hidden_pos(d) and q.label == p.label
+        assert sorted(map(json.dumps, d["clues"])) == sorted(map(json.dumps, p.problem["clues"]))
+        if name == "zebra-rename":
+            assert d["values"] != p.problem["values"] or d["solution"] == p.problem["solution"]
+        it = lf.render([q], "zebra")[0]
+        assert q.metadata["transforms"][-1]["name"] == name and it.transforms == [name]
+    with pytest.raises(lf.ConfigError, match="applies to zebra problems"):
+        lf.transform(lf.generate("ksat/random", {"n_vars": 4, "alpha": 2.0}, count=1), name)
+
+
+def test_zebra_perturb_suite_reports_flip_rate(tmp_path) -> None:
+    from logicforge.suites import load_suite, run_suite
+
+    suite = load_suite("zebra-perturb")
+    blocks = [
+        b.model_copy(update={"count": 2, "grid": {"n_houses": [3], "n_attributes": [3]}})
+        for b in suite.problems
+    ]
+    run_suite(suite.model_copy(update={"problems": blocks}), tmp_path, progress=False)
+    ag = (tmp_path / "report" / "agreement.csv").read_text()
+    assert (
+        "oracle,original,clue-order,2,1.0,0.0" in ag and "oracle,original,renamed,2,1.0,0.0" in ag
+    )

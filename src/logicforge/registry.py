@@ -75,7 +75,7 @@ def _models() -> None:
 
 
 def _transforms() -> None:
-    from . import transforms  # noqa: F401
+    from . import families, transforms  # noqa: F401
 
 
 def _metrics() -> None:

@@ -274,12 +274,17 @@ def representation_agreement(records: Sequence[Mapping[str, Any]]) -> list[dict[
             continue
         ref = order[0]
         for other in order[1:]:
-            n = agree = ref_right = other_right = neither = 0
+            n = agree = ref_right = other_right = neither = flips = 0
             for mem in by.values():
                 a, b = mem.get(ref), mem.get(other)
                 if a is None or b is None:
                     continue
                 n += 1
+                ca, cb = (
+                    bool((a.get("verdict") or {}).get("correct")),
+                    bool((b.get("verdict") or {}).get("correct")),
+                )
+                flips += ca != cb  # correctness changed under the perturbation / representation
                 da, db = (
                     (a.get("answer") or {}).get("decision"),
                     (b.get("answer") or {}).get("decision"),
@@ -287,10 +292,6 @@ def representation_agreement(records: Sequence[Mapping[str, Any]]) -> list[dict[
                 if da == db:
                     agree += 1
                     continue
-                ca, cb = (
-                    bool((a.get("verdict") or {}).get("correct")),
-                    bool((b.get("verdict") or {}).get("correct")),
-                )
                 ref_right += ca and not cb
                 other_right += cb and not ca
                 neither += not ca and not cb
@@ -301,6 +302,7 @@ def representation_agreement(records: Sequence[Mapping[str, Any]]) -> list[dict[
                     "variant": other,
                     "formulas": n,
                     "agreement": agree / n if n else None,
+                    "flip_rate": flips / n if n else None,
                     "disagreements": n - agree,
                     f"{ref} right": ref_right,
                     f"{other} right": other_right,

@@ -80,12 +80,27 @@ def apply_transform(
         (True, 'shuffle')
     """
     t = make_transform(name, params or {})
-    if problem.kind != "cnf":
-        raise ConfigError("transform", name, f"applies to CNF problems, not {problem.kind!r}")
+    kind = getattr(t, "kind", "cnf")
+    if problem.kind != kind:
+        raise ConfigError("transform", name, f"applies to {kind} problems, not {problem.kind!r}")
     tag = _tag(name, params or {})
     rng = np.random.Generator(
         np.random.PCG64(np.random.SeedSequence(problem.seed, spawn_key=(*problem.spawn_key, tag)))
     )
+    if kind != "cnf":  # other kinds transform their own problem data and certify it themselves
+        data, facts = t.apply_problem(problem.problem, rng)  # type: ignore[attr-defined]
+        chain = [
+            *problem.metadata.get("transforms", []),
+            {"name": name, "params": dict(params or {}), "effect": t.effect, **facts},
+        ]
+        suffix = name if not params else f"{name}-{tag:08x}"
+        return problem.model_copy(
+            update={
+                "problem_id": f"{problem.problem_id}+{suffix}",
+                "problem": data,
+                "metadata": problem.metadata | {"transforms": chain},
+            }
+        )
     cnf = CNF.from_json(problem.problem)
     out, facts = t.apply(cnf, rng)
     sol = solve(out, stats=True)
