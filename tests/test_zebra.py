@@ -248,3 +248,29 @@ def test_zebra_perturb_suite_reports_flip_rate(tmp_path) -> None:
     assert (
         "oracle,original,clue-order,2,1.0,0.0" in ag and "oracle,original,renamed,2,1.0,0.0" in ag
     )
+
+
+def test_contradictory_twins_are_verified_and_scored_with_adr(tmp_path) -> None:
+    from logicforge.metrics.adr import adr_table
+    from logicforge.transforms.pair import make_pairs
+
+    ps = lf.generate("zebra", {"n_houses": 4, "n_attributes": 3}, count=8, seed=5)
+    pairs, skipped = make_pairs(ps)
+    assert skipped == 0 and len(pairs) == 16
+    for s, t in zip(pairs[::2], pairs[1::2], strict=True):
+        cs = [Clue.from_json(c) for c in s.problem["clues"]]
+        ct = [Clue.from_json(c) for c in t.problem["clues"]]
+        assert count_solutions(s.problem, cs)[0] == 1 and count_solutions(t.problem, ct)[0] == 0
+        assert sum(a != b for a, b in zip(cs, ct, strict=True)) == 1 and len(cs) == len(ct)
+        assert (s.label, t.label) == ("SAT", "UNSAT") and s.metadata["pair_id"] == t.metadata[
+            "pair_id"
+        ]
+    items = lf.render(pairs, "zebra-pairs")
+    assert 'solution": null' in items[1].messages[0].content
+    lf.run(items, "oracle", tmp_path / "r.jsonl")
+    recs = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    row = adr_table(recs)[0]
+    assert row["adr"] == 1.0 and row["pairs"] == 8
+    it = items[0]
+    assert parse_answer('{"reasoning": "contradiction", "solution": null}', it).decision == "UNSAT"
+    assert not verify(it, parse_answer('{"solution": null}', it)).correct

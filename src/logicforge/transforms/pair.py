@@ -172,6 +172,13 @@ def pair_problem(
     p: LabelledProblem, *, max_candidates: int = 4000, max_deletions: int = 15
 ) -> tuple[LabelledProblem, LabelledProblem] | None:
     """(source, twin) sharing a ``pair_id``, or None when no edit within the budget flips the label."""
+    if p.kind == "zebra":  # one clue edited so that no grid satisfies the clues
+        from ..families.zebra.pairs import contradictory_twin
+
+        rng = np.random.Generator(
+            np.random.PCG64(np.random.SeedSequence(p.seed, spawn_key=(*p.spawn_key, 0x9A1F)))
+        )
+        return contradictory_twin(p, rng) if p.label == "SAT" else None
     if p.kind == "coloring":  # a minimal graph edit, never a clause trick
         from ..families.coloring import uncolourable_twin
 

@@ -79,8 +79,13 @@ def answer_template(d: dict[str, Any]) -> str:
 
 
 class ZebraRenderer:
-    name = "zebra"
+    """The paper's one-shot prompt; ``zebra-pairs`` adds the option to answer that the clues admit
+    no solution (``{"solution": null}``), for paired items whose twin is contradictory."""
+
     kind = KIND
+
+    def __init__(self, name: str = "zebra") -> None:
+        self.name = name
 
     def render(self, problem: LabelledProblem) -> Item:
         d = problem.problem
@@ -89,13 +94,18 @@ class ZebraRenderer:
             "Now please solve the above puzzle. Present your reasoning and solution in the following json format:\n\n"
             f"{answer_template(d)}"
         )
-        item = build_item(problem, "zebra", CNF([], 0), prompt, [])
+        if self.name == "zebra-pairs":
+            prompt += (
+                "\n\nIf the clues contradict each other so that no arrangement satisfies all of them, answer "
+                '{"reasoning": "___", "solution": null} instead.'
+            )
+        item = build_item(problem, self.name, CNF([], 0), prompt, [])
         return item.model_copy(
             update={
                 "messages": [Message(role="user", content=prompt)],
                 "problem": d,
                 "kind": KIND,
-                "gold": {"label": "SAT", "solution": d["solution"]},
+                "gold": {"label": problem.label, "solution": d.get("solution")},
                 "answer_schema": _schema(d),
             }
         )
@@ -126,6 +136,8 @@ def _norm(x: Any) -> str:
 
 def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
     for obj in reversed(objs):
+        if "solution" in obj and obj["solution"] is None:  # "the clues admit no solution"
+            return Answer(decision="UNSAT", rule="json")
         sol = obj.get("solution")
         if not isinstance(sol, dict):
             continue
@@ -151,6 +163,13 @@ def score_grid(d: dict[str, Any], grid: dict[str, dict[str, str]]) -> tuple[int,
 
 
 def verify(item: Item, answer: Answer) -> Verdict:
+    if item.gold.get("label") == "UNSAT":  # a paired twin whose clues admit no solution
+        ok = answer.decision == "UNSAT"
+        return Verdict(
+            correct=ok, reason="" if ok else "the clues admit no solution; a grid was given"
+        )
+    if answer.decision == "UNSAT":
+        return Verdict(correct=False, score=0.0, reason="said no solution, but the puzzle has one")
     grid = (answer.certificate or {}).get("grid") or {}
     right, total = score_grid(item.problem, grid)
     ok = right == total
@@ -164,6 +183,8 @@ def verify(item: Item, answer: Answer) -> Verdict:
 
 def oracle_text(item: Item) -> str:
     d = item.problem
+    if item.gold.get("label") == "UNSAT":
+        return json.dumps({"reasoning": "The clues contradict each other.", "solution": None})
     attrs = d["solution"]["header"][1:]
     sol = {
         f"House {row[0]}": dict(zip(attrs, row[1:], strict=True)) for row in d["solution"]["rows"]
@@ -173,3 +194,4 @@ def oracle_text(item: Item) -> str:
 
 register_kind(KindSpec(KIND, parse, verify, oracle_text))
 RENDERERS.register("zebra", ZebraRenderer())
+RENDERERS.register("zebra-pairs", ZebraRenderer("zebra-pairs"))
