@@ -92,6 +92,10 @@ def test_oracle_scores_perfectly_and_perturbed_fails(family: str, renderer: str)
         v = verify(it, parse_answer(text, it))
         assert v.correct and v.witness_valid in (True, None) and not v.parse_failure
         obj = json.loads(text.split("\n", 1)[1])
+        if it.gold.get("cell"):  # multiple choice: any other letter must fail
+            wrong = next(c for c in "ABCDEFGHIJ" if c != obj["answer"])
+            assert not verify(it, parse_answer(json.dumps({"answer": wrong}), it)).correct
+            continue
         if "solution" in obj:  # swap two houses' names: the grid must fail
             sol = obj["solution"]
             sol["House 1"]["Name"], sol["House 2"]["Name"] = (

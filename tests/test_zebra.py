@@ -274,3 +274,25 @@ def test_contradictory_twins_are_verified_and_scored_with_adr(tmp_path) -> None:
     it = items[0]
     assert parse_answer('{"reasoning": "contradiction", "solution": null}', it).decision == "UNSAT"
     assert not verify(it, parse_answer('{"solution": null}', it)).correct
+
+
+@pytest.mark.parametrize(
+    "text, choice",
+    [
+        ('{"answer": "B"}', "B"),
+        ("Final answer: (C)", "C"),
+        ("The answer is a tricky one", None),
+        ('{"answer": "<letter>"}', None),
+        ("option D", "D"),
+    ],
+)
+def test_multiple_choice_cell_mode(text: str, choice: str | None) -> None:
+    p = lf.generate("zebra", {"n_houses": 4, "n_attributes": 3}, count=1, seed=0)[0]
+    it = lf.render([p], "zebra-mc")[0]
+    cell = it.gold["cell"]
+    row = p.problem["solution"]["rows"][cell["house"] - 1]
+    assert row[p.problem["attributes"].index(cell["attribute"]) + 1] == cell["value"]
+    a = parse_answer(text, it)
+    assert (a.certificate or {}).get("choice") == choice
+    assert verify(it, parse_answer(json.dumps({"answer": cell["letter"]}), it)).correct
+    assert verify(it, parse_answer(json.dumps({"answer": cell["value"]}), it)).correct

@@ -55,6 +55,9 @@ class RandomBaseline(_Baseline):
         import numpy as np
 
         rng = np.random.default_rng(stable_int(self.seed, item.item_id, sample))
+        if item.kind == "zebra" and item.gold.get("cell"):  # multiple choice: a random option
+            k = len(item.gold["cell"]["options"])
+            return json.dumps({"answer": chr(ord("A") + int(rng.integers(k)))})
         if item.kind == "zebra":  # a random grid: each attribute's values in a random house order
             d = item.problem
             houses: dict[str, dict[str, str]] = {f"House {h + 1}": {} for h in range(d["n_houses"])}

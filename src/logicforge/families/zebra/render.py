@@ -135,6 +135,9 @@ def _norm(x: Any) -> str:
 
 
 def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
+    mc = parse_mc(body, objs, item)
+    if mc is not None:
+        return mc
     for obj in reversed(objs):
         if "solution" in obj and obj["solution"] is None:  # "the clues admit no solution"
             return Answer(decision="UNSAT", rule="json")
@@ -163,6 +166,14 @@ def score_grid(d: dict[str, Any], grid: dict[str, dict[str, str]]) -> tuple[int,
 
 
 def verify(item: Item, answer: Answer) -> Verdict:
+    cell = item.gold.get("cell")
+    if cell:  # multiple choice about one cell
+        ok = (answer.certificate or {}).get("choice") == cell["letter"]
+        return Verdict(
+            correct=ok,
+            score=float(ok),
+            reason="" if ok else f"the answer is {cell['letter']}) {cell['value']}",
+        )
     if item.gold.get("label") == "UNSAT":  # a paired twin whose clues admit no solution
         ok = answer.decision == "UNSAT"
         return Verdict(
@@ -183,6 +194,8 @@ def verify(item: Item, answer: Answer) -> Verdict:
 
 def oracle_text(item: Item) -> str:
     d = item.problem
+    if item.gold.get("cell"):
+        return json.dumps({"answer": item.gold["cell"]["letter"]})
     if item.gold.get("label") == "UNSAT":
         return json.dumps({"reasoning": "The clues contradict each other.", "solution": None})
     attrs = d["solution"]["header"][1:]
@@ -192,6 +205,85 @@ def oracle_text(item: Item) -> str:
     return json.dumps({"reasoning": "Read from the certified unique solution.", "solution": sol})
 
 
+class ZebraMCRenderer:
+    """``zebra-mc``: the same puzzle, one multiple-choice question about one cell ("Which
+    favorite drink does the person in House 2 have?" with the attribute's values as options A, B,
+    …). The cell is drawn from the problem's own seed stream, so it is reproducible."""
+
+    name = "zebra-mc"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        import numpy as np
+
+        d = problem.problem
+        rng = np.random.Generator(
+            np.random.PCG64(
+                np.random.SeedSequence(problem.seed, spawn_key=(*problem.spawn_key, 0x3C))
+            )
+        )
+        h = int(rng.integers(d["n_houses"]))
+        a = int(rng.integers(d["n_attributes"]))
+        attr = d["attributes"][a]
+        options = list(d["values"][a])
+        answer = d["solution"]["rows"][h][a + 1]
+        letters = [chr(ord("A") + i) for i in range(len(options))]
+        opts = "\n".join(f"{x}) {o}" for x, o in zip(letters, options, strict=True))
+        prompt = (
+            f"{puzzle_text(d)}\n\n# Question\n\nIn the unique solution of this puzzle, what is the {attr} of the person in "
+            f"House {h + 1}?\n{opts}\n\nReply with your reasoning if you like, then end with one final JSON object: "
+            '{"answer": "<letter>"}'
+        )
+        item = build_item(problem, self.name, CNF([], 0), prompt, [])
+        schema = {
+            "type": "object",
+            "properties": {"answer": {"type": "string", "enum": letters}},
+            "required": ["answer"],
+        }
+        return item.model_copy(
+            update={
+                "messages": [Message(role="user", content=prompt)],
+                "problem": d,
+                "kind": KIND,
+                "answer_schema": schema,
+                "gold": {
+                    "label": problem.label,
+                    "cell": {
+                        "house": h + 1,
+                        "attribute": attr,
+                        "value": answer,
+                        "letter": letters[options.index(answer)],
+                        "options": options,
+                    },
+                },
+            }
+        )
+
+
+def parse_mc(body: str, objs: list[dict[str, Any]], item: Item) -> Answer | None:
+    """A letter (or the option's text) for ``zebra-mc`` items; None if the item is not multiple choice."""
+    cell = item.gold.get("cell")
+    if not cell:
+        return None
+    letters = [chr(ord("A") + i) for i in range(len(cell["options"]))]
+    for obj in reversed(objs):
+        v = obj.get("answer")
+        if isinstance(v, str):
+            t = v.strip().strip("()").strip()
+            if t.upper() in letters and len(t) == 1:
+                return Answer(decision="SAT", rule="json", certificate={"choice": t.upper()})
+            for x, o in zip(letters, cell["options"], strict=True):
+                if _norm(t) == _norm(o):
+                    return Answer(decision="SAT", rule="json", certificate={"choice": x})
+    m = list(
+        re.finditer(r"(?i:answer|option)\s*(?i:is)?\s*[:=]?\s*\(?([A-J])\)?(?![A-Za-z])", body)
+    )
+    if m:
+        return Answer(decision="SAT", rule="phrase", certificate={"choice": m[-1].group(1).upper()})
+    return Answer(parse_error="no answer: no option letter found")
+
+
 register_kind(KindSpec(KIND, parse, verify, oracle_text))
 RENDERERS.register("zebra", ZebraRenderer())
 RENDERERS.register("zebra-pairs", ZebraRenderer("zebra-pairs"))
+RENDERERS.register("zebra-mc", ZebraMCRenderer())
