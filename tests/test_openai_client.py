@@ -131,3 +131,20 @@ def test_model_spec_parsing() -> None:
         lf.load_model("openai:http://h/v1:m;colour=red")
     with pytest.raises(lf.UnknownNameError, match="known models"):
         lf.load_model("nosuch")
+
+
+def test_reasoning_tokens_are_recorded(small_items, tmp_path) -> None:
+    from logicforge.models.openai_compat import _parse_body
+
+    body = json.dumps(
+        {
+            "choices": [{"message": {"content": "SAT"}, "finish_reason": "stop"}],
+            "usage": {
+                "prompt_tokens": 10,
+                "completion_tokens": 50,
+                "completion_tokens_details": {"reasoning_tokens": 42},
+            },
+        }
+    ).encode()
+    r = _parse_body(body)
+    assert not isinstance(r, str) and r.reasoning_tokens == 42 and r.completion_tokens == 50

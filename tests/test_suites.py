@@ -198,3 +198,19 @@ def test_embedded_model_on_paired_and_reduced_suites(tmp_path: Path) -> None:
     recs = _rows(tmp_path / "records.jsonl")
     assert len(recs) == 4 and all(r["error"] is None and r["verdict"] is not None for r in recs)
     assert (tmp_path / "report" / "adr_by_model_variant.csv").exists()
+
+
+def test_samples_in_suites(tmp_path: Path) -> None:
+    suite = load_suite("zebra-bon", models=["random"])
+    blocks = [
+        b.model_copy(update={"count": 2, "grid": {"n_houses": [3], "n_attributes": [3]}})
+        for b in suite.problems
+    ]
+    run_suite(suite.model_copy(update={"problems": blocks, "samples": 3}), tmp_path, progress=False)
+    recs = _rows(tmp_path / "records.jsonl")
+    assert sorted({r["sample"] for r in recs}) == [0, 1, 2] and len(recs) == 6
+    assert (
+        (tmp_path / "report" / "pass_at_k.csv")
+        .read_text()
+        .startswith("model,items,samples,pass@1,pass@2")
+    )

@@ -132,6 +132,7 @@ def score(records: Iterable[Mapping[str, Any]], items: Iterable[Item]) -> list[R
             finish_reason=r.get("finish_reason"),
             prompt_tokens=u.get("prompt_tokens"),
             completion_tokens=u.get("completion_tokens"),
+            reasoning_tokens=u.get("reasoning_tokens"),
             latency_s=r.get("latency_s") or 0.0,
             attempts=r.get("attempts", 1),
             error=r.get("error"),

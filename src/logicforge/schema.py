@@ -64,6 +64,7 @@ class Item(_Frozen):
 class Usage(_Frozen):
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    reasoning_tokens: int | None = None  # hidden or visible reasoning, as the API reports it
 
 
 class Answer(_Frozen):

@@ -41,6 +41,8 @@ METRIC_NAMES = [
     "truncation_rate",
     "error_rate",
     "cell_accuracy",
+    "mean_completion_tokens",
+    "mean_reasoning_tokens",
 ]
 
 
@@ -89,8 +91,15 @@ def row_of(rec: Mapping[str, Any]) -> dict[str, Any]:
         "parse_failure": bool(v.get("parse_failure")) and not rec.get("error"),
         "error": rec.get("error") is not None,
         "truncated": rec.get("finish_reason") == "length",
+        "completion_tokens": (rec.get("usage") or {}).get("completion_tokens"),
+        "reasoning_tokens": (rec.get("usage") or {}).get("reasoning_tokens"),
         "score": v.get("score") if v.get("score") is not None else (0.0 if "score" in v else None),
     }
+
+
+def _mean_of(rows: Sequence[Mapping[str, Any]], key: str) -> float | None:
+    xs = [r[key] for r in rows if r.get(key) is not None]
+    return sum(xs) / len(xs) if xs else None
 
 
 def _cell_accuracy(rows: Sequence[Mapping[str, Any]]) -> float | None:
@@ -137,6 +146,8 @@ def metrics_of(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "truncation_rate": _div(sum(bool(r.get("truncated")) for r in rows), n),
         "error_rate": _div(sum(bool(r["error"]) for r in rows), n),
         "cell_accuracy": _cell_accuracy(rows),
+        "mean_completion_tokens": _mean_of(rows, "completion_tokens"),
+        "mean_reasoning_tokens": _mean_of(rows, "reasoning_tokens"),
     }
 
 

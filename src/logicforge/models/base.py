@@ -40,6 +40,7 @@ class Response:
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     latency_s: float = 0.0
+    reasoning_tokens: int | None = None
     attempts: int = 1
     error: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)

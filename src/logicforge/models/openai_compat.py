@@ -198,6 +198,7 @@ def _parse_body(raw: bytes) -> Response | str:
             finish_reason=choice.get("finish_reason"),
             prompt_tokens=usage.get("prompt_tokens"),
             completion_tokens=usage.get("completion_tokens"),
+            reasoning_tokens=(usage.get("completion_tokens_details") or {}).get("reasoning_tokens"),
         )
     except (ValueError, KeyError, IndexError, TypeError, AttributeError):
         return "malformed JSON body"

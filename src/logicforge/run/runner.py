@@ -52,7 +52,11 @@ def score_response(
         sample=sample,
         text=r.text,
         finish_reason=r.finish_reason,
-        usage=Usage(prompt_tokens=r.prompt_tokens, completion_tokens=r.completion_tokens),
+        usage=Usage(
+            prompt_tokens=r.prompt_tokens,
+            completion_tokens=r.completion_tokens,
+            reasoning_tokens=r.reasoning_tokens,
+        ),
         latency_s=round(r.latency_s, 6),
         attempts=r.attempts,
         cached=cached,

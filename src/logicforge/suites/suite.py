@@ -70,6 +70,7 @@ class Suite(_Strict):
     renderers: list[str] = Field(default_factory=lambda: ["formula"])
     models: list[str] = Field(default_factory=lambda: ["oracle"])
     sampling: dict[str, Any] = Field(default_factory=dict)
+    samples: int = Field(1, ge=1, le=1024)  # samples per item (pass@k, majority voting)
     table: list[str] = Field(default_factory=lambda: ["family"])
 
     def validate_names(self) -> None:
@@ -243,6 +244,7 @@ def run_suite(
             m,
             out / "records.jsonl",
             sampling=sampling,
+            samples=suite.samples,
             concurrency=concurrency,
             progress=progress,
             cache_path=(out / "cache.sqlite") if cache else None,
