@@ -33,6 +33,7 @@ class FakeServer:
         self.seen: dict[str, int] = defaultdict(int)
         self.requests = 0
         self.auth_headers: list[str | None] = []
+        self.bodies: list[dict[str, Any]] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -41,6 +42,7 @@ class FakeServer:
         self.requests += 1
         self.auth_headers.append(request.headers.get("Authorization"))
         body = await request.json()
+        self.bodies.append(body)
         prompt = body["messages"][-1]["content"]
         n = self.seen[prompt]
         self.seen[prompt] += 1

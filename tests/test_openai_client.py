@@ -148,3 +148,29 @@ def test_reasoning_tokens_are_recorded(small_items, tmp_path) -> None:
     ).encode()
     r = _parse_body(body)
     assert not isinstance(r, str) and r.reasoning_tokens == 42 and r.completion_tokens == 50
+
+
+def test_self_verification_sends_the_review_turns(small_items, tmp_path) -> None:
+    with FakeServer() as srv:
+        m = lf.load_model(
+            f"selfverify:2:oracle:openai-compatible:{srv.base_url}:fake;max_retries=0"
+        )
+        assert m.name == "fake+selfverify2-oracle"
+        c = lf.run(small_items[:2], m, tmp_path / "r.jsonl", concurrency=1)
+        seen = [b["messages"] for b in srv.bodies]
+    assert c["done"] == 2 and len(seen) == 6  # three turns per item
+    last = seen[2]
+    assert [x["role"] for x in last] == ["user", "assistant", "user", "assistant", "user"]
+    assert (
+        last[2]["content"].startswith("Your previous answer is")
+        and "Review your answer" in last[4]["content"]
+    )
+    rec = json.loads((tmp_path / "r.jsonl").read_text().splitlines()[0])
+    assert rec["usage"]["completion_tokens"] == 15  # 3 turns × 5 tokens
+
+
+def test_self_verification_spec_errors() -> None:
+    with pytest.raises(lf.ConfigError, match="selfverify"):
+        lf.load_model("selfverify:oracle")
+    with pytest.raises(lf.ConfigError, match="'feedback'"):
+        lf.load_model("selfverify:1:maybe:always-sat")

@@ -5,7 +5,16 @@ Specs (``--model``): ``random[:seed=N]``, ``always-sat``, ``always-unsat``, ``or
 ``openai-compatible:<base URL>:<model name>`` (alias ``openai:``).
 """
 
-from . import baselines, embedded, openai_compat
+from . import baselines, embedded, openai_compat, selfverify
 from .base import Model, Response, Sampling, load_model
 
-__all__ = ["Model", "Response", "Sampling", "load_model", "baselines", "embedded", "openai_compat"]
+__all__ = [
+    "Model",
+    "Response",
+    "Sampling",
+    "load_model",
+    "baselines",
+    "embedded",
+    "openai_compat",
+    "selfverify",
+]
