@@ -37,3 +37,20 @@ def get_kind(name: str) -> KindSpec:
         return KINDS[name]
     except KeyError:
         raise UnknownNameError("problem kind", name, ["cnf", *KINDS]) from None
+
+
+def yes_no_verdict(item: Item, answer: Answer, what: str, check: Callable[[Any], str]) -> Verdict:
+    """The verdict of a YES/NO kind: the decision against the gold label and, for YES, the
+    certificate stored under ``what`` in ``answer.certificate``, checked by ``check`` ('' = valid)."""
+    gold = item.gold.get("label")
+    correct = answer.decision == gold
+    if answer.decision != "SAT":
+        return Verdict(correct=correct, reason="" if correct else f"said NO, gold {gold}")
+    cert = (answer.certificate or {}).get(what)
+    why = f"no {what} given" if cert is None else check(cert)
+    reason = (
+        ""
+        if correct and not why
+        else (f"{what} invalid: {why}" if correct else f"said YES, gold {gold}")
+    )
+    return Verdict(correct=correct, witness_valid=not why, reason=reason)

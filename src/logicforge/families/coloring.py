@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, DimacsError
-from ..kinds import KindSpec, register_kind
+from ..kinds import KindSpec, register_kind, yes_no_verdict
 from ..logic.cnf import CNF, read_dimacs
 from ..logic.sat import solve
 from ..parse.decision import parse_decision
@@ -333,25 +333,14 @@ def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
 
 
 def verify(item: Item, answer: Answer) -> Verdict:
-    gold = item.gold.get("label")
-    correct = answer.decision == gold
-    if answer.decision != "SAT":
-        return Verdict(correct=correct, reason="" if correct else f"said NO, gold {gold}")
-    col = (answer.certificate or {}).get("colouring")
     d = item.problem
-    why = (
-        "no colouring given"
-        if col is None
-        else check_colouring(
+
+    def check(col: dict[str, int]) -> str:
+        return check_colouring(
             d["num_nodes"], d["edges"], d["k"], {int(a): b for a, b in col.items()}
         )
-    )
-    reason = (
-        ""
-        if correct and not why
-        else (f"colouring invalid: {why}" if correct else f"said YES, gold {gold}")
-    )
-    return Verdict(correct=correct, witness_valid=not why, reason=reason)
+
+    return yes_no_verdict(item, answer, "colouring", check)
 
 
 def oracle_text(item: Item) -> str:

@@ -26,7 +26,7 @@ import json
 from typing import Any
 
 from ..errors import ConfigError
-from ..kinds import KindSpec, register_kind
+from ..kinds import KindSpec, register_kind, yes_no_verdict
 from ..logic.cnf import CNF
 from ..logic.sat import solve
 from ..parse.decision import parse_decision
@@ -170,23 +170,16 @@ def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
 
 
 def verify(item: Item, answer: Answer) -> Verdict:
-    gold = item.gold.get("label")
-    correct = answer.decision == gold
-    if answer.decision != "SAT":
-        return Verdict(correct=correct, reason="" if correct else f"said NO, gold {gold}")
-    pl = (answer.certificate or {}).get("placement")
-    why = "no placement given" if pl is None else check_placement(item.problem, pl)
-    if not why and pl is not None:
-        val = placement_to_assignment(item.problem, pl)
-        assert CNF.from_json(item.problem["cnf"]).evaluate(val), (
-            "a valid placement must map to a model"
-        )
-    reason = (
-        ""
-        if correct and not why
-        else (f"placement invalid: {why}" if correct else f"said YES, gold {gold}")
-    )
-    return Verdict(correct=correct, witness_valid=not why, reason=reason)
+    def check(placement: dict[str, Any]) -> str:
+        why = check_placement(item.problem, placement)
+        if not why:  # only a valid placement is mapped back, and it must give a model
+            val = placement_to_assignment(item.problem, placement)
+            assert CNF.from_json(item.problem["cnf"]).evaluate(val), (
+                "a valid placement must map to a model"
+            )
+        return why
+
+    return yes_no_verdict(item, answer, "placement", check)
 
 
 def oracle_text(item: Item) -> str:

@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 from ..errors import ConfigError
-from ..kinds import KindSpec, register_kind
+from ..kinds import KindSpec, register_kind, yes_no_verdict
 from ..logic.cnf import CNF
 from ..logic.sat import solve
 from ..parse.decision import parse_decision
@@ -154,21 +154,16 @@ def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
 
 
 def verify(item: Item, answer: Answer) -> Verdict:
-    gold = item.gold.get("label")
-    correct = answer.decision == gold
-    if answer.decision != "SAT":
-        return Verdict(correct=correct, reason="" if correct else f"said NO, gold {gold}")
-    cover = (answer.certificate or {}).get("cover")
-    why = "no cover given" if cover is None else check_cover(item.problem, cover)
-    if not why and cover is not None:  # a valid cover maps back to a model of the source formula
-        val = cover_to_assignment(item.problem, set(cover))
-        assert CNF.from_json(item.problem["cnf"]).evaluate(val), "valid cover must map to a model"
-    reason = (
-        ""
-        if correct and not why
-        else (f"cover invalid: {why}" if correct else f"said YES, gold {gold}")
-    )
-    return Verdict(correct=correct, witness_valid=not why, reason=reason)
+    def check(cover: list[int]) -> str:
+        why = check_cover(item.problem, cover)
+        if not why:  # a valid cover maps back to a model of the source formula
+            val = cover_to_assignment(item.problem, set(cover))
+            assert CNF.from_json(item.problem["cnf"]).evaluate(val), (
+                "a valid cover must map to a model"
+            )
+        return why
+
+    return yes_no_verdict(item, answer, "cover", check)
 
 
 def oracle_text(item: Item) -> str:
