@@ -34,8 +34,8 @@ from ..logic.cnf import CNF, read_dimacs
 from ..logic.sat import solve
 from ..parse.decision import parse_decision
 from ..registry import FAMILIES, RENDERERS
-from ..render.base import build_item
-from ..schema import Answer, Item, LabelledProblem, Message, Verdict
+from ..render.base import build_kind_item
+from ..schema import Answer, Item, LabelledProblem, Verdict
 
 KIND = "coloring"
 
@@ -287,15 +287,7 @@ class ColoringRenderer:
             },
             "required": ["answer"],
         }
-        item = build_item(problem, "coloring", CNF([], 0), prompt, [])
-        return item.model_copy(
-            update={
-                "messages": [Message(role="user", content=prompt)],
-                "problem": d,
-                "answer_schema": schema,
-                "kind": KIND,
-            }
-        )
+        return build_kind_item(problem, "coloring", prompt, schema)
 
 
 _LINE = re.compile(

@@ -31,8 +31,8 @@ from ..logic.cnf import CNF
 from ..logic.sat import solve
 from ..parse.decision import parse_decision
 from ..registry import RENDERERS
-from ..render.base import build_item
-from ..schema import Answer, Item, LabelledProblem, Message, Verdict
+from ..render.base import build_kind_item
+from ..schema import Answer, Item, LabelledProblem, Verdict
 from .base import REDUCERS
 
 KIND = "packing"
@@ -141,15 +141,7 @@ class PackingRenderer:
             'If yes: {"answer": "YES", "placement": {"R1": [1, row, 1], ..., "C1": [x, y, z], ...}} with every object\n'
             'If no: {"answer": "NO"}'
         )
-        item = build_item(problem, "packing", CNF([], 0), prompt, [])
-        return item.model_copy(
-            update={
-                "messages": [Message(role="user", content=prompt)],
-                "problem": d,
-                "answer_schema": ANSWER_SCHEMA,
-                "kind": KIND,
-            }
-        )
+        return build_kind_item(problem, "packing", prompt, ANSWER_SCHEMA)
 
 
 def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:

@@ -27,8 +27,8 @@ from ..logic.cnf import CNF
 from ..logic.sat import solve
 from ..parse.decision import parse_decision
 from ..registry import RENDERERS
-from ..render.base import build_item
-from ..schema import Answer, Item, LabelledProblem, Message, Verdict
+from ..render.base import build_kind_item
+from ..schema import Answer, Item, LabelledProblem, Verdict
 from .base import REDUCERS
 
 KIND = "vc"
@@ -116,15 +116,7 @@ class VCRenderer:
             'If such a cover exists: {"answer": "YES", "cover": [list of node numbers]}\n'
             'If none exists: {"answer": "NO"}'
         )
-        item = build_item(problem, "vc", CNF([], 0), prompt, [])
-        return item.model_copy(
-            update={
-                "messages": [Message(role="user", content=prompt)],
-                "problem": d,
-                "answer_schema": ANSWER_SCHEMA,
-                "kind": KIND,
-            }
-        )
+        return build_kind_item(problem, "vc", prompt, ANSWER_SCHEMA)
 
 
 _COVER_LINE = re.compile(r"cover[^:\n\[]*[:=]?\s*\[?\s*((?:\d+\s*,\s*)*\d+)\s*\]?", re.I)

@@ -69,6 +69,26 @@ def build_item(
     )
 
 
+def build_kind_item(
+    problem: LabelledProblem,
+    rendering: str,
+    prompt: str,
+    answer_schema: dict[str, Any] | None,
+    **update: Any,
+) -> Item:
+    """An Item for a non-CNF problem kind: the prompt, the problem data as it is, the kind's
+    answer schema; ``update`` overrides further fields (e.g. ``gold``)."""
+    item = build_item(problem, rendering, CNF([], 0), prompt, [])
+    return item.model_copy(
+        update={
+            "problem": problem.problem,
+            "kind": problem.kind,
+            "answer_schema": answer_schema,
+            **update,
+        }
+    )
+
+
 def render_problem(problem: LabelledProblem, renderer: str = "formula") -> Item:
     """Render one labelled problem with a registered renderer.
 

@@ -14,10 +14,9 @@ import re
 from typing import Any
 
 from ...kinds import KindSpec, register_kind
-from ...logic.cnf import CNF
 from ...registry import RENDERERS
-from ...render.base import build_item
-from ...schema import Answer, Item, LabelledProblem, Message, Verdict
+from ...render.base import build_kind_item
+from ...schema import Answer, Item, LabelledProblem, Verdict
 from .clues import Clue
 from .pool import BY_NAME
 
@@ -99,16 +98,8 @@ class ZebraRenderer:
                 "\n\nIf the clues contradict each other so that no arrangement satisfies all of them, answer "
                 '{"reasoning": "___", "solution": null} instead.'
             )
-        item = build_item(problem, self.name, CNF([], 0), prompt, [])
-        return item.model_copy(
-            update={
-                "messages": [Message(role="user", content=prompt)],
-                "problem": d,
-                "kind": KIND,
-                "gold": {"label": problem.label, "solution": d.get("solution")},
-                "answer_schema": _schema(d),
-            }
-        )
+        gold = {"label": problem.label, "solution": d.get("solution")}
+        return build_kind_item(problem, self.name, prompt, _schema(d), gold=gold)
 
 
 def _schema(d: dict[str, Any]) -> dict[str, Any]:
@@ -234,30 +225,22 @@ class ZebraMCRenderer:
             f"House {h + 1}?\n{opts}\n\nReply with your reasoning if you like, then end with one final JSON object: "
             '{"answer": "<letter>"}'
         )
-        item = build_item(problem, self.name, CNF([], 0), prompt, [])
         schema = {
             "type": "object",
             "properties": {"answer": {"type": "string", "enum": letters}},
             "required": ["answer"],
         }
-        return item.model_copy(
-            update={
-                "messages": [Message(role="user", content=prompt)],
-                "problem": d,
-                "kind": KIND,
-                "answer_schema": schema,
-                "gold": {
-                    "label": problem.label,
-                    "cell": {
-                        "house": h + 1,
-                        "attribute": attr,
-                        "value": answer,
-                        "letter": letters[options.index(answer)],
-                        "options": options,
-                    },
-                },
-            }
-        )
+        gold = {
+            "label": problem.label,
+            "cell": {
+                "house": h + 1,
+                "attribute": attr,
+                "value": answer,
+                "letter": letters[options.index(answer)],
+                "options": options,
+            },
+        }
+        return build_kind_item(problem, self.name, prompt, schema, gold=gold)
 
 
 def parse_mc(body: str, objs: list[dict[str, Any]], item: Item) -> Answer | None:
