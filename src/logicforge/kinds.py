@@ -54,3 +54,16 @@ def yes_no_verdict(item: Item, answer: Answer, what: str, check: Callable[[Any],
         else (f"{what} invalid: {why}" if correct else f"said YES, gold {gold}")
     )
     return Verdict(correct=correct, witness_valid=not why, reason=reason)
+
+
+def yes_no_head(body: str, objs: list[dict[str, Any]]) -> tuple[Answer | None, str]:
+    """The shared start of every YES/NO parser: the final Answer for NO or no verdict, or None
+    (and the rule) when the reply says YES and its certificate still has to be read."""
+    from .parse.decision import parse_decision
+
+    decision, rule = parse_decision(body, objs, vocab="yes-no")
+    if decision is None:
+        return Answer(parse_error=rule), rule
+    if decision != "SAT":
+        return Answer(decision="UNSAT", rule=rule), rule
+    return None, rule

@@ -29,10 +29,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, DimacsError
-from ..kinds import KindSpec, register_kind, yes_no_verdict
+from ..kinds import KindSpec, register_kind, yes_no_head, yes_no_verdict
 from ..logic.cnf import CNF, read_dimacs
 from ..logic.sat import solve
-from ..parse.decision import parse_decision
 from ..registry import FAMILIES, RENDERERS
 from ..render.base import build_kind_item
 from ..schema import Answer, Item, LabelledProblem, Verdict
@@ -296,11 +295,9 @@ _LINE = re.compile(
 
 
 def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
-    decision, rule = parse_decision(body, objs, vocab="yes-no")
-    if decision is None:
-        return Answer(parse_error=rule)
-    if decision != "SAT":
-        return Answer(decision="UNSAT", rule=rule)
+    final, rule = yes_no_head(body, objs)
+    if final is not None:
+        return final
     for obj in reversed(objs):
         col = obj.get("colouring", obj.get("coloring"))
         if isinstance(col, dict):

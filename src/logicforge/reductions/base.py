@@ -39,3 +39,28 @@ def reduce_problem(p: LabelledProblem, kind: str) -> LabelledProblem:
             "metadata": meta,
         }
     )
+
+
+def oracle_reply(
+    item: Any, key: str, witness: Callable[[dict[str, Any], dict[int, bool]], Any]
+) -> str:
+    """The oracle's YES/NO reply for a reduced item: NO when the source formula is UNSAT, else YES
+    with ``witness(problem, model)`` under ``key``."""
+    import json
+
+    from ..logic.sat import solve
+
+    sol = solve(CNF.from_json(item.problem["cnf"]))
+    if sol.label != "SAT":
+        return '{"answer": "NO"}'
+    return json.dumps({"answer": "YES", key: witness(item.problem, sol.assignment or {})})
+
+
+def mapped_back(item: Any, why: str, to_assignment: Callable[[], dict[int, bool]]) -> str:
+    """Pass a certificate check through, asserting that a valid certificate maps back to a model
+    of the source formula (the reduction's correctness, checked on every scored answer)."""
+    if not why:
+        assert CNF.from_json(item.problem["cnf"]).evaluate(to_assignment()), (
+            "a valid certificate must map to a model"
+        )
+    return why

@@ -22,18 +22,15 @@ model).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..errors import ConfigError
-from ..kinds import KindSpec, register_kind, yes_no_verdict
+from ..kinds import KindSpec, register_kind, yes_no_head, yes_no_verdict
 from ..logic.cnf import CNF
-from ..logic.sat import solve
-from ..parse.decision import parse_decision
 from ..registry import RENDERERS
 from ..render.base import build_kind_item
 from ..schema import Answer, Item, LabelledProblem, Verdict
-from .base import REDUCERS
+from .base import REDUCERS, mapped_back, oracle_reply
 
 KIND = "packing"
 ANSWER_SCHEMA: dict[str, Any] = {
@@ -145,11 +142,9 @@ class PackingRenderer:
 
 
 def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
-    decision, rule = parse_decision(body, objs, vocab="yes-no")
-    if decision is None:
-        return Answer(parse_error=rule)
-    if decision != "SAT":
-        return Answer(decision="UNSAT", rule=rule)
+    final, rule = yes_no_head(body, objs)
+    if final is not None:
+        return final
     for obj in reversed(objs):
         pl = obj.get("placement")
         if isinstance(pl, dict):
@@ -163,24 +158,14 @@ def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
 
 def verify(item: Item, answer: Answer) -> Verdict:
     def check(placement: dict[str, Any]) -> str:
-        why = check_placement(item.problem, placement)
-        if not why:  # only a valid placement is mapped back, and it must give a model
-            val = placement_to_assignment(item.problem, placement)
-            assert CNF.from_json(item.problem["cnf"]).evaluate(val), (
-                "a valid placement must map to a model"
-            )
-        return why
+        why = check_placement(item.problem, placement)  # the placement itself, then the map back
+        return mapped_back(item, why, lambda: placement_to_assignment(item.problem, placement))
 
     return yes_no_verdict(item, answer, "placement", check)
 
 
 def oracle_text(item: Item) -> str:
-    sol = solve(CNF.from_json(item.problem["cnf"]))
-    if sol.label != "SAT":
-        return '{"answer": "NO"}'
-    return json.dumps(
-        {"answer": "YES", "placement": assignment_to_placement(item.problem, sol.assignment or {})}
-    )
+    return oracle_reply(item, "placement", assignment_to_placement)
 
 
 REDUCERS[KIND] = reduce_cnf

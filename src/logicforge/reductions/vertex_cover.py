@@ -17,19 +17,16 @@ checks the size bound and that every edge is covered.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from ..errors import ConfigError
-from ..kinds import KindSpec, register_kind, yes_no_verdict
+from ..kinds import KindSpec, register_kind, yes_no_head, yes_no_verdict
 from ..logic.cnf import CNF
-from ..logic.sat import solve
-from ..parse.decision import parse_decision
 from ..registry import RENDERERS
 from ..render.base import build_kind_item
 from ..schema import Answer, Item, LabelledProblem, Verdict
-from .base import REDUCERS
+from .base import REDUCERS, mapped_back, oracle_reply
 
 KIND = "vc"
 ANSWER_SCHEMA: dict[str, Any] = {
@@ -123,11 +120,9 @@ _COVER_LINE = re.compile(r"cover[^:\n\[]*[:=]?\s*\[?\s*((?:\d+\s*,\s*)*\d+)\s*\]
 
 
 def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
-    decision, rule = parse_decision(body, objs, vocab="yes-no")
-    if decision is None:
-        return Answer(parse_error=rule)
-    if decision != "SAT":
-        return Answer(decision="UNSAT", rule=rule)
+    final, rule = yes_no_head(body, objs)
+    if final is not None:
+        return final
     for obj in reversed(objs):
         if isinstance(obj.get("cover"), list):
             try:
@@ -148,23 +143,13 @@ def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
 def verify(item: Item, answer: Answer) -> Verdict:
     def check(cover: list[int]) -> str:
         why = check_cover(item.problem, cover)
-        if not why:  # a valid cover maps back to a model of the source formula
-            val = cover_to_assignment(item.problem, set(cover))
-            assert CNF.from_json(item.problem["cnf"]).evaluate(val), (
-                "a valid cover must map to a model"
-            )
-        return why
+        return mapped_back(item, why, lambda: cover_to_assignment(item.problem, set(cover)))
 
     return yes_no_verdict(item, answer, "cover", check)
 
 
 def oracle_text(item: Item) -> str:
-    sol = solve(CNF.from_json(item.problem["cnf"]))
-    if sol.label != "SAT":
-        return '{"answer": "NO"}'
-    return json.dumps(
-        {"answer": "YES", "cover": assignment_to_cover(item.problem, sol.assignment or {})}
-    )
+    return oracle_reply(item, "cover", assignment_to_cover)
 
 
 REDUCERS[KIND] = reduce_cnf

@@ -36,6 +36,31 @@ def model_colours(models: Sequence[str]) -> dict[str, str]:
     return {m: PALETTE[i % len(PALETTE)] for i, m in enumerate(sorted(models))}
 
 
+def model_lines(
+    ax: Any,
+    rows: Sequence[Mapping[str, Any]],
+    x: str,
+    y: str,
+    colours: Mapping[str, str],
+    style: str = "-o",
+) -> None:
+    """One line per model through its (x, y) points, skipping undefined values, in fixed colours."""
+    for m in sorted({str(r["model"]) for r in rows}):
+        pts = sorted(
+            (r[x], r[y])
+            for r in rows
+            if r["model"] == m and r.get(x) is not None and r.get(y) is not None
+        )
+        if pts:
+            ax.plot(
+                [p[0] for p in pts],
+                [p[1] for p in pts],
+                style,
+                color=colours.get(m, "grey"),
+                label=m,
+            )
+
+
 def phase_transition(
     problems: Sequence[Mapping[str, Any]],
     rows: Sequence[Mapping[str, Any]],
@@ -102,20 +127,7 @@ def metric_vs(
         return None
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
-    for m in sorted({r["model"] for r in agg_rows}):
-        pts = sorted(
-            (r[x], r[metric])
-            for r in agg_rows
-            if r["model"] == m and r.get(metric) is not None and r.get(x) is not None
-        )
-        if pts:
-            ax.plot(
-                [p[0] for p in pts],
-                [p[1] for p in pts],
-                "-o",
-                color=colours.get(m, "grey"),
-                label=m,
-            )
+    model_lines(ax, agg_rows, x, metric, colours)
     ax.set_xlabel(x)
     ax.set_ylabel(metric)
     ax.set_ylim(-0.03, 1.03)
@@ -135,15 +147,13 @@ def pass_at_k_figure(
         return None
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 4), dpi=110)
-    for r in rows:
-        pts = sorted((int(k[5:]), v) for k, v in r.items() if k.startswith("pass@"))
-        ax.plot(
-            [p[0] for p in pts],
-            [p[1] for p in pts],
-            "-o",
-            color=colours.get(r["model"], "grey"),
-            label=r["model"],
-        )
+    points = [
+        {"model": r["model"], "k": int(k[5:]), "pass": v}
+        for r in rows
+        for k, v in r.items()
+        if k.startswith("pass@")
+    ]
+    model_lines(ax, points, "k", "pass", colours)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("k (samples)")
     ax.set_ylabel("pass@k")

@@ -214,7 +214,7 @@ def adr_figure(
     """ADR vs N beside accuracy and MCC vs N, one line per model."""
     from ..metrics.adr import adr_table
     from ..metrics.aggregate import aggregate
-    from .plots import _plt
+    from .plots import _plt, model_lines
 
     rows = adr_table(records, ("model", "n_vars"))
     if len({r["n_vars"] for r in rows}) < 2:
@@ -230,18 +230,7 @@ def adr_figure(
         (axes[2], conv, "mcc", "MCC"),
     ]
     for ax, data, key, title in panels:
-        for m in sorted({r["model"] for r in data}):
-            pts = sorted(
-                (r["n_vars"], r[key]) for r in data if r["model"] == m and r.get(key) is not None
-            )
-            if pts:
-                ax.plot(
-                    [p[0] for p in pts],
-                    [p[1] for p in pts],
-                    "-o",
-                    color=colours.get(m, "grey"),
-                    label=m,
-                )
+        model_lines(ax, data, "n_vars", key, colours)
         ax.set_xlabel("N (variables)")
         ax.set_title(title, fontsize=10)
         ax.set_ylim(-1.05 if key == "mcc" else -0.03, 1.03)
@@ -413,7 +402,7 @@ def conflicts_figure(
     records: Sequence[Mapping[str, Any]], colours: Mapping[str, str], out: Path
 ) -> tuple[list[dict[str, Any]], tuple[str, str] | None]:
     """Grid and cell accuracy per model against Z3 conflicts, in log₂ bins (0, 1, 2–3, 4–7, …)."""
-    from .plots import _plt
+    from .plots import _plt, model_lines
 
     cells: dict[tuple[str, int], list[tuple[bool, float]]] = defaultdict(list)
     for r in records:
@@ -440,11 +429,7 @@ def conflicts_figure(
         return rows, None
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
-    for m in sorted({str(r["model"]) for r in rows}):
-        pts = [(r["bin"], r["accuracy"]) for r in rows if r["model"] == m]
-        ax.plot(
-            [p[0] for p in pts], [p[1] for p in pts], "-o", color=colours.get(m, "grey"), label=m
-        )
+    model_lines(ax, rows, "bin", "accuracy", colours)
     ax.set_xlabel("log2(Z3 conflicts) bin (mean over shuffled runs)")
     ax.set_ylabel("grid accuracy")
     ax.set_ylim(-0.03, 1.03)
