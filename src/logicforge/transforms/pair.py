@@ -203,7 +203,7 @@ def pair_problem(
         return None
     twin, edit = found
     a = solve(twin)
-    b = solve(twin, solver="minisat22")
+    b = solve(twin, stats=True)  # MiniSat: the second oracle, and the twin's recorded statistics
     want = "SAT" if p.label == "UNSAT" else "UNSAT"
     assert a.label == b.label == want, f"twin label {a.label}/{b.label}, expected {want}"
     if a.model is not None:
@@ -218,7 +218,7 @@ def pair_problem(
     }
     assert twin.num_vars == n
     src = p.model_copy(update={"metadata": p.metadata | info | {"pair_role": p.label}})
-    stats = solve(twin, stats=True)
+    stats = b
     tw = p.model_copy(
         update={
             "problem_id": f"{p.problem_id}~twin",
