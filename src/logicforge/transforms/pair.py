@@ -218,21 +218,20 @@ def pair_problem(
     }
     assert twin.num_vars == n
     src = p.model_copy(update={"metadata": p.metadata | info | {"pair_role": p.label}})
-    stats = b
     tw = p.model_copy(
         update={
             "problem_id": f"{p.problem_id}~twin",
             "problem": twin.to_json(),
             "label": want,
-            "oracle": stats.to_json() | {"confirmed_by": ["cadical195", "minisat22"]},
+            "oracle": b.to_json() | {"confirmed_by": ["cadical195", "minisat22"]},
             "metadata": p.metadata
             | info
             | {
                 "pair_role": want,
                 "n_clauses": twin.num_clauses,
                 "alpha": round(twin.alpha, 6),
-                "decisions": stats.stats.get("decisions"),
-                "conflicts": stats.stats.get("conflicts"),
+                "decisions": b.stats.get("decisions"),
+                "conflicts": b.stats.get("conflicts"),
             },
         }
     )
