@@ -105,6 +105,7 @@ def test_all_nine_types_occur_in_a_6x6_batch() -> None:
 
 def test_same_seed_same_puzzles_and_metadata() -> None:
     a = lf.generate("zebra", {"n_houses": 5, "n_attributes": 4}, count=5, seed=7)
+    lf.generate("zebra", {"n_houses": 5, "n_attributes": 4}, count=3, seed=8)  # other work between
     b = lf.generate("zebra", {"n_houses": 5, "n_attributes": 4}, count=5, seed=7)
     assert [p.model_dump_json() for p in a] == [p.model_dump_json() for p in b]
     assert a[0].metadata["size_group"] == "Large" and a[0].metadata[

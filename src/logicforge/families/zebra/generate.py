@@ -4,14 +4,15 @@ Generation, per puzzle, on the shared canonical pool of its size (see :mod:`.enc
 
 1. order the candidate clues by weighted random keys (u^(1/w), weights per clue type — simpler
    types have higher weights and are kept more often);
-2. find by binary search the shortest prefix of that order whose clues leave the canonical grid
-   as the only solution (UNSAT once the grid is blocked), and shrink it to the solver's core;
+2. in a fresh incremental MiniSat (structure + a clause blocking the canonical grid), add the
+   clues behind selectors in that order, in growing chunks, until the grid is the only solution
+   (UNSAT under the selectors), and shrink to the solver's core;
 3. deletion pass, least-preferred first: drop a clue whenever the rest still forces uniqueness
    (shrinking to each new core). The result is irredundant — every remaining clue is needed;
 4. relabel: pick the M attributes (Name always) and N values of each from the pool and a random
    permutation per attribute, which turns the canonical grid into the hidden solution;
-5. re-check independently: a fresh MiniSat on a fresh encoding of the emitted clues must find the
-   hidden grid as a model and nothing else.
+5. re-check independently: a fresh solver of another kind (Glucose) on a fresh encoding of the
+   emitted, relabelled clues must find the hidden grid as a model and nothing else.
 """
 
 from __future__ import annotations
@@ -70,41 +71,49 @@ class ZebraParams:
 
 
 def _reduce(pool: Any, rng: np.random.Generator, weights: dict[str, float]) -> list[int]:
-    """Irredundant clue set, decided by satisfiability answers only.
+    """Irredundant clue set (indices into ``pool.clues``, most preferred first).
 
-    Every query ("is the grid unique under these clues?") has one true answer whatever the shared
-    solver has learnt before, so the result depends only on the seed — solver cores, which do
-    depend on the solver's history, are deliberately not used.
+    One fresh MiniSat per puzzle holds the structure, the block on the canonical grid and, behind
+    one selector each, the candidate clues in preference order. Uniqueness of a clue set is
+    unsatisfiability under its selectors, and every UNSAT answer's core shrinks the set at once.
+    The solver is fresh and its call sequence is fixed by ``rng``, so cores — and so the puzzle —
+    depend only on the seed, not on the puzzles made before.
     """
-    w = np.array([weights.get(c.type, TYPES[c.type].weight) for c in pool.clues])
+    from pysat.solvers import Solver
+
+    per_type = np.array([weights.get(t, TYPES[t].weight) for t in TYPES])
+    w = per_type[pool.type_ids]
     keys = rng.random(len(w)) ** (1.0 / w)
     order = np.argsort(-keys).tolist()  # most preferred first
-    hi = min(len(order), 2 * pool.n * pool.m)
-    while not pool.unique_with(order[:hi]):  # grow until unique …
-        if hi == len(order):
-            raise AssertionError("all true clues together must determine the grid")
-        hi = min(len(order), 2 * hi)
-    lo = hi // 2 + 1
-    while lo < hi:  # … then the shortest unique prefix
-        mid = (lo + hi) // 2
-        if pool.unique_with(order[:mid]):
-            hi = mid
-        else:
-            lo = mid + 1
-    current = order[:hi]
-    for c in reversed(order[:hi]):  # deletion pass, least preferred first
-        rest = [x for x in current if x != c]
-        if rest and pool.unique_with(rest):
-            current = rest
-    return current
+    top = pool.n * pool.n * pool.m  # selector of order[r] is top + 1 + r
+    with Solver(name="minisat22", bootstrap_with=pool.base) as s:
+        added, chunk = 0, max(4, (3 * pool.n * pool.m) // 4)
+        while True:  # add clues in preference order until they force the grid
+            for r in range(added, min(len(order), added + chunk)):
+                for cl in pool.clauses[order[r]]:
+                    s.add_clause([*cl, -(top + 1 + r)])
+            added = min(len(order), added + chunk)
+            if not s.solve(assumptions=list(range(top + 1, top + 1 + added))):
+                break
+            if added == len(order):
+                raise AssertionError("all true clues together must determine the grid")
+            chunk *= 2
+        current = set(s.get_core())
+        for sel in sorted(current, reverse=True):  # deletion pass, least preferred first
+            if sel not in current:
+                continue
+            if not s.solve(assumptions=sorted(current - {sel})):
+                current = set(s.get_core())  # unique without it: shrink to the new core
+    return [order[x - top - 1] for x in sorted(current)]
 
 
 def recheck(n: int, m: int, clues: list[Clue], pos: list[list[int]]) -> None:
-    """Independent certificate: a fresh MiniSat on a fresh encoding finds the hidden grid and no other."""
+    """Independent certificate: a fresh Glucose (generation uses MiniSat) on a fresh encoding of the
+    emitted clues finds the hidden grid and no other."""
     from pysat.solvers import Solver
 
     hidden = [var(n, a, v, pos[a][v]) for a in range(m) for v in range(n)]
-    with Solver(name="minisat22", bootstrap_with=structure_clauses(n, m)) as s:
+    with Solver(name="glucose4", bootstrap_with=structure_clauses(n, m)) as s:
         for c in clues:
             for cl in clue_clauses(n, c):
                 s.add_clause(cl)
@@ -225,7 +234,7 @@ class ZebraFamily:
         }
         if p.z3_runs:
             meta |= z3_complexity(n, m, clues, p.z3_runs, rng)
-        return problem, "SAT", {"solver": "glucose4+minisat22", "unique": True}, meta
+        return problem, "SAT", {"solver": "minisat22+glucose4", "unique": True}, meta
 
 
 FAMILIES.register(NAME, ZebraFamily())
