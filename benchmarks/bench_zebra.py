@@ -2,7 +2,7 @@
 
 Median milliseconds per certified, irredundant puzzle with all nine clue types, one process, at
 4×4 … 10×10: generation alone and including the independent MiniSat re-check. The per-size pool
-(candidate clues, encoding, shared solver) is built once per process; its build time is reported
+(candidate clues and their clauses) is built once per process; its build time is reported
 separately as start-up, like the interpreter start-up.
 
 Usage: python benchmarks/bench_zebra.py
