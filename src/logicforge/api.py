@@ -86,11 +86,13 @@ def run(
     retry_errors: bool = False,
     progress: bool = False,
     total_items: int | None = None,
+    tokenizer: str | None = "auto",
 ) -> dict[str, int]:
     """Run a model over items, appending scored records to ``records_path`` (resumable).
 
     ``items`` may be a list or a stream (see :func:`iter_items`); ``total_items`` sizes the
-    progress line for streams."""
+    progress line for streams. ``tokenizer`` (``auto``, ``smollm2``, ``words`` or None) counts
+    reasoning tokens for backends whose usage has none."""
     if samples < 1:
         raise ConfigError("samples", samples, "must be ≥ 1")
     if concurrency < 1:
@@ -108,6 +110,8 @@ def run(
             cache=cache,
             retry_errors=retry_errors,
             progress=progress,
+            total_items=total_items,
+            tokenizer=tokenizer,
         )
     finally:
         if cache:
@@ -133,9 +137,11 @@ def score(records: Iterable[Mapping[str, Any]], items: Iterable[Item]) -> list[R
             prompt_tokens=u.get("prompt_tokens"),
             completion_tokens=u.get("completion_tokens"),
             reasoning_tokens=u.get("reasoning_tokens"),
+            reasoning_source=u.get("reasoning_source"),
             latency_s=r.get("latency_s") or 0.0,
             attempts=r.get("attempts", 1),
             error=r.get("error"),
+            extra=r.get("extra") or {},
         )
         rec = score_response(it, r["model"], r["sample"], resp, cached=bool(r.get("cached")))
         out.append(rec.model_copy(update={"meta": item_meta(it)}))

@@ -109,6 +109,7 @@ def cmd_run(a: argparse.Namespace) -> int:
             retry_errors=a.retry_errors,
             progress=not a.quiet,
             total_items=total,
+            tokenizer=None if a.tokenizer == "off" else a.tokenizer,
         )
         print(
             f"{m.name}: {c['done']} new records ({c['errors']} errors, {c['cached']} from cache); {c['total']} in {a.records}"
@@ -251,6 +252,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     u.add_argument("--limit", type=int, help="only the first N items")
     u.add_argument("--quiet", action="store_true", help="no progress line")
+    u.add_argument(
+        "--tokenizer",
+        choices=["auto", "smollm2", "words", "off"],
+        default="auto",
+        help="counts reasoning tokens when the backend's usage has none (default auto)",
+    )
     _sampling_args(u)
     u.set_defaults(fn=cmd_run)
 

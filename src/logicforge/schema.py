@@ -64,7 +64,8 @@ class Item(_Frozen):
 class Usage(_Frozen):
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
-    reasoning_tokens: int | None = None  # hidden or visible reasoning, as the API reports it
+    reasoning_tokens: int | None = None  # hidden or visible reasoning
+    reasoning_source: str | None = None  # "usage" (the API said so) or the tokenizer that counted
 
 
 class Answer(_Frozen):
@@ -108,3 +109,6 @@ class Record(_Frozen):
     answer: Answer | None = None
     verdict: Verdict | None = None
     meta: dict[str, Any] = Field(default_factory=dict)  # item columns for grouping
+    extra: dict[str, Any] = Field(
+        default_factory=dict
+    )  # backend / strategy details (turns, best-of-n)

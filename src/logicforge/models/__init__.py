@@ -2,10 +2,11 @@
 
 Specs (``--model``): ``random[:seed=N]``, ``always-sat``, ``always-unsat``, ``oracle``,
 ``embedded`` (SmolLM2-135M-Instruct from PyPI through llama-cpp-python), ``local:/path/model.gguf``,
-``openai-compatible:<base URL>:<model name>`` (alias ``openai:``).
+``openai-compatible:<base URL>:<model name>`` (alias ``openai:``); wrappers
+``selfverify:<rounds>:<none|oracle>:<spec>`` and ``bestofn:<n>:<oracle|majority|model(<spec>)>:<spec>``.
 """
 
-from . import baselines, embedded, openai_compat, selfverify
+from . import baselines, bestofn, embedded, openai_compat, selfverify
 from .base import Model, Response, Sampling, load_model
 
 __all__ = [
@@ -14,6 +15,7 @@ __all__ = [
     "Sampling",
     "load_model",
     "baselines",
+    "bestofn",
     "embedded",
     "openai_compat",
     "selfverify",

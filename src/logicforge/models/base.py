@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -41,6 +42,7 @@ class Response:
     completion_tokens: int | None = None
     latency_s: float = 0.0
     reasoning_tokens: int | None = None
+    reasoning_source: str | None = None  # None: from the API's usage
     attempts: int = 1
     error: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -84,7 +86,9 @@ def load_model(spec: str) -> Model:
         >>> load_model("always-unsat").name
         'always-unsat'
     """
-    kind, _, rest = spec.partition(":")
+    kind = re.split(r"[:;]", spec, maxsplit=1)[0]
+    rest = spec[len(kind) :]
+    rest = rest[1:] if rest.startswith(":") else rest  # "random;seed=3" keeps its ";"
     if (
         kind in ("random", "always-sat", "always-unsat", "oracle", "embedded")
         and rest

@@ -11,7 +11,7 @@ from typing import Any
 
 from .. import __version__
 from ..metrics.aggregate import METRIC_NAMES, aggregate, row_of
-from . import plots, studies
+from . import compute, plots, studies
 from .tables import to_csv, to_markdown
 
 GROUPINGS: list[tuple[str, ...]] = [
@@ -118,11 +118,19 @@ def build_report(
         if cap:
             figures.append(("pass_at_k.png", cap))
     if "z3_conflicts" in cols:
-        zc, fig = studies.conflicts_figure(records, colours, out)
+        zc, fig = compute.conflicts_figure(records, colours, out)
         _write(out, "accuracy_by_z3_conflicts", zc)
         tables.append(("accuracy_by_z3_conflicts", zc))
         if fig:
             figures.append(fig)
+        tz = compute.tokens_vs_conflicts(records)
+        if tz:
+            _write(out, "reasoning_tokens_vs_z3_conflicts", tz)
+            tables.append(("reasoning_tokens_vs_z3_conflicts (Spearman ρ per model)", tz))
+    bon = compute.best_of_n_table(records)
+    if bon:
+        _write(out, "best_of_n", bon)
+        tables.append(("best_of_n (selected answer per item)", bon))
     agg_s = dict(tables).get("metrics_by_model_log10_search_space")
     if agg_s:
         for metric in ("accuracy", "cell_accuracy"):

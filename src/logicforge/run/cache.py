@@ -42,6 +42,9 @@ class ResponseCache:
             "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, text TEXT, finish_reason TEXT,"
             " prompt_tokens INTEGER, completion_tokens INTEGER, latency_s REAL)"
         )
+        cols = {row[1] for row in self.db.execute("PRAGMA table_info(responses)")}
+        if "more" not in cols:  # reasoning tokens and backend extras (added in 0.1.0)
+            self.db.execute("ALTER TABLE responses ADD COLUMN more TEXT")
         self.db.commit()
         self._pending = 0
         self._commit_every = commit_every_s
@@ -49,25 +52,39 @@ class ResponseCache:
 
     def get(self, key: str) -> Response | None:
         row = self.db.execute(
-            "SELECT text, finish_reason, prompt_tokens, completion_tokens, latency_s FROM responses WHERE key=?",
+            "SELECT text, finish_reason, prompt_tokens, completion_tokens, latency_s, more"
+            " FROM responses WHERE key=?",
             (key,),
         ).fetchone()
         if row is None:
             return None
+        more = json.loads(row[5]) if row[5] else {}
         return Response(
             text=row[0],
             finish_reason=row[1],
             prompt_tokens=row[2],
             completion_tokens=row[3],
             latency_s=row[4],
+            reasoning_tokens=more.get("reasoning_tokens"),
+            extra=more.get("extra") or {},
         )
 
     def put(self, key: str, r: Response) -> None:
         if r.error is not None or r.text is None:
             return  # errors are never cached
         self.db.execute(
-            "INSERT OR REPLACE INTO responses VALUES (?,?,?,?,?,?)",
-            (key, r.text, r.finish_reason, r.prompt_tokens, r.completion_tokens, r.latency_s),
+            "INSERT OR REPLACE INTO responses"
+            " (key, text, finish_reason, prompt_tokens, completion_tokens, latency_s, more)"
+            " VALUES (?,?,?,?,?,?,?)",
+            (
+                key,
+                r.text,
+                r.finish_reason,
+                r.prompt_tokens,
+                r.completion_tokens,
+                r.latency_s,
+                json.dumps({"reasoning_tokens": r.reasoning_tokens, "extra": r.extra}),
+            ),
         )
         self._pending += 1
         now = time.monotonic()

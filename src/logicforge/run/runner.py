@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Sized
 from pathlib import Path
 from typing import Any
 
+from ..metrics.tokens import TokenCounter
 from ..metrics.verdict import verify
 from ..models.base import Model, Response, Sampling
 from ..parse.answer import parse_answer
@@ -40,11 +41,22 @@ def item_meta(item: Item) -> dict[str, Any]:
 
 
 def score_response(
-    item: Item, model: str, sample: int, r: Response, cached: bool = False
+    item: Item,
+    model: str,
+    sample: int,
+    r: Response,
+    cached: bool = False,
+    tokens: TokenCounter | None = None,
 ) -> Record:
-    """Parse and verify one response into a Record."""
+    """Parse and verify one response into a Record. Reasoning tokens come from the response's
+    usage; when it has none and ``tokens`` is given, they are counted in its reasoning text."""
     answer = parse_answer(r.text, item) if r.error is None else None
     verdict = verify(item, answer) if answer is not None else None
+    reasoning, source = r.reasoning_tokens, r.reasoning_source
+    if reasoning is not None:
+        source = source or "usage"
+    elif tokens is not None and r.text is not None and r.error is None:
+        reasoning, source = tokens.reasoning_tokens(r.text), tokens.resolved
     return Record(
         record_id=record_id(item.item_id, model, sample),
         item_id=item.item_id,
@@ -55,7 +67,8 @@ def score_response(
         usage=Usage(
             prompt_tokens=r.prompt_tokens,
             completion_tokens=r.completion_tokens,
-            reasoning_tokens=r.reasoning_tokens,
+            reasoning_tokens=reasoning,
+            reasoning_source=source,
         ),
         latency_s=round(r.latency_s, 6),
         attempts=r.attempts,
@@ -64,6 +77,7 @@ def score_response(
         answer=answer,
         verdict=verdict,
         meta=item_meta(item),
+        extra=r.extra,
     )
 
 
@@ -78,6 +92,7 @@ async def _run(
     retry_errors: bool,
     progress: Progress,
     order: list[str],
+    tokens: TokenCounter | None,
 ) -> dict[str, int]:
     def todo() -> Iterator[tuple[Item, int]]:
         for it in items:
@@ -103,7 +118,7 @@ async def _run(
                 r = await model.generate(item, sampling, s)
                 if cache and key:
                     cache.put(key, r)
-            rec = score_response(item, model.name, s, r, cached=hit)
+            rec = score_response(item, model.name, s, r, cached=hit, tokens=tokens)
             store.append(
                 rec.record_id, rec.model_dump_json().encode(), errored=rec.error is not None
             )
@@ -134,13 +149,17 @@ def run_model(
     retry_errors: bool = False,
     progress: bool = True,
     total_items: int | None = None,
+    tokenizer: str | None = "auto",
 ) -> dict[str, int]:
     """Run every (item, sample) not yet in ``records_path`` and append its scored record.
 
     ``items`` may be any iterable (a list, or a generator streaming a large file); it is read once.
+    ``tokenizer`` counts reasoning tokens when the backend reports none (see
+    :mod:`logicforge.metrics.tokens`; ``None`` leaves them unknown).
     Returns counts: ``done`` (this call), ``errors``, ``cached``, ``total`` (records in the file).
     """
     sampling = sampling or Sampling()
+    tokens = TokenCounter(tokenizer) if tokenizer else None
     store = RecordStore(records_path)
     if total_items is None and isinstance(items, Sized):
         total_items = len(items)
@@ -150,7 +169,17 @@ def run_model(
     async def main() -> dict[str, int]:
         try:
             return await _run(
-                items, model, store, samples, sampling, concurrency, cache, retry_errors, bar, order
+                items,
+                model,
+                store,
+                samples,
+                sampling,
+                concurrency,
+                cache,
+                retry_errors,
+                bar,
+                order,
+                tokens,
             )
         finally:
             await model.aclose()

@@ -1,0 +1,129 @@
+"""Complexity and test-time compute: accuracy and reasoning tokens against Z3 conflicts
+(ZebraLogic §4–5), and what best-of-n selection did."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+
+def _bin(c: float) -> int:
+    return 0 if c < 1 else int(math.log2(c)) + 1
+
+
+def conflicts_figure(
+    records: Sequence[Mapping[str, Any]], colours: Mapping[str, str], out: Path
+) -> tuple[list[dict[str, Any]], tuple[str, str] | None]:
+    """Grid and cell accuracy per model against Z3 conflicts, in log₂ bins (0, 1, 2–3, 4–7, …)."""
+    from .plots import _plt, model_lines
+
+    cells: dict[tuple[str, int], list[tuple[bool, float, int | None]]] = defaultdict(list)
+    for r in records:
+        c = (r.get("meta") or {}).get("z3_conflicts")
+        if c is None:
+            continue
+        v = r.get("verdict") or {}
+        cells[(str(r.get("model")), _bin(c))].append(
+            (
+                bool(v.get("correct")),
+                float(v.get("score") or 0.0),
+                (r.get("usage") or {}).get("reasoning_tokens"),
+            )
+        )
+    rows: list[dict[str, Any]] = [
+        {
+            "model": m,
+            "z3_conflicts_bin": f"[{0 if b == 0 else 2 ** (b - 1)}, {2**b})",
+            "bin": b,
+            "n": len(x),
+            "accuracy": sum(a for a, _, _ in x) / len(x),
+            "cell_accuracy": sum(c for _, c, _ in x) / len(x),
+            "mean_reasoning_tokens": _mean([t for _, _, t in x]),
+        }
+        for (m, b), x in sorted(cells.items())
+    ]
+    if len({r["bin"] for r in rows}) < 2:
+        return rows, None
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
+    model_lines(ax, rows, "bin", "accuracy", colours)
+    ax.set_xlabel("log2(Z3 conflicts) bin (mean over shuffled runs)")
+    ax.set_ylabel("grid accuracy")
+    ax.set_ylim(-0.03, 1.03)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out / "accuracy_vs_z3_conflicts.png")
+    plt.close(fig)
+    return rows, (
+        "accuracy_vs_z3_conflicts.png",
+        "Grid accuracy per model against the puzzle's mean Z3 conflicts (log2 bins).",
+    )
+
+
+def _mean(xs: Sequence[float | None]) -> float | None:
+    v = [x for x in xs if x is not None]
+    return round(sum(v) / len(v), 2) if v else None
+
+
+def tokens_vs_conflicts(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per model: Spearman ρ between a response's reasoning tokens and its puzzle's mean Z3
+    conflicts (does the model think longer on puzzles that are harder for a solver?), with the
+    token source (API usage or the tokenizer that counted them)."""
+    from scipy.stats import spearmanr
+
+    pts: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    sources: dict[str, set[str]] = defaultdict(set)
+    for r in records:
+        c = (r.get("meta") or {}).get("z3_conflicts")
+        u = r.get("usage") or {}
+        t = u.get("reasoning_tokens")
+        if c is None or t is None:
+            continue
+        pts[str(r.get("model"))].append((float(t), float(c)))
+        sources[str(r.get("model"))].add(str(u.get("reasoning_source") or "usage"))
+    rows = []
+    for m, xy in sorted(pts.items()):
+        xs, ys = [x for x, _ in xy], [y for _, y in xy]
+        rho = p = None
+        if len(xy) >= 3 and len(set(xs)) > 1 and len(set(ys)) > 1:
+            res = spearmanr(xs, ys)
+            rho, p = round(float(res.statistic), 3), round(float(res.pvalue), 4)
+        rows.append(
+            {
+                "model": m,
+                "n": len(xy),
+                "mean_reasoning_tokens": round(sum(xs) / len(xs), 2),
+                "spearman_tokens_vs_conflicts": rho,
+                "p_value": p,
+                "token_source": ", ".join(sorted(sources[m])),
+            }
+        )
+    return rows
+
+
+def best_of_n_table(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per best-of-n model: accuracy of the selected answers, candidates per item, how often the
+    scorer failed to give a score, and how often the selection differs from the first candidate."""
+    acc: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for r in records:
+        if (r.get("extra") or {}).get("bon_n"):
+            acc[str(r.get("model"))].append(r)
+    rows = []
+    for m, rs in sorted(acc.items()):
+        ex = [r["extra"] for r in rs]
+        rows.append(
+            {
+                "model": m,
+                "records": len(rs),
+                "n": max(e["bon_n"] for e in ex),
+                "scorer": ex[0].get("bon_scorer"),
+                "accuracy": sum(bool((r.get("verdict") or {}).get("correct")) for r in rs)
+                / len(rs),
+                "changed_from_first": sum(e.get("bon_chosen", 0) != 0 for e in ex) / len(rs),
+                "scorer_failures": sum(e.get("bon_scorer_failures", 0) for e in ex),
+            }
+        )
+    return rows
