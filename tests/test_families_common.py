@@ -58,6 +58,15 @@ def test_same_seed_same_bytes(family: str, tmp_path) -> None:
 
 
 @pytest.mark.parametrize("family", FAMILIES)
+def test_two_worker_processes_give_the_same_bytes(family: str, tmp_path) -> None:
+    a = lf.generate(family, SMALL[family], count=70, seed=9, grid=None)
+    b = lf.generate(family, SMALL[family], count=70, seed=9, workers=2)  # two shards of ≤ 64
+    write_jsonl(tmp_path / "a.jsonl", a)
+    write_jsonl(tmp_path / "b.jsonl", b)
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+
+
+@pytest.mark.parametrize("family", FAMILIES)
 def test_items_are_independent_streams(family: str) -> None:
     """Item i of a larger batch equals item i of a smaller one (spawned, not sequential)."""
     a = lf.generate(family, SMALL[family], count=3, seed=5)

@@ -23,8 +23,10 @@ def generate(
     count: int = 10,
     seed: int = 0,
     grid: Mapping[str, Sequence[Any]] | None = None,
+    workers: int = 1,
 ) -> list[LabelledProblem]:
-    """Generate ``count`` labelled problems for each point of ``params`` × ``grid``.
+    """Generate ``count`` labelled problems for each point of ``params`` × ``grid``; ``workers``
+    processes give the same problems as one, faster.
 
     Example:
         >>> ps = generate("ksat/random", {"n_vars": 10}, count=2, seed=1, grid={"alpha": [3.0, 5.0]})
@@ -34,7 +36,7 @@ def generate(
     from .families.base import expand_grid, generate_problems
 
     points = expand_grid(params or {}, grid or {})
-    return list(generate_problems(family, points, count, seed))
+    return list(generate_problems(family, points, count, seed, workers=workers))
 
 
 def transform(

@@ -53,7 +53,9 @@ def cmd_generate(a: argparse.Namespace) -> int:
 
     for spec in a.transform or []:
         TRANSFORMS.get(parse_transform_spec(spec)[0])  # fail before work starts
-    problems = api.generate(a.family, params, count=a.count, seed=a.seed, grid=grid)
+    problems = api.generate(
+        a.family, params, count=a.count, seed=a.seed, grid=grid, workers=a.workers
+    )
     for spec in a.transform or []:
         problems = api.transform(problems, spec)
     out = Path(a.out)
@@ -216,6 +218,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     g.add_argument("--count", type=int, default=10, help="problems per parameter point")
     g.add_argument("--seed", type=int, default=0)
+    g.add_argument(
+        "--workers", type=int, default=1, help="local processes (same output as one, faster)"
+    )
     g.add_argument(
         "--renderer", action="append", help="renderer(s) for items.jsonl (default: formula)"
     )
