@@ -1,9 +1,14 @@
 """A real OpenAI-compatible HTTP server on 127.0.0.1 for client and runner tests.
 
 It answers ``POST /v1/chat/completions`` with a deterministic reply per prompt, and can inject
-faults per prompt: a scripted sequence of behaviours (``"429"``, ``"500"``, ``"stall"``,
-``"malformed"``, ``"ok"``, ``"401"``), then ``ok`` (or the last behaviour repeated when
-``sticky``). Bounded: it runs only while its context manager is open.
+faults per prompt: a scripted sequence of behaviours, then ``ok`` (or the last behaviour repeated
+when ``sticky``). Behaviours: ``ok``, ``429``, ``500``, ``503``, ``401``, ``403``, ``stall``,
+``malformed``, and the hostile ones — ``drip`` (a 200 whose body trickles a byte every 50 ms for
+at most 30 s), ``huge`` (a 40 MiB body), ``badutf8`` (invalid UTF-8 bytes), ``surrogate`` (valid
+JSON whose content holds a lone ``\\ud800`` escape), ``html200`` (an HTML page with status 200),
+``wrongtype`` (a correct body labelled ``text/plain``), ``close`` (the connection is dropped
+without a reply). Every fault is counted in ``faults``. Bounded: it runs only while its context
+manager is open, on 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ class FakeServer:
         self.requests = 0
         self.auth_headers: list[str | None] = []
         self.bodies: list[dict[str, Any]] = []
+        self.faults: dict[str, int] = defaultdict(int)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -53,14 +59,19 @@ class FakeServer:
             action = script[-1]
         else:
             action = "ok"
+        if action != "ok":
+            self.faults[action] += 1
+        hostile = await self._hostile(action, request, body, prompt)
+        if hostile is not None:
+            return hostile
         if action == "429":
             return web.Response(status=429, text="slow down", headers={"Retry-After": "0.05"})
         if action in ("500", "503"):
             return web.Response(
                 status=int(action), text="<html>oops</html>", content_type="text/html"
             )
-        if action == "401":
-            return web.Response(status=401, text='{"error": "bad key"}')
+        if action in ("401", "403"):
+            return web.Response(status=int(action), text='{"error": "bad key"}')
         if action == "stall":
             await asyncio.sleep(self.stall_s)
         if action == "malformed":
@@ -83,6 +94,47 @@ class FakeServer:
             "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": 5},
         }
         return web.Response(text=json.dumps(out), content_type="application/json")
+
+    def _ok_body(self, body: dict[str, Any], content: str) -> bytes:
+        out = {
+            "choices": [{"message": {"content": content}, "finish_reason": "stop"}],
+            "model": body.get("model"),
+        }
+        return json.dumps(out).encode()
+
+    async def _hostile(
+        self, action: str, request: web.Request, body: dict[str, Any], prompt: str
+    ) -> web.StreamResponse | None:
+        if action == "drip":
+            resp = web.StreamResponse(status=200, headers={"Content-Type": "application/json"})
+            await resp.prepare(request)
+            try:
+                for _ in range(600):  # ≤ 30 s, the client's time-out ends it first
+                    await resp.write(b" ")
+                    await asyncio.sleep(0.05)
+            except (ConnectionError, RuntimeError):
+                pass
+            return resp
+        if action == "huge":
+            return web.Response(body=b"x" * (40 << 20), content_type="application/json")
+        if action == "badutf8":
+            return web.Response(
+                body=b'{"choices": [\xff\xfe\xc3\x28]}', content_type="application/json"
+            )
+        if action == "surrogate":
+            raw = self._ok_body(body, "PLACEHOLDER").replace(b"PLACEHOLDER", b"\\ud800 SAT")
+            return web.Response(body=raw, content_type="application/json")
+        if action == "html200":
+            return web.Response(text="<html><body>Gateway</body></html>", content_type="text/html")
+        if action == "wrongtype":
+            return web.Response(
+                body=self._ok_body(body, reply_for(prompt)), content_type="text/plain"
+            )
+        if action == "close":
+            assert request.transport is not None
+            request.transport.close()
+            return web.Response(status=500)  # never delivered
+        return None
 
     def __enter__(self) -> FakeServer:
         started = threading.Event()

@@ -89,12 +89,14 @@ def run(
     progress: bool = False,
     total_items: int | None = None,
     tokenizer: str | None = "auto",
+    max_errors: int | None = None,
 ) -> dict[str, int]:
     """Run a model over items, appending scored records to ``records_path`` (resumable).
 
     ``items`` may be a list or a stream (see :func:`iter_items`); ``total_items`` sizes the
     progress line for streams. ``tokenizer`` (``auto``, ``smollm2``, ``words`` or None) counts
-    reasoning tokens for backends whose usage has none."""
+    reasoning tokens for backends whose usage has none. ``max_errors`` is the run's error budget:
+    past it the run stops cleanly, every finished record kept."""
     if samples < 1:
         raise ConfigError("samples", samples, "must be ≥ 1")
     if concurrency < 1:
@@ -114,6 +116,7 @@ def run(
             progress=progress,
             total_items=total_items,
             tokenizer=tokenizer,
+            max_errors=max_errors,
         )
     finally:
         if cache:

@@ -112,6 +112,7 @@ def cmd_run(a: argparse.Namespace) -> int:
             progress=not a.quiet,
             total_items=total,
             tokenizer=None if a.tokenizer == "off" else a.tokenizer,
+            max_errors=a.max_errors,
         )
         print(
             f"{m.name}: {c['done']} new records ({c['errors']} errors, {c['cached']} from cache); {c['total']} in {a.records}"
@@ -257,6 +258,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     u.add_argument("--limit", type=int, help="only the first N items")
     u.add_argument("--quiet", action="store_true", help="no progress line")
+    u.add_argument(
+        "--max-errors",
+        type=int,
+        help="error budget: stop cleanly once more records than this end in an error",
+    )
     u.add_argument(
         "--tokenizer",
         choices=["auto", "smollm2", "words", "off"],

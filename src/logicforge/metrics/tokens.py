@@ -21,6 +21,7 @@ Example:
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import re
 from functools import lru_cache
@@ -57,7 +58,7 @@ def _smollm2() -> Any:
 
     saved = os.dup(2)  # llama.cpp warns on stderr about a context a vocabulary never uses
     try:
-        with open(os.devnull, "w") as null:
+        with open(os.devnull, "w") as null, contextlib.redirect_stderr(null):
             os.dup2(null.fileno(), 2)
             llm = llama_cpp.Llama(
                 model_path=str(embedded_model_path()), vocab_only=True, verbose=False, n_ctx=8

@@ -6,6 +6,10 @@ message (retrying cannot fix a key). The API key is read from the environment va
 ``api_key_env`` (default ``OPENAI_API_KEY``) or from ``key_file``; it is sent only in the
 ``Authorization`` header and never written anywhere.
 
+Hostile servers are bounded: ``timeout`` caps a whole request (a body that drips forever included),
+bodies over ``max_body_mb`` (16 MiB) are refused without being read past the cap, and text that is
+not valid UTF-8 or not the expected JSON is a malformed reply (retried, then an error record).
+
 Spec: ``openai-compatible:<base URL>:<model>;timeout=60;max_retries=5;backoff=0.5;api_key_env=NAME``
 
 Example:
@@ -61,6 +65,7 @@ class OpenAICompatModel:
         max_backoff: float = 30.0,
         max_retry_after: float = 120.0,
         connections: int = 256,
+        max_body_mb: float = 16.0,
     ) -> None:
         if not base_url.startswith(("http://", "https://")):
             raise ConfigError("model", base_url, "base URL must start with http:// or https://")
@@ -80,6 +85,7 @@ class OpenAICompatModel:
         self.max_backoff = max_backoff
         self.max_retry_after = max_retry_after
         self.connections = connections
+        self.max_body = int(max_body_mb * 2**20)
         self._session: Any = None
         self._jitter = random.Random()
 
@@ -142,7 +148,14 @@ class OpenAICompatModel:
             t0 = time.perf_counter()
             try:
                 async with session.post(self.url, data=data) as r:
-                    raw = await r.read()
+                    raw = await _read_at_most(r, self.max_body)
+                    if raw is None:
+                        return Response(
+                            text=None,
+                            error=f"response body over {self.max_body / 2**20:g} MiB "
+                            "(raise max_body_mb= if that is expected)",
+                            attempts=attempt,
+                        )
                     if r.status == 200:
                         parsed = _parse_body(raw)
                         if isinstance(parsed, Response):
@@ -181,6 +194,19 @@ class OpenAICompatModel:
         )
 
 
+async def _read_at_most(r: Any, limit: int) -> bytes | None:
+    """The body, or None when it is larger than ``limit`` bytes (never read past the cap)."""
+    declared = r.content_length
+    if declared is not None and declared > limit:
+        return None
+    buf = bytearray()
+    async for chunk in r.content.iter_chunked(1 << 16):
+        buf += chunk
+        if len(buf) > limit:
+            return None
+    return bytes(buf)
+
+
 def _parse_body(raw: bytes) -> Response | str:
     """A Response from a 200 body, or the reason it is malformed."""
     try:
@@ -204,7 +230,7 @@ def _parse_body(raw: bytes) -> Response | str:
         return "malformed JSON body"
 
 
-_FLOAT = ("timeout", "backoff", "max_backoff", "max_retry_after")
+_FLOAT = ("timeout", "backoff", "max_backoff", "max_retry_after", "max_body_mb")
 _INT = ("max_retries", "connections")
 _STR = ("api_key_env", "key_file", "name")
 

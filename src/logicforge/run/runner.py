@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Sized
 from pathlib import Path
 from typing import Any
 
+from ..errors import ModelError
 from ..metrics.tokens import TokenCounter
 from ..metrics.verdict import verify
 from ..models.base import Model, Response, Sampling
@@ -21,6 +22,23 @@ from ..schema import Item, Record, Usage
 from .cache import ResponseCache, cache_key
 from .progress import Progress
 from .store import RecordStore
+
+
+def clean_text(text: str | None) -> str | None:
+    """Replace lone surrogates (from ``\\udXXX`` escapes in a server's JSON) with U+FFFD, so the
+    text can be stored as UTF-8; any other text is returned as it is.
+
+    Example:
+        >>> clean_text("ok"), clean_text("a\\ud800b".encode().decode("unicode_escape"))
+        ('ok', 'a\ufffdb')
+    """
+    if text is None:
+        return None
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def record_id(item_id: str, model: str, sample: int) -> str:
@@ -93,6 +111,7 @@ async def _run(
     progress: Progress,
     order: list[str],
     tokens: TokenCounter | None,
+    max_errors: int | None,
 ) -> dict[str, int]:
     def todo() -> Iterator[tuple[Item, int]]:
         for it in items:
@@ -109,6 +128,8 @@ async def _run(
 
     async def worker() -> None:
         for item, s in it_todo:
+            if max_errors is not None and counts["errors"] > max_errors:
+                return
             key = (
                 cache_key(model.cache_id, item, sampling, s) if (cache and model.cache_id) else None
             )
@@ -116,6 +137,7 @@ async def _run(
             hit = r is not None
             if r is None:
                 r = await model.generate(item, sampling, s)
+                r.text = clean_text(r.text)
                 if cache and key:
                     cache.put(key, r)
             rec = score_response(item, model.name, s, r, cached=hit, tokens=tokens)
@@ -134,6 +156,12 @@ async def _run(
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+    if max_errors is not None and counts["errors"] > max_errors:
+        raise ModelError(
+            f"stopped after {counts['errors']} error records (error budget: {max_errors}); every "
+            "finished record is saved — fix the cause and rerun the same command to resume "
+            "(--retry-errors redoes the failed ones)"
+        )
     return counts
 
 
@@ -150,12 +178,14 @@ def run_model(
     progress: bool = True,
     total_items: int | None = None,
     tokenizer: str | None = "auto",
+    max_errors: int | None = None,
 ) -> dict[str, int]:
     """Run every (item, sample) not yet in ``records_path`` and append its scored record.
 
     ``items`` may be any iterable (a list, or a generator streaming a large file); it is read once.
     ``tokenizer`` counts reasoning tokens when the backend reports none (see
-    :mod:`logicforge.metrics.tokens`; ``None`` leaves them unknown).
+    :mod:`logicforge.metrics.tokens`; ``None`` leaves them unknown). With ``max_errors``, the run
+    stops cleanly (:class:`ModelError`) once more records than that have ended in an error.
     Returns counts: ``done`` (this call), ``errors``, ``cached``, ``total`` (records in the file).
     """
     sampling = sampling or Sampling()
@@ -180,15 +210,18 @@ def run_model(
                 bar,
                 order,
                 tokens,
+                max_errors,
             )
         finally:
             await model.aclose()
 
     try:
-        counts = asyncio.run(main())
-        bar.close()
+        try:
+            counts = asyncio.run(main())
+        finally:
+            bar.close()
         store.compact(order)
     finally:
-        store.close()
+        store.release()
     counts["total"] = len(store)
     return counts

@@ -6,6 +6,9 @@ and at most one torn final line, which the next open detects (no trailing newlin
 JSON), reports, and truncates away. Records are keyed by ``record_id``; on load the last line of
 an id wins, so appending a retried record never duplicates it. ``compact()`` rewrites the file
 atomically (temp file + rename) in a canonical order.
+
+One process writes a store at a time: the store holds an exclusive ``flock`` on ``<file>.lock``
+for its lifetime, and a second writer is refused at once with a message naming the holder.
 """
 
 from __future__ import annotations
@@ -72,6 +75,7 @@ class RecordStore:
     def __init__(self, path: str | Path, fsync_every_s: float = 1.0) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = _lock_exclusive(self.path.with_name(self.path.name + ".lock"))
         self.lines: dict[str, bytes] = {}  # record_id -> its JSON line (last one wins)
         self.errored: set[str] = set()
         self.repaired = False
@@ -145,6 +149,18 @@ class RecordStore:
             os.close(self._fd)
             self._fd = -1
 
+    def release(self) -> None:
+        """Close the file and give up the writer's lock."""
+        self.close()
+        if self._lock >= 0:
+            os.close(self._lock)  # closing the descriptor drops the flock
+            self._lock = -1
+
+    def __del__(self) -> None:
+        if getattr(self, "_lock", -1) >= 0:
+            os.close(self._lock)
+            self._lock = -1
+
     def compact(self, order: list[str] | None = None) -> None:
         """Rewrite the file with one line per record (``order`` first, then the rest)."""
         self.close()
@@ -158,3 +174,25 @@ class RecordStore:
             os.fsync(f.fileno())
         os.replace(tmp, self.path)
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+
+
+def _lock_exclusive(lock_path: Path) -> int:
+    """An open descriptor holding an exclusive, non-blocking ``flock`` on ``lock_path`` (−1 where
+    the platform has no ``fcntl``); raises :class:`DataFileError` when another process holds it."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        return -1
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = os.read(fd, 64).decode("ascii", "replace").strip() or "another process"
+        os.close(fd)
+        raise DataFileError(
+            f"{lock_path.with_suffix('')}: another logicforge run is writing to it (pid {holder}); "
+            "wait for it to finish or choose another --records file"
+        ) from None
+    os.ftruncate(fd, 0)
+    os.write(fd, str(os.getpid()).encode())
+    return fd

@@ -1,0 +1,147 @@
+"""Hostile servers, a run's error budget, and concurrent use of one results store.
+
+Every server here is a real HTTP server on 127.0.0.1 (``tests/fakeserver.py``), bounded in time.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+import logicforge as lf
+from logicforge.models.openai_compat import OpenAICompatModel
+from logicforge.run.store import RecordStore
+
+from .fakeserver import FakeServer
+
+# behaviour → (sticky?, what the record must show)
+HOSTILE = {
+    "drip": (True, "timed out"),
+    "huge": (True, "over 16 MiB"),
+    "badutf8": (True, "malformed"),
+    "html200": (True, "malformed"),
+    "surrogate": (False, None),
+    "wrongtype": (False, None),
+    "close": (False, None),  # dropped once, then answered
+    "500": (False, None),
+    "stall": (False, None),
+}
+
+
+def _records(path) -> dict[str, dict]:
+    return {r["item_id"]: r for r in map(json.loads, path.read_text().splitlines())}
+
+
+def test_every_hostile_behaviour_ends_in_a_record_not_a_crash(tmp_path) -> None:
+    items = lf.render(lf.generate("ksat/random", {"n_vars": 6, "alpha": 3.0}, count=9, seed=2))
+    plan = dict(zip((it.item_id for it in items), HOSTILE, strict=True))
+    t0 = time.monotonic()
+    with FakeServer(stall_s=1.5) as srv:
+        for it in items:
+            action = plan[it.item_id]
+            sticky, _ = HOSTILE[action]
+            prompt = it.messages[-1].content
+            srv.scripts[prompt] = [action]
+            if sticky:
+                srv.sticky.add(prompt)
+        m = OpenAICompatModel(srv.base_url, "m", timeout=1.0, max_retries=1, backoff=0.01)
+        c = lf.run(items, m, tmp_path / "r.jsonl", concurrency=9)
+        faults = dict(srv.faults)
+    assert time.monotonic() - t0 < 30
+    recs = _records(tmp_path / "r.jsonl")
+    assert c["total"] == len(items) == len(recs)
+    for it in items:
+        action = plan[it.item_id]
+        r = recs[it.item_id]
+        want = HOSTILE[action][1]
+        if want is None:
+            assert r["error"] is None and r["verdict"] is not None, (action, r["error"])
+        else:
+            assert want in (r["error"] or ""), (action, r["error"])
+    sur = next(r for i, r in recs.items() if plan[i] == "surrogate")
+    assert "\ufffd" in sur["text"]  # a lone surrogate is replaced, the record still written
+    assert (
+        faults["close"] == 1 and faults["drip"] == 2 and faults["huge"] == 1
+    )  # huge: refused, not retried
+
+
+@pytest.mark.parametrize("status", ["401", "403"])
+def test_refused_credentials_fail_fast(small_items, tmp_path, status: str) -> None:
+    with FakeServer() as srv:
+        srv.default_script = [status]
+        m = OpenAICompatModel(srv.base_url, "m", max_retries=5, backoff=0.01)
+        with pytest.raises(lf.ModelError, match=f"HTTP {status}"):
+            lf.run(small_items, m, tmp_path / "r.jsonl", concurrency=4)
+        assert srv.requests <= 4  # at most one request per worker, no retry storm
+
+
+def test_a_flood_of_429s_stops_cleanly_at_the_error_budget_then_resumes(
+    small_items, tmp_path
+) -> None:
+    out = tmp_path / "r.jsonl"
+    with FakeServer() as srv:
+        srv.default_script = ["429"]
+        for it in small_items:
+            srv.sticky.add(it.messages[-1].content)
+        m = OpenAICompatModel(srv.base_url, "m", max_retries=2, backoff=0.01)
+        t0 = time.monotonic()
+        with pytest.raises(lf.ModelError, match="error budget: 2"):
+            lf.run(small_items, m, out, concurrency=2, max_errors=2)
+        assert time.monotonic() - t0 >= 2 * 0.05  # Retry-After (0.05 s) was waited each time
+        errs = len(_records(out))
+        assert 3 <= errs <= 4 and srv.faults["429"] == 3 * errs  # 3 attempts each, then stop
+        srv.sticky.clear()
+        srv.default_script = []
+        srv.seen.clear()
+        c = lf.run(small_items, m, out, retry_errors=True)
+    recs = _records(out)
+    assert c["errors"] == 0 and len(recs) == len(small_items)
+    assert all(r["error"] is None for r in recs.values())
+
+
+def test_a_second_writer_is_refused_with_a_clear_message(small_items, tmp_path) -> None:
+    out = tmp_path / "r.jsonl"
+    first = RecordStore(out)
+    try:
+        with pytest.raises(lf.DataFileError, match="another logicforge run is writing"):
+            RecordStore(out)
+        code = (
+            "import logicforge as lf, sys\n"
+            "try:\n    lf.run([], 'random', sys.argv[1])\n"
+            "except lf.DataFileError as e:\n    print(e); sys.exit(3)\n"
+        )
+        p = subprocess.run(
+            [sys.executable, "-c", code, str(out)], capture_output=True, text=True, timeout=60
+        )
+        assert p.returncode == 3 and "another logicforge run" in p.stdout
+    finally:
+        first.release()
+    lf.run(small_items[:2], "random", out)  # free again once the first writer is gone
+    assert len(_records(out)) == 2
+
+
+def test_the_cache_tolerates_concurrent_writers_and_readers(small_items, tmp_path) -> None:
+    cache = tmp_path / "c.sqlite"
+    code = (
+        "import logicforge as lf, sys\n"
+        "from logicforge.run.cache import ResponseCache\n"
+        "from logicforge.models.base import Response\n"
+        "c = ResponseCache(sys.argv[1], commit_every_s=0.0)\n"
+        "for i in range(300):\n"
+        "    c.put(f'{sys.argv[2]}-{i}', Response(text=str(i)))\n"
+        "    assert c.get(f'{sys.argv[2]}-{i // 2}') is not None\n"
+        "c.close()\n"
+    )
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, str(cache), tag]) for tag in ("a", "b", "c")
+    ]
+    assert [p.wait(timeout=120) for p in procs] == [0, 0, 0]
+    from logicforge.run.cache import ResponseCache
+
+    c = ResponseCache(cache)
+    assert all(c.get(f"{t}-{i}") is not None for t in "abc" for i in range(300))
+    c.close()
