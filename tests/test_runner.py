@@ -72,12 +72,18 @@ def test_retry_errors(small_items, tmp_path) -> None:
     assert len(rows) == 3 and all(r["error"] is None for r in rows)
 
 
+KILLS = int(os.environ.get("LOGICFORGE_TORTURE_KILLS", "20"))
+
+
 def test_sigkill_at_random_moments_loses_and_duplicates_nothing(tmp_path) -> None:
-    problems = lf.generate("ksat/random", {"n_vars": 10, "alpha": 4.26}, count=300, seed=8)
+    """20 SIGKILLs at random moments (mid-request, mid-write, mid-scoring, mid-compaction), each
+    followed by a resume; the final file equals an uninterrupted run's, record for record."""
+    n_items = 900
+    problems = lf.generate("ksat/random", {"n_vars": 10, "alpha": 4.26}, count=n_items, seed=8)
     items_path = tmp_path / "items.jsonl"
     write_jsonl(items_path, lf.render(problems))
     rng = np.random.default_rng(0)
-    with FakeServer(delay=0.03) as srv:
+    with FakeServer(delay=0.04) as srv:
         spec = f"openai-compatible:{srv.base_url}:fake"
         base = [
             sys.executable,
@@ -97,11 +103,11 @@ def test_sigkill_at_random_moments_loses_and_duplicates_nothing(tmp_path) -> Non
         subprocess.run([*base, "--records", str(ref)], check=True, timeout=120)
         out = tmp_path / "killed.jsonl"
         kills = 0
-        for _ in range(8):
+        for _ in range(KILLS):
             proc = subprocess.Popen(
                 [*base, "--records", str(out)], stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL
             )
-            time.sleep(float(rng.uniform(0.5, 1.3)))
+            time.sleep(float(rng.uniform(0.45, 1.0)))
             if proc.poll() is None:
                 os.kill(proc.pid, signal.SIGKILL)
                 kills += 1
@@ -112,6 +118,6 @@ def test_sigkill_at_random_moments_loses_and_duplicates_nothing(tmp_path) -> Non
                 for ln in lines[:-1]:
                     json.loads(ln)
         subprocess.run([*base, "--records", str(out)], check=True, timeout=120)
-    assert kills >= 1
-    assert out.read_bytes().count(b"\n") == 300
+    assert kills >= KILLS - 2  # a run may finish before its kill near the end
+    assert out.read_bytes().count(b"\n") == n_items
     assert _stable(out) == _stable(ref)

@@ -13,7 +13,18 @@ __version__ = "0.1.0"
 
 # The stage subpackages load first: the verbs below then own the names ``lf.run``/``lf.report``.
 from . import render as _render_pkg, report as _report_pkg, run as _run_pkg  # noqa: F401, I001
-from .api import generate, reduce, render, report, run, score, transform
+from .api import (
+    generate,
+    iter_items,
+    load_items,
+    load_problems,
+    reduce,
+    render,
+    report,
+    run,
+    score,
+    transform,
+)
 from .errors import (
     ConfigError,
     DataFileError,
@@ -47,6 +58,9 @@ __all__ = [
     "run",
     "score",
     "report",
+    "iter_items",
+    "load_items",
+    "load_problems",
     "CNF",
     "VarPool",
     "parse_dimacs",

@@ -90,6 +90,7 @@ class Verdict(_Frozen):
     score: float | None = (
         None  # partial credit where a kind defines it (zebra: fraction of cells right)
     )
+    excluded: bool = False  # the gold label is unknown (solver time-out): not scored
 
 
 class Record(_Frozen):

@@ -37,9 +37,12 @@ def knob(name: str, value: float) -> float:
     return float(value)
 
 
-def positive_int(name: str, value: int, least: int = 1) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < least:
-        raise ConfigError(name, value, f"must be an integer ≥ {least}")
+MAX_SIZE = 10_000_000  # clauses / variables: the exact oracle labels 10⁶ clauses in < 1 s
+
+
+def positive_int(name: str, value: int, least: int = 1, most: int = MAX_SIZE) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not least <= value <= most:
+        raise ConfigError(name, value, f"must be an integer in {least}..{most:,}")
     return value
 
 

@@ -44,8 +44,13 @@ class KSATParams:
     distinct_clauses: bool = False
     target_label: Literal["SAT", "UNSAT"] | None = None
     max_attempts: int = 1000
+    solver_timeout: float | None = None  # seconds per label; past it the label is UNKNOWN
 
     def __post_init__(self) -> None:
+        if self.solver_timeout is not None and (
+            not isinstance(self.solver_timeout, int | float) or not self.solver_timeout > 0
+        ):
+            raise ConfigError("solver_timeout", self.solver_timeout, "must be seconds > 0 or null")
         if not isinstance(self.n_vars, int) or self.n_vars < 1:
             raise ConfigError("n_vars", self.n_vars, "must be an integer ≥ 1")
         if not isinstance(self.k, int) or not 1 <= self.k <= self.n_vars:
@@ -72,9 +77,9 @@ class KSATParams:
                 "alpha", self.alpha, "give exactly one of n_clauses, alpha and alpha_choices"
             )
         if self.n_clauses is not None and (
-            not isinstance(self.n_clauses, int) or self.n_clauses < 0
+            not isinstance(self.n_clauses, int) or not 0 <= self.n_clauses <= 100_000_000
         ):
-            raise ConfigError("n_clauses", self.n_clauses, "must be an integer ≥ 0")
+            raise ConfigError("n_clauses", self.n_clauses, "must be an integer in 0..100,000,000")
         if self.alpha is not None and (
             not isinstance(self.alpha, int | float) or not 0 <= self.alpha <= 1e4
         ):
@@ -85,6 +90,13 @@ class KSATParams:
             raise ConfigError("target_label", self.target_label, "must be 'SAT', 'UNSAT' or null")
         if not isinstance(self.max_attempts, int) or self.max_attempts < 1:
             raise ConfigError("max_attempts", self.max_attempts, "must be an integer ≥ 1")
+        biggest = max(
+            [self.num_clauses, *(round(a * self.n_vars) for a in self.alpha_choices or ())]
+        )
+        if biggest > 100_000_000:
+            raise ConfigError(
+                "alpha", self.alpha, f"gives {biggest:,} clauses; at most 100,000,000 per instance"
+            )
         if self.distinct_clauses:
             possible = math.comb(self.n_vars, self.k) * 2**self.k
             most = (
@@ -170,7 +182,7 @@ class KSATFamily:
                 )
             lits = _draw(p, rng, m)
             cnf = CNF.trusted(tuple(map(tuple, lits.tolist())), p.n_vars)
-            sol = solve(cnf, stats=True)
+            sol = solve(cnf, stats=True, timeout=p.solver_timeout)
             if p.target_label is None or sol.label == p.target_label:
                 if sol.model is not None and lits.size:  # the oracle's own witness must check out
                     vals = np.concatenate(([False], np.asarray(sol.model) > 0))
@@ -185,6 +197,8 @@ class KSATFamily:
                     "decisions": sol.stats.get("decisions"),
                     "conflicts": sol.stats.get("conflicts"),
                 }
+                if sol.label == "UNKNOWN":  # never guessed: excluded from scoring, counted
+                    meta["label_timed_out"] = True
                 return cnf.to_json(), sol.label, sol.to_json(), meta
         raise GenerationError(
             f"{NAME}: no {p.target_label} instance in {p.max_attempts} draws at n_vars={p.n_vars}, "

@@ -166,6 +166,10 @@ class VarPool:
         }
 
 
+MAX_DIMACS_VARS = 100_000_000
+MAX_DIMACS_CLAUSES = 100_000_000
+
+
 def parse_dimacs(text: str, source: str | None = None) -> CNF:
     """Parse DIMACS CNF text: ``c`` comments, a ``p cnf V C`` header, clauses that may span lines,
     and SATLIB's ``%`` end marker. Raises :class:`DimacsError` naming the offending line."""
@@ -198,6 +202,13 @@ def parse_dimacs(text: str, source: str | None = None) -> CNF:
                 raise DimacsError(f"non-integer count in header {line!r}", lineno, source) from None
             if nv < 0 or nc < 0:
                 raise DimacsError(f"negative count in header {line!r}", lineno, source)
+            if nv > MAX_DIMACS_VARS or nc > MAX_DIMACS_CLAUSES:
+                raise DimacsError(
+                    f"header {line!r} declares more than {MAX_DIMACS_VARS:,} variables or "
+                    f"{MAX_DIMACS_CLAUSES:,} clauses; logicforge refuses formulas that large",
+                    lineno,
+                    source,
+                )
             header, header_line = (nv, nc), lineno
             continue
         if header is None:

@@ -3,7 +3,8 @@
 Columns available for grouping: ``model``, ``sample`` and every key of a record's ``meta``
 (``family``, ``label``, ``rendering``, ``n_vars``, ``alpha``, …).
 
-Metrics per group: n, accuracy with its Wilson 95 % interval, precision / recall / F1 with SAT
+Metrics per group: n (scored records), unlabelled (records whose gold label timed out — never
+guessed, never scored), accuracy with its Wilson 95 % interval, precision / recall / F1 with SAT
 as the positive class and with UNSAT as the positive class, MCC, the SAT-prediction rate on UNSAT
 items, witness validity on SAT items, and parse-failure and error rates. A metric whose
 denominator vanishes is ``None`` (undefined) — never silently 0.
@@ -43,6 +44,7 @@ METRIC_NAMES = [
     "cell_accuracy",
     "mean_completion_tokens",
     "mean_reasoning_tokens",
+    "unlabelled",
 ]
 
 
@@ -87,6 +89,7 @@ def row_of(rec: Mapping[str, Any]) -> dict[str, Any]:
         **(rec.get("meta") or {}),
         "pred": a.get("decision"),
         "correct": bool(v.get("correct")),
+        "excluded": bool(v.get("excluded")) or (rec.get("meta") or {}).get("label") == "UNKNOWN",
         "witness_valid": v.get("witness_valid"),
         "parse_failure": bool(v.get("parse_failure")) and not rec.get("error"),
         "error": rec.get("error") is not None,
@@ -112,6 +115,10 @@ def _cell_accuracy(rows: Sequence[Mapping[str, Any]]) -> float | None:
 
 
 def metrics_of(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Metrics of one group. Records whose gold label is unknown (the solver timed out while
+    labelling) are not scored; they are counted in ``unlabelled``."""
+    unlabelled = sum(bool(r.get("excluded")) for r in rows)
+    rows = [r for r in rows if not r.get("excluded")]
     n = len(rows)
     gold = [r.get("label") for r in rows]
     pred = [r.get("pred") for r in rows]
@@ -129,6 +136,7 @@ def metrics_of(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     wv = sum(bool(r.get("witness_valid")) for r, g in zip(rows, gold, strict=True) if g == "SAT")
     return {
         "n": n,
+        "unlabelled": unlabelled,
         "accuracy": _div(k, n),
         "accuracy_lo": lo,
         "accuracy_hi": hi,

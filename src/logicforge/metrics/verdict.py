@@ -21,6 +21,12 @@ def verify(item: Item, answer: Answer) -> Verdict:
         False
     """
     gold = item.gold.get("label")
+    if gold == "UNKNOWN":
+        return Verdict(
+            correct=False,
+            excluded=True,
+            reason="gold label unknown (the solver timed out): excluded from scoring",
+        )
     if answer.decision is None:
         return Verdict(
             correct=False, parse_failure=True, reason=answer.parse_error or "no decision"

@@ -27,6 +27,7 @@ t-tests per formula).
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -121,7 +122,7 @@ def load_suite(name_or_path: str | Path, **overrides: Any) -> Suite:
             raise ConfigError("suite", str(p), f"cannot read it ({e.strerror})") from None
     else:
         f = resources.files(SHIPPED) / f"{name_or_path}.yaml"
-        if not f.is_file():
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", str(name_or_path)) or not f.is_file():
             raise ConfigError(
                 "suite", str(name_or_path), f"no such suite; shipped: {', '.join(list_suites())}"
             )

@@ -1,0 +1,138 @@
+"""Hypothesis strategies and targets shared by the CI fuzz tests and ``benchmarks/fuzz_parsers.py``.
+
+A target is (name, function of one text) that must never raise anything but the documented error
+(``DimacsError`` for DIMACS, nothing at all for every answer parser and verifier). One target per
+registered renderer, so every new family and renderer is fuzzed without touching this file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+
+from hypothesis import strategies as st
+
+import logicforge as lf
+from logicforge.errors import DimacsError
+from logicforge.metrics import verify
+from logicforge.metrics.tokens import reasoning_text
+from logicforge.models.bestofn import read_score
+from logicforge.parse import parse_answer
+from logicforge.parse.decision import parse_decision
+from logicforge.parse.jsonish import json_objects
+
+FRAGMENTS = [
+    "SAT",
+    "UNSAT",
+    "SATISFIABLE",
+    "UNSATISFIABLE",
+    "YES",
+    "NO",
+    "yes",
+    "no",
+    "true",
+    "false",
+    "True",
+    "False",
+    "null",
+    "{",
+    "}",
+    "[",
+    "]",
+    ":",
+    ",",
+    '"',
+    "'",
+    "\n",
+    " ",
+    "```json\n",
+    "```",
+    '"answer"',
+    '"assignment"',
+    '"solution"',
+    '"House 1"',
+    '"House 2"',
+    '"Name"',
+    '"reasoning"',
+    '"choice"',
+    '"cover"',
+    '"sets"',
+    '"colours"',
+    '"score"',
+    "x1",
+    "x2",
+    "x3",
+    "x99",
+    "-1",
+    "0",
+    "1",
+    "2",
+    "1e309",
+    "NaN",
+    "\\boxed{",
+    "Final answer:",
+    "Answer: ",
+    "<think>",
+    "</think>",
+    "//",
+    "/*",
+    "*/",
+    "p cnf 3 2",
+    "c ",
+    "%",
+    "\\ud800",
+    "\x00",
+    "\u202e",
+    "é",
+    "🙂",
+    "A",
+    "B",
+]
+texts = st.one_of(
+    st.text(max_size=300),
+    st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=8)), max_size=60).map("".join),
+)
+
+
+def _items() -> dict[str, lf.Item]:
+    """One Item per registered renderer, from a small problem of the renderer's kind."""
+    small = {
+        "cnf": ("ksat/random", {"n_vars": 4, "alpha": 2.0}),
+        "zebra": ("zebra", {"n_houses": 3, "n_attributes": 3}),
+        "coloring": ("coloring/planted", {"n_nodes": 5, "k": 3}),
+    }
+    out = {}
+    for r in lf.RENDERERS.names():
+        kind = getattr(lf.RENDERERS.get(r), "kind", "cnf")
+        if kind in small:
+            fam, params = small[kind]
+            p = lf.generate(fam, params, count=1, seed=1)[0]
+        else:  # reductions of a CNF (vc, packing)
+            p = lf.reduce(lf.generate(*small["cnf"], count=1, seed=1), kind)[0]  # type: ignore[misc]
+        out[r] = lf.render([p], r)[0]
+    return out
+
+
+def _dimacs(text: str) -> None:
+    with contextlib.suppress(DimacsError):
+        lf.parse_dimacs(text)
+
+
+def targets() -> list[tuple[str, Callable[[str], object]]]:
+    out: list[tuple[str, Callable[[str], object]]] = []
+    for name, item in _items().items():
+
+        def answer(text: str, item: lf.Item = item) -> object:
+            a = parse_answer(text, item)
+            return verify(item, a)
+
+        out.append((f"parse+verify[{name}]", answer))
+    out += [
+        ("parse_decision", parse_decision),
+        ("parse_decision[yes-no]", lambda t: parse_decision(t, vocab="yes-no")),
+        ("json_objects", json_objects),
+        ("read_score", read_score),
+        ("reasoning_text", reasoning_text),
+        ("parse_dimacs", _dimacs),
+    ]
+    return out

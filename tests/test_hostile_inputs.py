@@ -1,0 +1,107 @@
+"""Hostile input files and parameters: one clear error before any work, nothing evaluated;
+solver time-outs give UNKNOWN labels that are counted, never guessed, never scored."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+import logicforge as lf
+from logicforge.metrics.aggregate import aggregate
+from logicforge.suites import load_suite
+
+HUGE = [
+    ("ksat/random", {"n_vars": 10**9, "alpha": 4.26}, "n_vars"),
+    ("ksat/random", {"n_vars": 10**7, "alpha": 10_000}, "alpha"),
+    ("ksat/random", {"n_vars": 10, "n_clauses": 10**9}, "n_clauses"),
+    ("2sat/implication-cycle", {"n_clauses": 10**9}, "n_clauses"),
+    ("2sat/equivalence-core", {"n_clauses": 10**9}, "n_clauses"),
+    ("2sat/backbone", {"n_clauses": 10**9}, "n_clauses"),
+    ("2sat/mono-bridge", {"n_clauses": 10**9}, "n_clauses"),
+    ("2sat/symmetry", {"base_family": "2sat/backbone", "base_params": {"n_clauses": 10**9}}, "n_clauses"),
+    ("coloring/planted", {"n_nodes": 10**9, "k": 3}, "n_nodes"),
+    ("zebra", {"n_houses": 10**9}, "n_houses"),
+    ("ksat/random", {"n_vars": "10; import os"}, "n_vars"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("family, params, field", HUGE)
+def test_huge_or_wrong_parameters_fail_before_work(family: str, params: dict, field: str) -> None:
+    t0 = time.monotonic()
+    with pytest.raises(lf.ConfigError, match=field):
+        lf.generate(family, params, count=1)
+    assert time.monotonic() - t0 < 5  # refused, not attempted
+
+
+def test_every_family_is_covered_by_a_huge_case() -> None:
+    assert {f for f, _, _ in HUGE} >= set(lf.FAMILIES.names())
+
+
+@pytest.mark.parametrize(
+    "text, line",
+    [
+        ("p cnf 3 2\n1 -2 0\n1 x 0\n", 3),
+        ("p cnf 3 1\n1 4 0\n", 2),
+        ("p cnf -1 1\n", 1),
+        ("p cnf 3 1\n1 2 0\n3 0\n", None),
+        ("p cnf 999999999999 1\n1 0\n", 1),
+    ],
+)
+def test_malformed_dimacs_names_the_line(text: str, line: int | None) -> None:
+    with pytest.raises(lf.DimacsError) as e:
+        lf.parse_dimacs(text)
+    if line is not None:
+        assert f"line {line}" in str(e.value)
+
+
+def test_items_file_with_the_wrong_schema_names_the_line(tmp_path) -> None:
+    good = lf.render(lf.generate("ksat/random", {"n_vars": 4, "alpha": 2.0}, count=2))
+    bad = json.loads(good[1].model_dump_json())
+    bad["messages"] = "not a list"
+    p = tmp_path / "items.jsonl"
+    p.write_text(good[0].model_dump_json() + "\n" + json.dumps(bad) + "\n")
+    with pytest.raises(lf.DataFileError, match=r"line 2.*messages"):
+        lf.load_items(p)
+    p.write_text('{"__import__": "os"}\n[1, 2]\n')
+    with pytest.raises(lf.DataFileError, match="line 1"):
+        lf.load_items(p)
+
+
+@pytest.mark.parametrize(
+    "yaml_text, field",
+    [
+        ("name: x\nproblems: []\nmodels: [random]\nbogus: 1\n", "bogus"),
+        ("name: x\nproblems: 3\nmodels: [random]\n", "problems"),
+        ("name: x\nproblems: []\nmodels: [random]\nsamples: many\n", "samples"),
+        ("!!python/object/apply:os.system ['echo pwned']\n", "suite"),
+        ("name: x\nmodels: !!python/name:os.system\nproblems: []\n", "suite"),
+        ("- just\n- a list\n", "suite"),
+    ],
+)
+def test_hostile_suite_files_are_refused(tmp_path, yaml_text: str, field: str) -> None:
+    p = tmp_path / "s.yaml"
+    p.write_text(yaml_text)
+    with pytest.raises(lf.ConfigError, match=field):
+        load_suite(p)
+
+
+@pytest.mark.parametrize("name", ["../../../etc/passwd", "twosat-table1/../../x", "/etc/hosts"])
+def test_suite_names_cannot_escape_the_shipped_folder(name: str) -> None:
+    with pytest.raises(lf.ConfigError, match="suite"):
+        load_suite(name)
+
+
+def test_a_timed_out_label_is_unknown_counted_and_not_scored(tmp_path) -> None:
+    ps = lf.generate(
+        "ksat/random", {"n_vars": 400, "alpha": 4.26, "solver_timeout": 0.02}, count=2, seed=0
+    )
+    easy = lf.generate("ksat/random", {"n_vars": 8, "alpha": 2.0}, count=3, seed=0)
+    assert [p.label for p in ps] == ["UNKNOWN", "UNKNOWN"]
+    assert all(p.metadata["label_timed_out"] for p in ps)
+    lf.run(lf.render(ps + easy), "always-sat", tmp_path / "r.jsonl")
+    recs = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    row = aggregate(recs, ("model",))[0]
+    assert row["n"] == 3 and row["unlabelled"] == 2 and row["accuracy"] == 1.0
+    assert sum(r["verdict"]["excluded"] for r in recs) == 2

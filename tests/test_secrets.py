@@ -1,0 +1,63 @@
+"""API keys never reach disk: every file a CLI session produces is searched for the key."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from .fakeserver import FakeServer
+
+KEY = "sk-lf-test-7f3a9c1e5b"
+
+
+def _cli(*args: str, env: dict[str, str], cwd) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "logicforge", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=cwd,
+    )
+
+
+def test_no_file_a_session_writes_holds_the_key(tmp_path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    key_file = tmp_path / "key.txt"  # outside the searched folder: it is the key's home
+    key_file.write_text(KEY + "\n")
+    env = {**os.environ, "LF_SECRET_KEY": KEY}
+    logs = []
+    with FakeServer() as srv:
+        base = f"openai-compatible:{srv.base_url}:fake"
+        steps = [
+            ("generate", "--family", "ksat/random", "--set", "n_vars=6", "--set", "alpha=3.0",
+             "--count", "8", "--out", "data"),
+            ("run", "--items", "data/items.jsonl", "--records", "rec.jsonl", "--cache",
+             "cache/responses.sqlite", "--model", f"{base};api_key_env=LF_SECRET_KEY", "--quiet"),
+            ("run", "--items", "data/items.jsonl", "--records", "rec2.jsonl", "--cache",
+             "cache/responses.sqlite", "--model", f"{base};key_file={key_file}", "--quiet"),
+            ("report", "--records", "rec.jsonl", "--out", "report"),
+        ]  # fmt: skip
+        for s in steps:
+            p = _cli(*s, env=env, cwd=work)
+            logs.append(p.stdout + p.stderr)
+            assert p.returncode == 0, p.stderr
+        srv.default_script = ["401"]  # and a refused key: the message names the variable only
+        srv.seen.clear()
+        p = _cli(
+            "run", "--items", "data/items.jsonl", "--records", "rec3.jsonl", "--no-cache",
+            "--model", f"openai-compatible:{srv.base_url}:other;api_key_env=LF_SECRET_KEY",
+            env=env, cwd=work,
+        )  # fmt: skip
+        logs.append(p.stdout + p.stderr)
+        assert p.returncode == 2 and "LF_SECRET_KEY" in p.stderr
+        assert all(h == f"Bearer {KEY}" for h in srv.auth_headers)  # it was sent, to the server
+    (work / "session.log").write_text("\n".join(logs))
+    files = [f for f in work.rglob("*") if f.is_file()]
+    assert len(files) >= 8
+    for f in files:
+        data = f.read_bytes()
+        for secret in (KEY.encode(), b"Authorization", b"Bearer"):
+            assert secret not in data, f"{secret!r} found in {f}"
