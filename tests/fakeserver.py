@@ -91,7 +91,12 @@ class FakeServer:
                     "finish_reason": "stop",
                 }
             ],
-            "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": 5},
+            "created": 0,
+            "usage": {
+                "prompt_tokens": len(prompt) // 4,
+                "completion_tokens": 5,
+                "total_tokens": len(prompt) // 4 + 5,
+            },
         }
         return web.Response(text=json.dumps(out), content_type="application/json")
 

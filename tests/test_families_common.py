@@ -140,3 +140,32 @@ def test_rendered_prompt_contains_every_clause_variable(renderer: str) -> None:
     for name in it.mapping:
         assert name in prompt
     assert it.gold["label"] == p.label and it.problem_id == p.problem_id
+
+
+@pytest.mark.parametrize("family, renderer", FAMILY_RENDERERS)
+def test_reward_is_one_for_the_oracle_and_less_for_a_perturbed_answer(
+    family: str, renderer: str
+) -> None:
+    import asyncio
+
+    items = lf.render(lf.generate(family, SMALL[family], count=6, seed=11), renderer)
+    oracle = OracleBaseline()
+    for it in items:
+        text = asyncio.run(oracle.generate(it, lf.Sampling(), 0)).text
+        assert lf.reward(it, text) == 1.0
+        obj = json.loads(text.split("\n", 1)[1])
+        if it.gold.get("cell"):
+            obj["answer"] = next(c for c in "ABCDEFGHIJ" if c != obj["answer"])
+        elif "solution" in obj:
+            sol = obj["solution"]
+            sol["House 1"]["Name"], sol["House 2"]["Name"] = (
+                sol["House 2"]["Name"],
+                sol["House 1"]["Name"],
+            )
+        elif obj["answer"] in ("SAT", "YES"):
+            obj = {"answer": obj["answer"]}  # the right decision without its witness
+        else:
+            obj["answer"] = {"UNSAT": "SAT", "NO": "YES"}[obj["answer"]]
+        r = lf.reward(it, json.dumps(obj))
+        assert 0.0 <= r < 1.0, (obj, r)
+        assert lf.reward(it, None) == 0.0 and lf.reward(it, "") == 0.0

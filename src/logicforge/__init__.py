@@ -45,6 +45,7 @@ from .logic import (
     to_dimacs,
     unsat_core,
 )
+from .metrics.reward import reward
 from .models import Sampling, load_model
 from .registry import FAMILIES, METRICS, MODELS, RENDERERS, TRANSFORMS
 from .schema import Answer, Item, LabelledProblem, Record, Verdict
@@ -58,6 +59,7 @@ __all__ = [
     "run",
     "score",
     "report",
+    "reward",
     "iter_items",
     "load_items",
     "load_problems",

@@ -22,7 +22,7 @@ import yaml
 from . import __version__, api
 from .errors import ConfigError, LogicforgeError
 from .models.base import Sampling, load_model
-from .registry import FAMILIES, MODELS, RENDERERS, TRANSFORMS
+from .registry import RENDERERS, TRANSFORMS
 from .run.store import read_jsonl, write_jsonl
 
 
@@ -157,14 +157,6 @@ def cmd_suite(a: argparse.Namespace) -> int:
         cache=not a.no_cache,
     )
     print(f"report: {path}")
-    return 0
-
-
-def cmd_list(a: argparse.Namespace) -> int:
-    print("families: ", ", ".join(FAMILIES.names()))
-    print("renderers:", ", ".join(RENDERERS.names()))
-    print("models:   ", ", ".join(MODELS.names()))
-    print("transforms:", ", ".join(TRANSFORMS.names()))
     return 0
 
 
@@ -306,8 +298,9 @@ def build_parser() -> argparse.ArgumentParser:
     su.add_argument("--quiet", action="store_true")
     su.set_defaults(fn=cmd_suite)
 
-    li = sub.add_parser("list", help="list registered families, renderers and models")
-    li.set_defaults(fn=cmd_list)
+    from .cli_more import add_parsers
+
+    add_parsers(sub)  # list, show, export
 
     d = sub.add_parser(
         "demo", help="phase-transition demo: baselines and the embedded model, with report"

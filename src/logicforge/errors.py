@@ -38,7 +38,13 @@ class UnknownNameError(LogicforgeError, KeyError):
     """A registry lookup used a name that is not registered."""
 
     def __init__(self, kind: str, name: str, known: list[str]) -> None:
-        msg = f"unknown {kind} {name!r}; known {kind}s: {', '.join(sorted(known)) or '(none)'}"
+        import difflib
+
+        close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+        hint = f"did you mean {' or '.join(map(repr, close))}? " if close else ""
+        msg = (
+            f"unknown {kind} {name!r}; {hint}known {kind}s: {', '.join(sorted(known)) or '(none)'}"
+        )
         super().__init__(msg)
         self.kind = kind
         self.name = name

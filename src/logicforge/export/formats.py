@@ -1,0 +1,83 @@
+"""Chat-format SFT data from verified responses, DIMACS files, and the ZebraLogic JSON layout."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from ..logic.cnf import CNF, to_dimacs
+from ..schema import Item, LabelledProblem
+
+
+def export_sft(items: Iterable[Item], records: Iterable[Mapping[str, Any]], out: str | Path) -> int:
+    """Write every *verified correct* response (and, for SAT, only with a valid witness) as one
+    chat-format JSONL line: ``{"messages": [...prompt, {"role": "assistant", ...}], "item_id",
+    "model", "family", "kind"}``. Returns the number of lines."""
+    by_id = {it.item_id: it for it in items}
+    p = Path(out)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    n = 0
+    with open(p, "w", encoding="utf-8") as f:
+        for r in records:
+            v = r.get("verdict") or {}
+            it = by_id.get(r.get("item_id", ""))
+            if it is None or not v.get("correct") or v.get("witness_valid") is False:
+                continue
+            if r.get("error") or not r.get("text"):
+                continue
+            row = {
+                "messages": [m.model_dump() for m in it.messages]
+                + [{"role": "assistant", "content": r["text"]}],
+                "item_id": it.item_id,
+                "model": r.get("model"),
+                "family": it.family,
+                "kind": it.kind,
+            }
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+            n += 1
+    return n
+
+
+def export_dimacs(problems: Iterable[LabelledProblem], out_dir: str | Path) -> int:
+    """One ``<problem_id>.cnf`` per CNF problem, its label and origin in ``c`` comment lines."""
+    d = Path(out_dir)
+    d.mkdir(parents=True, exist_ok=True)
+    n = 0
+    for p in problems:
+        if p.kind != "cnf":
+            continue
+        cnf = CNF(p.problem["clauses"], p.problem["num_vars"])
+        comments = [
+            f"logicforge problem {p.problem_id}",
+            f"family {p.family} params {json.dumps(p.params, sort_keys=True)}",
+            f"label {p.label}",
+        ]
+        (d / f"{p.problem_id}.cnf").write_text(to_dimacs(cnf, comments))
+        n += 1
+    return n
+
+
+def export_zebralogic(problems: Iterable[LabelledProblem], out: str | Path) -> int:
+    """Zebra puzzles in the public ZebraLogic layout, one JSON object per line:
+    ``{"id", "size": "N*M", "puzzle", "solution": {"header", "rows"}}``."""
+    from ..families.zebra.render import puzzle_text
+
+    p = Path(out)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    n = 0
+    with open(p, "w", encoding="utf-8") as f:
+        for q in problems:
+            if q.kind != "zebra" or "solution" not in q.problem:
+                continue
+            d = q.problem
+            row = {
+                "id": q.problem_id,
+                "size": f"{d['n_houses']}*{d['n_attributes']}",
+                "puzzle": puzzle_text(d),
+                "solution": {"header": d["solution"]["header"], "rows": d["solution"]["rows"]},
+            }
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+            n += 1
+    return n

@@ -1,0 +1,129 @@
+"""Exports: Hugging Face layout (loaded back by ``datasets`` offline), SFT chat data, DIMACS, the
+ZebraLogic layout, and the reward function's use on records."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import logicforge as lf
+from logicforge.export import export_dimacs, export_hf, export_sft, export_zebralogic, load_hf
+
+
+@pytest.fixture(scope="module")
+def mixed() -> tuple[list[lf.LabelledProblem], list[lf.Item]]:
+    ps = lf.generate("ksat/random", {"n_vars": 6, "alpha": 4.26}, count=6, seed=2)
+    zs = lf.generate("zebra", {"n_houses": 3, "n_attributes": 3}, count=3, seed=2)
+    return ps + zs, lf.render(ps, "formula") + lf.render(ps, "room") + lf.render(zs, "zebra")
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+def test_hf_layout_loads_with_datasets_and_reimports_byte_identical(
+    mixed, tmp_path, monkeypatch, fmt: str
+) -> None:
+    datasets = pytest.importorskip("datasets")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf-home"))
+    _, items = mixed
+    d = export_hf(items, tmp_path / "ds", fmt=fmt, command="logicforge generate …")
+    again = load_hf(d)
+    assert [x.model_dump_json() for x in again] == [x.model_dump_json() for x in items]
+    files = sorted(str(p) for p in (d / "data").iterdir())
+    ds = datasets.load_dataset("json" if fmt == "jsonl" else "parquet", data_files=files)
+    rows = ds["train"]
+    assert rows.num_rows == len(items)
+    assert rows[0]["item_id"] == items[0].item_id and rows[0]["gold_label"] in ("SAT", "UNSAT")
+    assert [lf.Item.model_validate_json(r).item_id for r in rows["item_json"]] == [
+        it.item_id for it in items
+    ]
+    card = (d / "README.md").read_text()
+    for needle in ("license: apache-2.0", "## Label balance", "| zebra |", "Seeds: 2", "n_vars"):
+        assert needle in card, needle
+
+
+def test_sft_keeps_only_verified_correct_responses(mixed, tmp_path) -> None:
+    _, items = mixed
+    lf.run(items, "random", tmp_path / "r.jsonl")
+    lf.run(items, "oracle", tmp_path / "r.jsonl")
+    recs = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    n = export_sft(items, recs, tmp_path / "sft.jsonl")
+    rows = [json.loads(x) for x in (tmp_path / "sft.jsonl").read_text().splitlines()]
+    assert n == len(rows) >= len(items)  # every oracle answer, plus the random ones that are right
+    by_id = {it.item_id: it for it in items}
+    for r in rows:
+        assert r["messages"][-1]["role"] == "assistant"
+        assert lf.reward(by_id[r["item_id"]], r["messages"][-1]["content"]) == 1.0
+
+
+def test_dimacs_export_round_trips(mixed, tmp_path) -> None:
+    problems, _ = mixed
+    n = export_dimacs(problems, tmp_path / "cnf")
+    assert n == 6  # zebra puzzles are not CNF
+    for p in problems[:6]:
+        text = (tmp_path / "cnf" / f"{p.problem_id}.cnf").read_text()
+        cnf = lf.parse_dimacs(text)
+        assert [list(c) for c in cnf.clauses] == [list(c) for c in p.problem["clauses"]]
+        assert f"c label {p.label}" in text
+        assert lf.solve(cnf).label == p.label
+
+
+def test_zebralogic_layout(mixed, tmp_path) -> None:
+    problems, _ = mixed
+    assert export_zebralogic(problems, tmp_path / "z.jsonl") == 3
+    rows = [json.loads(x) for x in (tmp_path / "z.jsonl").read_text().splitlines()]
+    for r in rows:
+        assert set(r) == {"id", "size", "puzzle", "solution"} and r["size"] == "3*3"
+        assert r["solution"]["header"][0] == "House" and len(r["solution"]["rows"]) == 3
+        assert "## Clues:" in r["puzzle"]
+
+
+def test_inspect_task_runs_and_agrees_with_logicforge(tmp_path) -> None:
+    pytest.importorskip("inspect_ai")
+    pytest.importorskip("openai")
+    import os
+    import subprocess
+    import sys
+
+    from inspect_ai.log import read_eval_log
+
+    from logicforge.export import export_inspect
+
+    from .fakeserver import FakeServer
+
+    items = lf.render(lf.generate("ksat/random", {"n_vars": 6, "alpha": 4.26}, count=12, seed=4))
+    task = export_inspect(items, tmp_path / "task")
+    with FakeServer() as srv:
+        env = {
+            **os.environ,
+            "LFTEST_BASE_URL": srv.base_url,  # inspect's generic OpenAI-compatible provider
+            "LFTEST_API_KEY": "unused",
+            "INSPECT_LOG_DIR": str(tmp_path / "logs"),
+            "INSPECT_DISPLAY": "none",
+        }
+        p = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "inspect_ai",
+                "eval",
+                task.name,
+                "--model",
+                "openai-api/lftest/fake",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=env,
+            cwd=task.parent,  # inspect resolves the task file relative to its working directory
+        )
+        assert p.returncode == 0, p.stderr[-2000:]
+        lf.run(items, f"openai-compatible:{srv.base_url}:fake", tmp_path / "r.jsonl")
+    logs = sorted((tmp_path / "logs").glob("*.eval")) + sorted((tmp_path / "logs").glob("*.json"))
+    log = read_eval_log(str(logs[-1]))
+    inspect_acc = log.results.scores[0].metrics["accuracy"].value
+    recs = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    ours = sum(r["verdict"]["correct"] for r in recs) / len(recs)
+    assert log.results.total_samples == len(items)
+    assert inspect_acc == pytest.approx(ours)
