@@ -160,10 +160,12 @@ def report(
     title: str = "logicforge report",
     command: str | None = None,
     table: Sequence[str] = (),
+    items: Sequence[Item] | str | Path = (),
 ) -> Path:
     """Write the report (tables, figures, HTML) for records; returns the HTML path.
 
-    ``table`` names the row columns of a Table-1-style Sat./Wit. grid (e.g. family, n_clauses)."""
+    ``table`` names the row columns of a Table-1-style Sat./Wit. grid (e.g. family, n_clauses);
+    ``items`` (a list or an items.jsonl path) adds each prompt to the record drill-down."""
     recs = (
         list(read_jsonl(records)) if isinstance(records, str | Path) else [dict(r) for r in records]
     )
@@ -172,7 +174,12 @@ def report(
         if isinstance(problems, str | Path)
         else [p.model_dump(mode="json") if hasattr(p, "model_dump") else dict(p) for p in problems]
     )
-    return build_report(recs, out_dir, probs, title=title, command=command, table=table)
+    its = (
+        list(read_jsonl(items))
+        if isinstance(items, str | Path)
+        else [it.model_dump(mode="json") for it in items]
+    )
+    return build_report(recs, out_dir, probs, title=title, command=command, table=table, items=its)
 
 
 def iter_items(path: str | Path) -> Iterator[Item]:

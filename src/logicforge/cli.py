@@ -131,7 +131,13 @@ def cmd_score(a: argparse.Namespace) -> int:
 def cmd_report(a: argparse.Namespace) -> int:
     problems: Any = a.problems if a.problems else ()
     path = api.report(
-        a.records, a.out, problems, title=a.title, command=a.command, table=a.table or ()
+        a.records,
+        a.out,
+        problems,
+        title=a.title,
+        command=a.command,
+        table=a.table or (),
+        items=a.items or (),
     )
     print(f"report: {path}")
     return 0
@@ -273,6 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="tables, figures and an HTML report from records")
     p.add_argument("--records", required=True)
     p.add_argument("--problems", help="problems.jsonl, for solver curves (phase transition)")
+    p.add_argument("--items", help="items.jsonl, to show each record's prompt in the drill-down")
     p.add_argument("--out", required=True)
     p.add_argument("--title", default="logicforge report")
     p.add_argument("--command", help="command line shown in the report for reproduction")

@@ -54,6 +54,7 @@ def run_demo(out: Path, per_alpha: int = 5, embedded_per_alpha: int = 2, seed: i
         out / "problems.jsonl",
         title="logicforge demo: random 3-SAT phase transition (N = 20)",
         command="logicforge demo",
+        items=out / "items.jsonl",
     )
     print((out / "report" / "metrics_by_model.md").read_text())
     print(f"demo finished in {time.monotonic() - t0:.0f} s")

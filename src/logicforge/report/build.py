@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import base64
-import html
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
 from ..metrics.aggregate import METRIC_NAMES, aggregate, row_of
 from . import compute, plots, studies
+from .html import render_html
 from .tables import to_csv, to_markdown
 
 GROUPINGS: list[tuple[str, ...]] = [
@@ -23,7 +20,6 @@ GROUPINGS: list[tuple[str, ...]] = [
     ("model", "log10_search_space"),
     ("model", "n_vars"),
 ]
-MAX_DRILLDOWN = 500
 
 
 def build_report(
@@ -33,8 +29,10 @@ def build_report(
     title: str = "logicforge report",
     command: str | None = None,
     table: Sequence[str] = (),
+    items: Sequence[Mapping[str, Any]] = (),
 ) -> Path:
-    """Write tables, figures and a self-contained HTML report; returns the HTML path."""
+    """Write tables, figures and a self-contained HTML report; returns the HTML path. With
+    ``items`` (dicts), the record drill-down also shows each prompt."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     rows = [row_of(r) for r in records]
@@ -145,112 +143,20 @@ def build_report(
             if cap:
                 figures.append((f"{metric}_vs_search_space.png", cap))
     path = out / "report.html"
+    prompts = {it["item_id"]: _prompt_of(it) for it in items}
     path.write_text(
-        _html(title, records, problems, tables, figures, out, command), encoding="utf-8"
+        render_html(title, records, problems, tables, figures, out, command, prompts),
+        encoding="utf-8",
     )
     return path
+
+
+def _prompt_of(item: Mapping[str, Any]) -> str:
+    users = [m.get("content", "") for m in item.get("messages") or [] if m.get("role") == "user"]
+    return users[-1] if users else ""
 
 
 def _write(out: Path, name: str, rows: list[dict[str, Any]]) -> None:
     cols = list(dict.fromkeys(k for r in rows for k in r))
     (out / f"{name}.csv").write_text(to_csv(rows, cols))
     (out / f"{name}.md").write_text(to_markdown(rows, cols))
-
-
-def _fmt(v: Any) -> str:
-    if v is None:
-        return "—"
-    if isinstance(v, float):
-        return f"{v:.3f}"
-    return str(v)
-
-
-def _table_html(name: str, rows: Sequence[Mapping[str, Any]]) -> str:
-    if not rows:
-        return ""
-    cols = list(dict.fromkeys(k for r in rows for k in r))
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(_fmt(r.get(c)))}</td>" for c in cols) + "</tr>"
-        for r in rows
-    )
-    return f'<h3>{html.escape(name)}</h3><div class="scroll"><table class="sortable"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
-
-
-_CSS = """body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px;color:#222}
-table{border-collapse:collapse;font-size:12px;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}
-th{background:#f3f3f3;cursor:pointer}.scroll{overflow-x:auto}img{max-width:100%;border:1px solid #eee}
-pre{white-space:pre-wrap;background:#f8f8f8;padding:6px;max-height:20em;overflow:auto;font-size:11px}
-details{border-bottom:1px solid #eee;padding:2px}.ok{color:#070}.bad{color:#b00}"""
-
-_JS = """document.querySelectorAll('table.sortable th').forEach(function(th,i){th.addEventListener('click',function(){
-var tb=th.closest('table').tBodies[0],rows=Array.from(tb.rows),asc=th.dataset.asc!=='1';th.dataset.asc=asc?'1':'0';
-rows.sort(function(a,b){var x=a.cells[i].textContent,y=b.cells[i].textContent,nx=parseFloat(x),ny=parseFloat(y);
-var c=(!isNaN(nx)&&!isNaN(ny))?nx-ny:x.localeCompare(y);return asc?c:-c;});rows.forEach(function(r){tb.appendChild(r);});});});
-var f=document.getElementById('filter');if(f){f.addEventListener('change',function(){document.querySelectorAll('details.rec').forEach(function(d){
-d.style.display=(f.value===''||d.dataset.verdict===f.value)?'':'none';});});}"""
-
-
-def _html(
-    title: str,
-    records: Sequence[Mapping[str, Any]],
-    problems: Sequence[Mapping[str, Any]],
-    tables: list[tuple[str, list[dict[str, Any]]]],
-    figures: list[tuple[str, str]],
-    out: Path,
-    command: str | None,
-) -> str:
-    esc = html.escape
-    models = sorted({str(r.get("model")) for r in records})
-    fams = sorted({str((r.get("meta") or {}).get("family")) for r in records})
-    parts = [
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{esc(title)}</title><style>{_CSS}</style></head><body>"
-    ]
-    parts.append(
-        f"<h1>{esc(title)}</h1><p>logicforge {esc(__version__)} · {len(records)} records · "
-        f"{len(problems)} problems · models: {esc(', '.join(models))} · families: {esc(', '.join(fams))}</p>"
-    )
-    if command:
-        parts.append(f"<p>Reproduce: <code>{esc(command)}</code></p>")
-    parts.append("<h2>Figures</h2>")
-    for fn, cap in figures:
-        b64 = base64.b64encode((out / fn).read_bytes()).decode()
-        parts.append(
-            f"<figure><img src='data:image/png;base64,{b64}' alt='{esc(cap, quote=True)}'><figcaption>{esc(cap)}</figcaption></figure>"
-        )
-    parts.append(
-        "<h2>Tables</h2><p>Click a column header to sort. “—” marks an undefined metric (zero denominator).</p>"
-    )
-    parts += [_table_html(n, rows) for n, rows in tables]
-    parts.append(
-        "<h2>Records</h2><label>Show: <select id='filter'><option value=''>all</option>"
-        "<option value='correct'>correct</option><option value='wrong'>wrong</option>"
-        "<option value='parse-failure'>parse failure</option><option value='error'>error</option></select></label>"
-    )
-    for r in list(records)[:MAX_DRILLDOWN]:
-        v = r.get("verdict") or {}
-        kind = (
-            "error"
-            if r.get("error")
-            else "parse-failure"
-            if v.get("parse_failure")
-            else "correct"
-            if v.get("correct")
-            else "wrong"
-        )
-        cls = "ok" if kind == "correct" else "bad"
-        meta = r.get("meta") or {}
-        summary = (
-            f"{esc(str(r.get('model')))} · {esc(str(meta.get('problem_id')))} · gold {esc(str(meta.get('label')))}"
-            f" · <span class='{cls}'>{kind}</span>"
-        )
-        answer = json.dumps(r.get("answer"), ensure_ascii=False)
-        parts.append(
-            f"<details class='rec' data-verdict='{kind}'><summary>{summary}</summary>"
-            f"<p>why: {esc(v.get('reason') or r.get('error') or '')}</p><p>parsed: <code>{esc(answer)}</code></p>"
-            f"<pre>{esc(r.get('text') or '')}</pre></details>"
-        )
-    if len(records) > MAX_DRILLDOWN:
-        parts.append(f"<p>… {len(records) - MAX_DRILLDOWN} more records in records.jsonl</p>")
-    parts.append(f"<script>{_JS}</script></body></html>")
-    return "".join(parts)

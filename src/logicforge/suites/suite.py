@@ -257,4 +257,5 @@ def run_suite(
         title=f"logicforge suite: {suite.name}",
         command=f"logicforge suite {suite.name} --out {out}",
         table=suite.table,
+        items=out / "items.jsonl",
     )

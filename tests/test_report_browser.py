@@ -1,0 +1,114 @@
+"""The HTML report in a real headless Chromium: figures and tables present, sorting and filtering
+work, and a hostile model response is shown as text and never runs."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+
+import pytest
+
+import logicforge as lf
+from logicforge.models.base import Response
+from logicforge.run.runner import score_response
+
+from .browser import Browser, chromium_path
+
+EVIL = (
+    '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
+    "</pre><b onmouseover='window.__pwned=3'>bold</b> Answer: SAT"
+)
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory) -> tuple:
+    out = tmp_path_factory.mktemp("report")
+    ps = lf.generate(
+        "ksat/random", {"n_vars": 8}, count=6, seed=5, grid={"alpha": [2.0, 4.26, 6.0]}
+    )
+    items = lf.render(ps)
+    lf.run(items, "random", out / "records.jsonl")
+    lf.run(items, "oracle", out / "records.jsonl")
+    recs = [json.loads(x) for x in (out / "records.jsonl").read_text().splitlines()]
+    evil = score_response(items[0], "evil<b>model</b>", 0, Response(text=EVIL))
+    recs.append(evil.model_dump(mode="json"))
+    html = lf.report(recs, out / "rep", ps, command="pytest", items=items)
+    return html, recs
+
+
+def _need_browser() -> str:
+    exe = chromium_path()
+    if exe is None:
+        if os.environ.get("LOGICFORGE_REQUIRE_BROWSER"):
+            pytest.fail("chromium is required here (LOGICFORGE_REQUIRE_BROWSER is set)")
+        pytest.skip("no chromium on this machine (`make test` installs it where apt-get works)")
+    return exe
+
+
+def test_report_in_headless_chromium(report, tmp_path) -> None:
+    exe = _need_browser()
+    html, recs = report
+
+    async def main() -> dict:
+        async with Browser(exe) as b:
+            await b.open(html.as_uri())
+            res = {
+                "title": await b.eval("document.title"),
+                "tables": await b.eval("document.querySelectorAll('table.sortable').length"),
+                "figures": await b.eval(
+                    "Array.from(document.images).filter(i => i.naturalWidth > 0 && i.alt.length > 10).length"
+                ),
+                "pwned": await b.eval("window.__pwned === undefined ? null : window.__pwned"),
+                "evil_text": await b.eval(
+                    "Array.from(document.querySelectorAll('pre.response')).some(p => p.textContent.includes('<script>window.__pwned'))"
+                ),
+                "injected": await b.eval(
+                    "document.querySelectorAll('details.rec script, details.rec img, details.rec b').length"
+                ),
+                "prompts": await b.eval("document.querySelectorAll('pre.prompt').length"),
+            }
+            # sorting: the first table's "model" column, ascending then descending
+            col = "Array.from(document.querySelector('table.sortable').tBodies[0].rows).map(r => r.cells[0].textContent)"
+            first = "document.querySelector('table.sortable thead th')"
+            await b.eval(f"{first}.click()")
+            res["asc"] = await b.eval(col)
+            await b.eval(f"{first}.click()")
+            res["desc"] = await b.eval(col)
+            # filtering by verdict, then by model
+            shown = "Array.from(document.querySelectorAll('details.rec')).filter(d => d.style.display !== 'none').length"
+            res["all"] = await b.eval(shown)
+            await b.eval(
+                "var s=document.querySelector(\"select[data-key='verdict']\");s.value='wrong';s.dispatchEvent(new Event('change'))"
+            )
+            res["wrong"] = await b.eval(shown)
+            await b.eval(
+                "var s=document.querySelector(\"select[data-key='model']\");s.value='oracle';s.dispatchEvent(new Event('change'))"
+            )
+            res["wrong_oracle"] = await b.eval(shown)
+            await b.eval(
+                "document.querySelectorAll('.filters select').forEach(s => {s.value=''; s.dispatchEvent(new Event('change'))});"
+                "document.querySelectorAll('details.rec').forEach((d, i) => { if (i < 2) d.open = true; })"
+            )
+            await b.eval("window.__pwned === undefined ? null : window.__pwned")
+            res["pwned_after"] = await b.eval(
+                "window.__pwned === undefined ? null : window.__pwned"
+            )
+            await b.screenshot(tmp_path / "report.png")
+            return res
+
+    res = asyncio.run(main())
+    assert res["title"] == "logicforge report"
+    assert res["tables"] >= 3 and res["figures"] >= 1
+    assert res["pwned"] is None and res["pwned_after"] is None and res["evil_text"]
+    assert res["injected"] == 0 and res["prompts"] == len(recs)
+    assert res["asc"] == sorted(res["asc"]) and res["desc"] == sorted(res["asc"], reverse=True)
+    wrong = sum(
+        1 for r in recs if not r["verdict"]["correct"] and not r["verdict"]["parse_failure"]
+    )
+    assert res["all"] == len(recs) and res["wrong"] == wrong and res["wrong_oracle"] == 0
+    png = (tmp_path / "report.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000
+    if os.environ.get("LOGICFORGE_SCREENSHOT_DIR"):  # keep it for a look
+        shutil.copy(tmp_path / "report.png", os.environ["LOGICFORGE_SCREENSHOT_DIR"])
