@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import gc
 import itertools
+import json
 import shlex
 import sys
 from pathlib import Path
@@ -53,9 +54,16 @@ def cmd_generate(a: argparse.Namespace) -> int:
 
     for spec in a.transform or []:
         TRANSFORMS.get(parse_transform_spec(spec)[0])  # fail before work starts
-    problems = api.generate(
-        a.family, params, count=a.count, seed=a.seed, grid=grid, workers=a.workers
-    )
+    from .families.base import expand_grid, generate_problems
+    from .run.progress import Progress
+
+    points = expand_grid(params, grid)
+    bar = Progress(len(points) * a.count, "generate", enabled=not (a.quiet or a.json))
+    problems = []
+    for p in generate_problems(a.family, points, a.count, a.seed, workers=a.workers):
+        problems.append(p)
+        bar.update()
+    bar.close()
     for spec in a.transform or []:
         problems = api.transform(problems, spec)
     out = Path(a.out)
@@ -63,6 +71,11 @@ def cmd_generate(a: argparse.Namespace) -> int:
     items = [it for r in renderers for it in api.render(problems, r)]
     write_jsonl(out / "items.jsonl", items)
     labels = [p.label for p in problems]
+    if a.json:
+        counts = {k: labels.count(k) for k in sorted(set(labels))}
+        summary = {"problems": len(problems), "labels": counts, "items": len(items)}
+        print(json.dumps(summary | {"out": str(out)}))
+        return 0
     print(
         f"wrote {len(problems)} problems ({labels.count('SAT')} SAT, {labels.count('UNSAT')} UNSAT) "
         f"and {len(items)} items to {out}/"
@@ -109,11 +122,14 @@ def cmd_run(a: argparse.Namespace) -> int:
             concurrency=a.concurrency,
             cache_path=None if a.no_cache else a.cache,
             retry_errors=a.retry_errors,
-            progress=not a.quiet,
+            progress=not (a.quiet or a.json),
             total_items=total,
             tokenizer=None if a.tokenizer == "off" else a.tokenizer,
             max_errors=a.max_errors,
         )
+        if a.json:
+            print(json.dumps({"model": m.name, **c, "records": a.records}))
+            continue
         print(
             f"{m.name}: {c['done']} new records ({c['errors']} errors, {c['cached']} from cache); {c['total']} in {a.records}"
         )
@@ -220,6 +236,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument(
         "--workers", type=int, default=1, help="local processes (same output as one, faster)"
     )
+    g.add_argument("--quiet", action="store_true", help="no progress line")
+    g.add_argument("--json", action="store_true", help="print a JSON summary only")
     g.add_argument(
         "--renderer", action="append", help="renderer(s) for items.jsonl (default: formula)"
     )
@@ -256,6 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     u.add_argument("--limit", type=int, help="only the first N items")
     u.add_argument("--quiet", action="store_true", help="no progress line")
+    u.add_argument("--json", action="store_true", help="one JSON summary line per model")
     u.add_argument(
         "--max-errors",
         type=int,

@@ -189,7 +189,47 @@ def _need(a: argparse.Namespace, name: str) -> str:
     return str(v)
 
 
+def completion_script(parser: argparse.ArgumentParser) -> str:
+    """A bash completion script for the verbs and their options, built from the parser."""
+    verbs: dict[str, list[str]] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sp in action.choices.items():
+                opts = [o for a in sp._actions for o in a.option_strings]
+                choices = [
+                    str(c) for a in sp._actions if not a.option_strings for c in (a.choices or [])
+                ]
+                verbs[name] = choices + opts
+    cases = "\n".join(f'    {v}) words="{" ".join(w)}" ;;' for v, w in sorted(verbs.items()))
+    return f"""# bash completion for logicforge: eval "$(logicforge completion bash)"
+_logicforge() {{
+  local cur=${{COMP_WORDS[COMP_CWORD]}} words
+  if [ "$COMP_CWORD" -eq 1 ]; then
+    COMPREPLY=($(compgen -W "{" ".join(sorted(verbs))}" -- "$cur")); return
+  fi
+  case "${{COMP_WORDS[1]}}" in
+{cases}
+    *) words="" ;;
+  esac
+  COMPREPLY=($(compgen -W "$words" -- "$cur"))
+  [ ${{#COMPREPLY[@]}} -eq 0 ] && COMPREPLY=($(compgen -f -- "$cur"))
+}}
+complete -F _logicforge logicforge
+"""
+
+
+def cmd_completion(a: argparse.Namespace) -> int:
+    from .cli import build_parser
+
+    print(completion_script(build_parser()), end="")
+    return 0
+
+
 def add_parsers(sub: Any) -> None:
+    co = sub.add_parser("completion", help="print a shell completion script (bash)")
+    co.add_argument("shell", choices=["bash"])
+    co.set_defaults(fn=cmd_completion)
+
     li = sub.add_parser("list", help="registered families, renderers, models, … with descriptions")
     li.add_argument("what", nargs="?", choices=WHAT, help="one registry (default: all)")
     li.add_argument("--json", action="store_true", help="machine-readable output")
