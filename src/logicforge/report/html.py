@@ -23,7 +23,7 @@ CSS = """body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2
 h1{font-size:1.6em;margin-bottom:.2em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:1.6em}
 h3{font-size:1em;margin:1.2em 0 .3em}nav a{margin-right:1em}.meta{color:#555;font-size:13px}
 table{border-collapse:collapse;font-size:12px;margin:.4em 0}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
-td:first-child,th:first-child{text-align:left}th{background:#f1f3f5;cursor:pointer;user-select:none;position:sticky;top:0}
+td,th{text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}th{background:#f1f3f5;cursor:pointer;user-select:none;position:sticky;top:0}
 th[data-asc='1']::after{content:' ▲'}th[data-asc='0']::after{content:' ▼'}tbody tr:nth-child(even){background:#fafafa}
 .scroll{overflow-x:auto}figure{margin:1em 0;display:inline-block;max-width:49%;vertical-align:top}
 figure img{max-width:100%;border:1px solid #eee}figcaption{font-size:12px;color:#444}
@@ -62,7 +62,14 @@ def table_html(name: str, rows: Sequence[Mapping[str, Any]]) -> str:
     cols = list(dict.fromkeys(k for r in rows for k in r))
     head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
     body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(_fmt(r.get(c)))}</td>" for c in cols) + "</tr>"
+        "<tr>"
+        + "".join(
+            f"<td class='num'>{html.escape(_fmt(r.get(c)))}</td>"
+            if isinstance(r.get(c), int | float) or r.get(c) is None
+            else f"<td>{html.escape(_fmt(r.get(c)))}</td>"
+            for c in cols
+        )
+        + "</tr>"
         for r in rows
     )
     return (
@@ -92,7 +99,11 @@ def _overview(
         lambda: {"problems": 0, "seeds": set(), "labels": Counter()}
     )
     for p in problems:
-        b = blocks[(str(p.get("family")), json.dumps(p.get("params") or {}, sort_keys=True))]
+        params = p.get("params") or {}
+        shown = ", ".join(
+            f"{k}={json.dumps(v)}" for k, v in sorted(params.items()) if v not in (None, False)
+        )
+        b = blocks[(str(p.get("family")), shown)]
         b["problems"] += 1
         b["seeds"].add(p.get("seed"))
         b["labels"][str(p.get("label"))] += 1

@@ -81,7 +81,7 @@ def phase_transition(
         statistics.median(p["metadata"].get("decisions") or 0 for p in by_alpha[a]) for a in alphas
     ]
     plt = _plt()
-    fig, ax1 = plt.subplots(figsize=(7, 4.2), dpi=110)
+    fig, ax1 = plt.subplots(figsize=(7, 5.0), dpi=110)
     ax1.plot(alphas, dec, "k-o", label="median MiniSat decisions")
     ax1.set_xlabel("clause density α = L/N")
     ax1.set_ylabel("median decisions")
@@ -106,7 +106,9 @@ def phase_transition(
     ax2.set_ylabel("probability")
     h1, l1 = ax1.get_legend_handles_labels()
     h2, l2 = ax2.get_legend_handles_labels()
-    ax1.legend(h1 + h2, l1 + l2, fontsize=7, loc="center right")
+    ax1.legend(  # below the axes, so no curve is hidden
+        h1 + h2, l1 + l2, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3
+    )
     ax1.set_title("Phase transition: solver vs models")
     fig.tight_layout()
     fig.savefig(path)
