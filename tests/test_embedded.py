@@ -26,3 +26,41 @@ def test_embedded_model_answers_one_item(tmp_path) -> None:
     assert r["usage"]["prompt_tokens"] > 50 and r["usage"]["completion_tokens"] > 0
     assert r["latency_s"] > 0 and r["finish_reason"] in ("stop", "length")
     assert r["verdict"] is not None  # scored, whatever the tiny model said
+
+
+def test_served_and_in_process_embedded_agree_under_greedy_decoding(tmp_path) -> None:
+    """`logicforge serve` puts the embedded model behind a real OpenAI-compatible server on
+    127.0.0.1; a suite's items run through the HTTP client and in-process give the same text."""
+    import subprocess
+    import sys
+    import time
+
+    ps = lf.generate("ksat/random", {"n_vars": 4, "alpha": 2.0}, count=2, seed=3)
+    zs = lf.generate("zebra", {"n_houses": 2, "n_attributes": 2}, count=1, seed=3)
+    items = lf.render(ps, "formula-ascii") + lf.render(zs, "zebra")
+    sampling = lf.Sampling(temperature=0.0, max_tokens=48, structured=True)
+    port_file = tmp_path / "port.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "logicforge", "serve", "--model", "embedded", "--port", "0",
+         "--port-file", str(port_file)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while not port_file.exists():
+            assert proc.poll() is None and time.monotonic() < deadline, "server did not start"
+            time.sleep(0.1)
+        port = json.loads(port_file.read_text())["port"]
+        spec = f"openai-compatible:http://127.0.0.1:{port}/v1:smollm2;timeout=300"
+        lf.run(items, spec, tmp_path / "served.jsonl", sampling=sampling, concurrency=2)
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    lf.run(items, "embedded", tmp_path / "local.jsonl", sampling=sampling)
+    served = [json.loads(x) for x in (tmp_path / "served.jsonl").read_text().splitlines()]
+    local = [json.loads(x) for x in (tmp_path / "local.jsonl").read_text().splitlines()]
+    assert len(served) == len(local) == len(items)
+    for a, b in zip(served, local, strict=True):
+        assert a["error"] is None and b["error"] is None
+        assert a["text"] == b["text"]
+        assert a["answer"] == b["answer"] and a["verdict"] == b["verdict"]

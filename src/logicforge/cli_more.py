@@ -225,7 +225,20 @@ def cmd_completion(a: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(a: argparse.Namespace) -> int:
+    from .serve import serve
+
+    serve(a.model, host=a.host, port=a.port, port_file=a.port_file)
+    return 0
+
+
 def add_parsers(sub: Any) -> None:
+    se = sub.add_parser("serve", help="serve a model (e.g. embedded) as an OpenAI-compatible API")
+    se.add_argument("--model", default="embedded", help="model spec (default: embedded)")
+    se.add_argument("--host", default="127.0.0.1")
+    se.add_argument("--port", type=int, default=8000, help="0 picks a free port")
+    se.add_argument("--port-file", help='write {"port": N} here once listening')
+    se.set_defaults(fn=cmd_serve)
     co = sub.add_parser("completion", help="print a shell completion script (bash)")
     co.add_argument("shell", choices=["bash"])
     co.set_defaults(fn=cmd_completion)
