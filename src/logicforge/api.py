@@ -161,11 +161,22 @@ def report(
     command: str | None = None,
     table: Sequence[str] = (),
     items: Sequence[Item] | str | Path = (),
+    prices: Mapping[str, Mapping[str, float]] | str | Path | None = None,
 ) -> Path:
     """Write the report (tables, figures, HTML) for records; returns the HTML path.
 
     ``table`` names the row columns of a Table-1-style Sat./Wit. grid (e.g. family, n_clauses);
-    ``items`` (a list or an items.jsonl path) adds each prompt to the record drill-down."""
+    ``items`` (a list or an items.jsonl path) adds each prompt to the record drill-down;
+    ``prices`` (a mapping or a YAML file, see :mod:`logicforge.metrics.usage`) adds costs."""
+    from .metrics.usage import PriceTable
+
+    table_of_prices = (
+        None
+        if prices is None
+        else PriceTable.load(prices)
+        if isinstance(prices, str | Path)
+        else PriceTable(prices)
+    )
     recs = (
         list(read_jsonl(records)) if isinstance(records, str | Path) else [dict(r) for r in records]
     )
@@ -179,7 +190,16 @@ def report(
         if isinstance(items, str | Path)
         else [it.model_dump(mode="json") for it in items]
     )
-    return build_report(recs, out_dir, probs, title=title, command=command, table=table, items=its)
+    return build_report(
+        recs,
+        out_dir,
+        probs,
+        title=title,
+        command=command,
+        table=table,
+        items=its,
+        prices=table_of_prices,
+    )
 
 
 def iter_items(path: str | Path) -> Iterator[Item]:

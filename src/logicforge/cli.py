@@ -105,6 +105,13 @@ def _sampling(a: argparse.Namespace) -> Sampling:
 def cmd_run(a: argparse.Namespace) -> int:
     sampling = _sampling(a)
     models = [load_model(m) for m in a.model]  # every spec is validated before any call
+    prices = None
+    if a.prices:
+        from .metrics.usage import PriceTable
+
+        prices = PriceTable.load(a.prices)
+    if a.dry_run:
+        return _dry_run(a, models, sampling, prices)
     # The CLI owns its process: move everything loaded so far out of the cyclic GC's scans
     # (modules, classes, registries), which then only walks the per-record garbage.
     gc.freeze()
@@ -136,6 +143,29 @@ def cmd_run(a: argparse.Namespace) -> int:
     return 0
 
 
+def _dry_run(a: argparse.Namespace, models: list[Any], sampling: Sampling, prices: Any) -> int:
+    from .report.tables import to_markdown
+    from .run.dryrun import estimate
+
+    items = itertools.islice(api.iter_items(a.items), a.limit)
+    tok = "words" if a.tokenizer == "off" else a.tokenizer
+    rows = estimate(
+        items,
+        models,
+        samples=a.samples,
+        sampling=sampling,
+        records_path=a.records,
+        prices=prices,
+        tokenizer=tok,
+    )
+    if a.json:
+        print(json.dumps(rows))
+    else:
+        print("dry run: nothing was sent; estimates per model")
+        print(to_markdown(rows, list(rows[0]) if rows else []), end="")
+    return 0
+
+
 def cmd_score(a: argparse.Namespace) -> int:
     items = api.load_items(a.items)
     recs = api.score(read_jsonl(a.records), items)
@@ -154,6 +184,7 @@ def cmd_report(a: argparse.Namespace) -> int:
         command=a.command,
         table=a.table or (),
         items=a.items or (),
+        prices=a.prices,
     )
     print(f"report: {path}")
     return 0
@@ -276,6 +307,12 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument("--quiet", action="store_true", help="no progress line")
     u.add_argument("--json", action="store_true", help="one JSON summary line per model")
     u.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print requests, token and cost estimates per model; send nothing",
+    )
+    u.add_argument("--prices", help="price table (YAML: model pattern → {prompt, completion} $/1M)")
+    u.add_argument(
         "--max-errors",
         type=int,
         help="error budget: stop cleanly once more records than this end in an error",
@@ -299,6 +336,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--records", required=True)
     p.add_argument("--problems", help="problems.jsonl, for solver curves (phase transition)")
     p.add_argument("--items", help="items.jsonl, to show each record's prompt in the drill-down")
+    p.add_argument("--prices", help="price table (YAML) for the cost column of the usage table")
     p.add_argument("--out", required=True)
     p.add_argument("--title", default="logicforge report")
     p.add_argument("--command", help="command line shown in the report for reproduction")

@@ -30,6 +30,7 @@ def build_report(
     command: str | None = None,
     table: Sequence[str] = (),
     items: Sequence[Mapping[str, Any]] = (),
+    prices: Any = None,
 ) -> Path:
     """Write tables, figures and a self-contained HTML report; returns the HTML path. With
     ``items`` (dicts), the record drill-down also shows each prompt."""
@@ -125,6 +126,12 @@ def build_report(
         if tz:
             _write(out, "reasoning_tokens_vs_z3_conflicts", tz)
             tables.append(("reasoning_tokens_vs_z3_conflicts (Spearman ρ per model)", tz))
+    from ..metrics.usage import usage_table
+
+    usage = usage_table(records, prices)
+    if usage:
+        _write(out, "usage", usage)
+        tables.append(("usage (tokens, latency" + (", cost)" if prices else ")"), usage))
     bon = compute.best_of_n_table(records)
     if bon:
         _write(out, "best_of_n", bon)
