@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
+import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -31,7 +34,7 @@ def chromium_path() -> str | None:
 class Browser:
     def __init__(self, exe: str) -> None:
         self.exe = exe
-        self._dir = tempfile.TemporaryDirectory()
+        self._dir = tempfile.TemporaryDirectory(ignore_cleanup_errors=True)
         self._next = 0
 
     async def __aenter__(self) -> Browser:
@@ -52,10 +55,11 @@ class Browser:
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            start_new_session=True,  # its helper processes die with it
         )
         port_file = Path(self._dir.name) / "DevToolsActivePort"
         deadline = time.monotonic() + 30
-        while not port_file.exists() or not port_file.read_text().strip():
+        while not port_file.exists() or "\n" not in port_file.read_text():
             if time.monotonic() > deadline or self.proc.poll() is not None:
                 raise RuntimeError("chromium did not start its DevTools endpoint")
             await asyncio.sleep(0.05)
@@ -71,7 +75,8 @@ class Browser:
     async def __aexit__(self, *exc: object) -> None:
         await self.ws.close()
         await self.session.close()
-        self.proc.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)
         self._dir.cleanup()
 

@@ -49,7 +49,10 @@ class FakeServer:
         self.auth_headers.append(request.headers.get("Authorization"))
         body = await request.json()
         self.bodies.append(body)
-        prompt = body["messages"][-1]["content"]
+        completions = request.path.endswith("/v1/completions")
+        prompt = (
+            body["prompt"].rsplit("\n\n", 1)[-1] if completions else body["messages"][-1]["content"]
+        )
         n = self.seen[prompt]
         self.seen[prompt] += 1
         script = self.scripts.get(prompt, self.default_script)
@@ -85,7 +88,9 @@ class FakeServer:
             "object": "chat.completion",
             "model": body.get("model"),
             "choices": [
-                {
+                {"index": 0, "text": reply_for(prompt), "finish_reason": "stop"}
+                if completions
+                else {
                     "index": 0,
                     "message": {"role": "assistant", "content": reply_for(prompt)},
                     "finish_reason": "stop",
@@ -149,6 +154,7 @@ class FakeServer:
             self._loop = loop
             app = web.Application()
             app.router.add_post("/v1/chat/completions", self.handle)
+            app.router.add_post("/v1/completions", self.handle)
             self._runner = web.AppRunner(app, access_log=None)
             loop.run_until_complete(self._runner.setup())
             site = web.TCPSite(self._runner, "127.0.0.1", 0)

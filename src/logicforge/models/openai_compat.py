@@ -10,6 +10,12 @@ Hostile servers are bounded: ``timeout`` caps a whole request (a body that drips
 bodies over ``max_body_mb`` (16 MiB) are refused without being read past the cap, and text that is
 not valid UTF-8 or not the expected JSON is a malformed reply (retried, then an error record).
 
+Several endpoints serving the same model: ``openai-compatible:http://a:8000/v1|http://b:8000/v1:m``
+— requests rotate over them and one that fails is skipped for ``cooldown`` seconds (failover).
+``rpm=`` / ``tpm=`` cap requests and tokens per minute; ``endpoint=completions`` uses the plain
+completions API (base models); ``max_tokens_param=max_completion_tokens`` and
+``reasoning_effort=low|medium|high`` cover servers that want them — all set in the spec, not code.
+
 Spec: ``openai-compatible:<base URL>:<model>;timeout=60;max_retries=5;backoff=0.5;api_key_env=NAME``
 
 Example:
@@ -32,6 +38,7 @@ from ..errors import ConfigError, ModelError
 from ..registry import MODELS
 from ..schema import Item
 from .base import Response, Sampling
+from .limits import Endpoints, TokenBucket
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
 
@@ -66,14 +73,39 @@ class OpenAICompatModel:
         max_retry_after: float = 120.0,
         connections: int = 256,
         max_body_mb: float = 16.0,
+        rpm: float | None = None,
+        tpm: float | None = None,
+        cooldown: float = 10.0,
+        endpoint: str = "chat",
+        max_tokens_param: str = "max_tokens",
+        reasoning_effort: str | None = None,
     ) -> None:
-        if not base_url.startswith(("http://", "https://")):
-            raise ConfigError("model", base_url, "base URL must start with http:// or https://")
+        urls = [u.strip() for u in base_url.split("|") if u.strip()]
+        for u in urls or [base_url]:
+            if not u.startswith(("http://", "https://")):
+                raise ConfigError("model", u, "base URL must start with http:// or https://")
+        if endpoint not in ("chat", "completions"):
+            raise ConfigError("endpoint", endpoint, "choose chat or completions")
+        if max_tokens_param not in ("max_tokens", "max_completion_tokens"):
+            raise ConfigError(
+                "max_tokens_param", max_tokens_param, "choose max_tokens or max_completion_tokens"
+            )
+        for k, v in (("rpm", rpm), ("tpm", tpm)):
+            if v is not None and v <= 0:
+                raise ConfigError(k, v, "must be > 0")
         if timeout <= 0 or max_retries < 0 or backoff < 0:
             raise ConfigError(
                 "model", f"timeout={timeout}, max_retries={max_retries}", "must be positive"
             )
-        self.url = base_url.rstrip("/") + "/chat/completions"
+        path = "/chat/completions" if endpoint == "chat" else "/completions"
+        self.urls = [u.rstrip("/") + path for u in urls]
+        self.url = self.urls[0]
+        self.endpoints = Endpoints(self.urls, cooldown)
+        self.endpoint = endpoint
+        self.max_tokens_param = max_tokens_param
+        self.reasoning_effort = reasoning_effort
+        self.rpm = TokenBucket(rpm) if rpm else None
+        self.tpm = TokenBucket(tpm) if tpm else None
         self.model = model
         self.name = name or model
         self.cache_id = f"openai-compatible:{model}"
@@ -119,13 +151,18 @@ class OpenAICompatModel:
             self._session = None
 
     def _body(self, item: Item, s: Sampling, sample: int) -> bytes:
-        body: dict[str, Any] = {
-            "model": self.model,
-            "messages": [m.model_dump() for m in item.messages],
+        body: dict[str, Any] = {"model": self.model}
+        if self.endpoint == "chat":
+            body["messages"] = [m.model_dump() for m in item.messages]
+        else:  # plain completions (base models): the messages' text, no chat template
+            body["prompt"] = "\n\n".join(m.content for m in item.messages)
+        body |= {
             "temperature": s.temperature,
             "top_p": s.top_p,
-            "max_tokens": s.max_tokens,
+            self.max_tokens_param: s.max_tokens,
         }
+        if self.reasoning_effort:
+            body["reasoning_effort"] = self.reasoning_effort
         if s.seed is not None:
             body["seed"] = s.seed + sample if s.temperature > 0 else s.seed
         if s.stop:
@@ -145,9 +182,15 @@ class OpenAICompatModel:
         reason = ""
         for attempt in range(1, self.max_retries + 2):
             wait: float | None = None
+            if self.rpm is not None:
+                await self.rpm.take(1)
+            if self.tpm is not None:  # the prompt (≈ 4 bytes a token) and the completion ceiling
+                await self.tpm.take(len(data) / 4 + sampling.max_tokens)
+            ep = self.endpoints.pick()
+            url = self.urls[ep]
             t0 = time.perf_counter()
             try:
-                async with session.post(self.url, data=data) as r:
+                async with session.post(url, data=data) as r:
                     raw = await _read_at_most(r, self.max_body)
                     if raw is None:
                         return Response(
@@ -165,12 +208,14 @@ class OpenAICompatModel:
                         reason = parsed
                     elif r.status in (401, 403):
                         raise ModelError(
-                            f"HTTP {r.status} from {self.url}: the server refused the credentials; "
+                            f"HTTP {r.status} from {url}: the server refused the credentials; "
                             f"set a valid key in ${self.api_key_env} (or key_file=)"
                         )
                     elif r.status in RETRY_STATUS:
                         reason = f"HTTP {r.status}"
                         wait = _retry_after(r.headers.get("Retry-After"))
+                        if r.status >= 500:
+                            self.endpoints.mark_down(ep)
                     else:
                         snippet = raw[:200].decode("utf-8", "replace")
                         return Response(
@@ -178,10 +223,14 @@ class OpenAICompatModel:
                         )
             except TimeoutError:
                 reason = f"timed out after {self.timeout:g} s"
+                self.endpoints.mark_down(ep)
             except aiohttp.ClientError as e:
                 reason = f"connection error: {type(e).__name__}"
+                self.endpoints.mark_down(ep)
             if attempt > self.max_retries:
                 break
+            if wait is None and len(self.urls) > 1 and self.endpoints.any_up():
+                continue  # fail over to another endpoint at once
             if wait is None:
                 wait = min(
                     self.max_backoff, self.backoff * 2 ** (attempt - 1)
@@ -230,9 +279,18 @@ def _parse_body(raw: bytes) -> Response | str:
         return "malformed JSON body"
 
 
-_FLOAT = ("timeout", "backoff", "max_backoff", "max_retry_after", "max_body_mb")
+_FLOAT = (
+    "timeout",
+    "backoff",
+    "max_backoff",
+    "max_retry_after",
+    "max_body_mb",
+    "rpm",
+    "tpm",
+    "cooldown",
+)
 _INT = ("max_retries", "connections")
-_STR = ("api_key_env", "key_file", "name")
+_STR = ("api_key_env", "key_file", "name", "endpoint", "max_tokens_param", "reasoning_effort")
 
 
 def _factory(head: str, opts: dict[str, str]) -> OpenAICompatModel:
