@@ -24,9 +24,11 @@ def generate(
     seed: int = 0,
     grid: Mapping[str, Sequence[Any]] | None = None,
     workers: int = 1,
+    executor: str = "local",
+    ray_address: str | None = None,
 ) -> list[LabelledProblem]:
     """Generate ``count`` labelled problems for each point of ``params`` × ``grid``; ``workers``
-    processes give the same problems as one, faster.
+    processes give the same problems as one, faster; so does ``executor="ray"`` on a Ray cluster.
 
     Example:
         >>> ps = generate("ksat/random", {"n_vars": 10}, count=2, seed=1, grid={"alpha": [3.0, 5.0]})
@@ -36,7 +38,11 @@ def generate(
     from .families.base import expand_grid, generate_problems
 
     points = expand_grid(params or {}, grid or {})
-    return list(generate_problems(family, points, count, seed, workers=workers))
+    return list(
+        generate_problems(
+            family, points, count, seed, workers=workers, executor=executor, ray_address=ray_address
+        )
+    )
 
 
 def transform(
@@ -90,6 +96,8 @@ def run(
     total_items: int | None = None,
     tokenizer: str | None = "auto",
     max_errors: int | None = None,
+    executor: str = "local",
+    ray_address: str | None = None,
 ) -> dict[str, int]:
     """Run a model over items, appending scored records to ``records_path`` (resumable).
 
@@ -101,6 +109,10 @@ def run(
         raise ConfigError("samples", samples, "must be ≥ 1")
     if concurrency < 1:
         raise ConfigError("concurrency", concurrency, "must be ≥ 1")
+    if executor not in ("local", "ray"):
+        raise ConfigError("executor", executor, "choose local or ray")
+    if executor == "ray" and not isinstance(model, str):
+        raise ConfigError("model", model, "the Ray executor needs a model spec string")
     m = load_model(model) if isinstance(model, str) else model
     cache = ResponseCache(cache_path) if cache_path else None
     try:
@@ -117,6 +129,7 @@ def run(
             total_items=total_items,
             tokenizer=tokenizer,
             max_errors=max_errors,
+            ray=(model, ray_address) if executor == "ray" else None,  # type: ignore[arg-type]
         )
     finally:
         if cache:

@@ -60,7 +60,15 @@ def cmd_generate(a: argparse.Namespace) -> int:
     points = expand_grid(params, grid)
     bar = Progress(len(points) * a.count, "generate", enabled=not (a.quiet or a.json))
     problems = []
-    for p in generate_problems(a.family, points, a.count, a.seed, workers=a.workers):
+    for p in generate_problems(
+        a.family,
+        points,
+        a.count,
+        a.seed,
+        workers=a.workers,
+        executor=a.executor,
+        ray_address=a.ray_address,
+    ):
         problems.append(p)
         bar.update()
     bar.close()
@@ -118,11 +126,11 @@ def cmd_run(a: argparse.Namespace) -> int:
     total = api.count_lines(a.items) if Path(a.items).exists() else 0
     if a.limit is not None:
         total = min(total, a.limit)
-    for m in models:
+    for spec, m in zip(a.model, models, strict=True):
         items = itertools.islice(api.iter_items(a.items), a.limit)
         c = api.run(
             items,
-            m,
+            spec if a.executor == "ray" else m,
             a.records,
             samples=a.samples,
             sampling=sampling,
@@ -133,6 +141,8 @@ def cmd_run(a: argparse.Namespace) -> int:
             total_items=total,
             tokenizer=None if a.tokenizer == "off" else a.tokenizer,
             max_errors=a.max_errors,
+            executor=a.executor,
+            ray_address=a.ray_address,
         )
         if a.json:
             print(json.dumps({"model": m.name, **c, "records": a.records}))
@@ -239,6 +249,16 @@ def _sampling_args(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _executor_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--executor",
+        choices=["local", "ray"],
+        default="local",
+        help="ray: spread the work over a Ray cluster (same results as local)",
+    )
+    p.add_argument("--ray-address", help="Ray cluster address (default: $RAY_ADDRESS, else local)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="logicforge", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -268,6 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers", type=int, default=1, help="local processes (same output as one, faster)"
     )
     g.add_argument("--quiet", action="store_true", help="no progress line")
+    _executor_args(g)
     g.add_argument("--json", action="store_true", help="print a JSON summary only")
     g.add_argument(
         "--renderer", action="append", help="renderer(s) for items.jsonl (default: formula)"
@@ -306,6 +327,7 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument("--limit", type=int, help="only the first N items")
     u.add_argument("--quiet", action="store_true", help="no progress line")
     u.add_argument("--json", action="store_true", help="one JSON summary line per model")
+    _executor_args(u)
     u.add_argument(
         "--dry-run",
         action="store_true",

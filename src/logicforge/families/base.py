@@ -83,13 +83,16 @@ def generate_problems(
     count: int,
     seed: int,
     workers: int = 1,
+    executor: str = "local",
+    ray_address: str | None = None,
 ) -> Iterator[LabelledProblem]:
     """Generate ``count`` labelled problems per parameter point.
 
     Point ``j``'s item ``i`` draws from ``SeedSequence(seed, spawn_key=(j, i))`` — the same stream
     ``SeedSequence(seed).spawn(...)[j].spawn(...)[i]`` gives — so any item can be regenerated alone,
-    and ``workers > 1`` (a local process pool, shards of 64 items, results in order) yields exactly
-    the same problems as one process.
+    and ``workers > 1`` (a local process pool, shards of 64 items, results in order) or
+    ``executor="ray"`` (the same shards on a Ray cluster) yields exactly the same problems as one
+    process.
 
     Example:
         >>> ps = list(generate_problems("ksat/random", {"n_vars": 5, "alpha": 2.0}, 2, seed=1))
@@ -108,6 +111,13 @@ def generate_problems(
         for j, p in enumerate(built)
         for start in range(0, count, _CHUNK)
     ]
+    if executor not in ("local", "ray"):
+        raise ConfigError("executor", executor, "choose local or ray")
+    if executor == "ray":
+        from ..run.ray_exec import generate_shards
+
+        yield from generate_shards(shards, ray_address)
+        return
     if workers == 1 or len(shards) < 2:
         for sh in shards:
             yield from _shard(*sh)

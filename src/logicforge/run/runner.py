@@ -179,6 +179,7 @@ def run_model(
     total_items: int | None = None,
     tokenizer: str | None = "auto",
     max_errors: int | None = None,
+    ray: tuple[str, str | None] | None = None,
 ) -> dict[str, int]:
     """Run every (item, sample) not yet in ``records_path`` and append its scored record.
 
@@ -186,6 +187,8 @@ def run_model(
     ``tokenizer`` counts reasoning tokens when the backend reports none (see
     :mod:`logicforge.metrics.tokens`; ``None`` leaves them unknown). With ``max_errors``, the run
     stops cleanly (:class:`ModelError`) once more records than that have ended in an error.
+    ``ray=(model spec, address)`` runs the shards on a Ray cluster (see :mod:`.ray_exec`); the
+    store, resume and compaction are the same.
     Returns counts: ``done`` (this call), ``errors``, ``cached``, ``total`` (records in the file).
     """
     sampling = sampling or Sampling()
@@ -195,6 +198,31 @@ def run_model(
         total_items = len(items)
     bar = Progress((total_items or 0) * samples, f"{model.name}", enabled=progress)
     order: list[str] = []
+
+    if ray is not None:
+        from .ray_exec import run_on_ray
+
+        try:
+            counts = run_on_ray(
+                items,
+                ray[0],
+                model.name,
+                store,
+                samples=samples,
+                sampling=sampling,
+                concurrency=concurrency,
+                retry_errors=retry_errors,
+                tokenizer=tokenizer,
+                order=order,
+                progress=bar,
+                address=ray[1],
+            )
+            bar.close()
+            store.compact(order)
+        finally:
+            store.release()
+        counts["total"] = len(store)
+        return counts
 
     async def main() -> dict[str, int]:
         try:

@@ -1,0 +1,176 @@
+"""The Ray executor: generation and evaluation spread over a Ray cluster (``--executor ray``).
+
+Generation ships shards of (family, parameters, seed index range) to workers, which run the
+solvers and return validated problems; the driver yields them in shard order, so the output is
+byte-identical to the local executor's.
+
+Evaluation ships shards of items to workers; each worker builds its own client from the model
+spec and returns scored records; only the driver writes the results store, and it skips any
+record id already there. A worker that dies takes its unfinished shard with it and Ray retries
+the shard elsewhere (``max_retries``), so nothing is lost, and nothing is written twice.
+
+The cluster address comes from ``address`` (``--ray-address``), else ``RAY_ADDRESS``, else a local
+cluster is started. ``pip install ray`` provides it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections import deque
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from ..errors import ConfigError
+from ..schema import Item, LabelledProblem
+
+SHARD_ITEMS = 16
+
+
+def ray_init(address: str | None = None, num_cpus: int | None = None) -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise ConfigError("executor", "ray", "needs Ray: pip install 'ray>=2.9'") from None
+    if not ray.is_initialized():
+        addr = address or os.environ.get("RAY_ADDRESS")
+        kw: dict[str, Any] = {"log_to_driver": False, "include_dashboard": False}
+        if addr:
+            ray.init(address=addr, **{k: v for k, v in kw.items() if k == "log_to_driver"})
+        else:
+            ray.init(num_cpus=num_cpus, **kw)
+    return ray
+
+
+def _window(ray: Any) -> int:
+    return 4 * max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def generate_shards(
+    shards: list[tuple[Any, ...]], address: str | None = None
+) -> Iterator[LabelledProblem]:
+    """The problems of ``shards`` (see ``families.base``), computed on Ray, in shard order."""
+    from ..families.base import _shard_fields
+
+    ray = ray_init(address)
+    task = ray.remote(max_retries=3)(_shard_fields)
+    pending: deque[Any] = deque()
+    it = iter(shards)
+    for sh in (next(it, None) for _ in range(_window(ray))):
+        if sh is not None:
+            pending.append(task.remote(*sh))
+    while pending:
+        fields = ray.get(pending.popleft())
+        nxt = next(it, None)
+        if nxt is not None:
+            pending.append(task.remote(*nxt))
+        yield from (LabelledProblem.model_construct(**f) for f in fields)
+
+
+def _eval_shard(
+    spec: str,
+    items_json: list[str],
+    todo: list[list[int]],
+    sampling: dict[str, Any],
+    concurrency: int,
+    tokenizer: str | None,
+) -> list[tuple[str, bytes, bool]]:
+    """Run one shard in a worker: (record id, record line, errored) for every sample asked."""
+    from ..metrics.tokens import TokenCounter
+    from ..models.base import Sampling, load_model
+    from .runner import clean_text, score_response
+
+    model = load_model(spec)
+    s = Sampling(**{**sampling, "stop": tuple(sampling.get("stop") or ())})
+    tokens = TokenCounter(tokenizer) if tokenizer else None
+    jobs = [
+        (Item.model_validate_json(js), k)
+        for js, ks in zip(items_json, todo, strict=True)
+        for k in ks
+    ]
+    out: list[tuple[str, bytes, bool]] = []
+
+    async def main() -> None:
+        sem = asyncio.Semaphore(max(1, concurrency))
+
+        async def one(item: Item, k: int) -> None:
+            async with sem:
+                r = await model.generate(item, s, k)
+            r.text = clean_text(r.text)
+            rec = score_response(item, model.name, k, r, tokens=tokens)
+            out.append((rec.record_id, rec.model_dump_json().encode(), rec.error is not None))
+
+        try:
+            await asyncio.gather(*(one(i, k) for i, k in jobs))
+        finally:
+            await model.aclose()
+
+    asyncio.run(main())
+    return out
+
+
+def run_on_ray(
+    items: Iterable[Item],
+    spec: str,
+    name: str,
+    store: Any,
+    *,
+    samples: int,
+    sampling: Any,
+    concurrency: int,
+    retry_errors: bool,
+    tokenizer: str | None,
+    order: list[str],
+    progress: Any,
+    address: str | None = None,
+) -> dict[str, int]:
+    """Evaluate ``items`` with the model ``spec`` on Ray, appending to ``store`` (driver only)."""
+    import dataclasses
+
+    from .runner import record_id
+
+    ray = ray_init(address)
+    task = ray.remote(max_retries=3, retry_exceptions=False)(_eval_shard)
+    samp = dataclasses.asdict(sampling)
+
+    def shards() -> Iterator[tuple[list[str], list[list[int]]]]:
+        js: list[str] = []
+        ks: list[list[int]] = []
+        for it in items:
+            want = []
+            for k in range(samples):
+                rid = record_id(it.item_id, name, k)
+                order.append(rid)
+                if rid not in store or (retry_errors and rid in store.errored):
+                    want.append(k)
+                else:
+                    progress.skip()
+            if want:
+                js.append(it.model_dump_json())
+                ks.append(want)
+            if len(js) == SHARD_ITEMS:
+                yield js, ks
+                js, ks = [], []
+        if js:
+            yield js, ks
+
+    counts = {"done": 0, "errors": 0, "cached": 0}
+    per_task = max(1, concurrency // max(1, int(ray.cluster_resources().get("CPU", 1))))
+    gen = shards()
+    pending: list[Any] = []
+    for sh in (next(gen, None) for _ in range(_window(ray))):
+        if sh is not None:
+            pending.append(task.remote(spec, sh[0], sh[1], samp, per_task, tokenizer))
+    while pending:
+        ready, pending = ray.wait(pending, num_returns=1)
+        for rid, line, errored in ray.get(ready[0]):
+            if rid in store and not (retry_errors and rid in store.errored):
+                continue  # a retried shard re-sends what is already safe on disk
+            store.append(rid, line, errored=errored)
+            counts["done"] += 1
+            counts["errors"] += errored
+            progress.update()
+        nxt = next(gen, None)
+        if nxt is not None:
+            pending.append(task.remote(spec, nxt[0], nxt[1], samp, per_task, tokenizer))
+    return counts
