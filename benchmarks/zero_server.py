@@ -1,7 +1,8 @@
 """A zero-latency OpenAI-compatible endpoint on 127.0.0.1 (raw asyncio HTTP/1.1, keep-alive).
 
 It answers every POST with the same small chat completion, so a benchmark measures the client.
-Usage: python benchmarks/zero_server.py PORT_FILE   (writes the chosen port, serves until killed)
+Usage: python benchmarks/zero_server.py PORT_FILE [LATENCY_S]
+(writes the chosen port, serves until killed; with LATENCY_S every reply waits that long)
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ BODY = json.dumps(
     {
         "id": "bench",
         "object": "chat.completion",
+        "created": 0,
+        "model": "bench",
         "choices": [
             {
                 "index": 0,
@@ -21,7 +24,7 @@ BODY = json.dumps(
                 "finish_reason": "stop",
             }
         ],
-        "usage": {"prompt_tokens": 100, "completion_tokens": 6},
+        "usage": {"prompt_tokens": 100, "completion_tokens": 6, "total_tokens": 106},
     }
 ).encode()
 RESPONSE = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (
@@ -40,6 +43,8 @@ async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> 
                     length = int(line[15:])
             if length:
                 await reader.readexactly(length)
+            if LATENCY:
+                await asyncio.sleep(LATENCY)
             writer.write(RESPONSE)
     except (asyncio.IncompleteReadError, ConnectionError):
         pass
@@ -55,6 +60,8 @@ async def main(port_file: str) -> None:
     async with server:
         await server.serve_forever()
 
+
+LATENCY = float(sys.argv[2]) if __name__ == "__main__" and len(sys.argv) > 2 else 0.0
 
 if __name__ == "__main__":
     asyncio.run(main(sys.argv[1]))

@@ -13,7 +13,9 @@ import argparse
 import gc
 import itertools
 import json
+import os
 import shlex
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,7 @@ from . import __version__, api
 from .errors import ConfigError, LogicforgeError
 from .models.base import Sampling, load_model
 from .registry import RENDERERS, TRANSFORMS
+from .render.base import render_problem
 from .run.store import read_jsonl, write_jsonl
 
 
@@ -56,11 +59,12 @@ def cmd_generate(a: argparse.Namespace) -> int:
         TRANSFORMS.get(parse_transform_spec(spec)[0])  # fail before work starts
     from .families.base import expand_grid, generate_problems
     from .run.progress import Progress
+    from .transforms.base import apply_transform
 
     points = expand_grid(params, grid)
+    transforms = [parse_transform_spec(spec) for spec in a.transform or []]
     bar = Progress(len(points) * a.count, "generate", enabled=not (a.quiet or a.json))
-    problems = []
-    for p in generate_problems(
+    stream = generate_problems(
         a.family,
         points,
         a.count,
@@ -68,25 +72,46 @@ def cmd_generate(a: argparse.Namespace) -> int:
         workers=a.workers,
         executor=a.executor,
         ray_address=a.ray_address,
-    ):
-        problems.append(p)
-        bar.update()
-    bar.close()
-    for spec in a.transform or []:
-        problems = api.transform(problems, spec)
+    )
+    first = next(stream, None)  # every parameter is validated before anything is written
     out = Path(a.out)
-    write_jsonl(out / "problems.jsonl", problems)
-    items = [it for r in renderers for it in api.render(problems, r)]
-    write_jsonl(out / "items.jsonl", items)
-    labels = [p.label for p in problems]
+    out.mkdir(parents=True, exist_ok=True)
+    labels: dict[str, int] = {}
+    n_items = 0
+    # streamed: one problem at a time through transforms and renderers, so memory stays flat
+    # however many problems; items go renderer by renderer (one part file each, then joined)
+    parts = [out / f".items.{i}.part" for i in range(len(renderers))]
+    with open(out / ".problems.part", "w", encoding="utf-8") as fp:
+        files = [open(q, "w", encoding="utf-8") for q in parts]  # noqa: SIM115
+        try:
+            for p in itertools.chain([first] if first is not None else [], stream):
+                for name, opts in transforms:
+                    p = apply_transform(p, name, opts)
+                fp.write(p.model_dump_json() + "\n")
+                labels[p.label] = labels.get(p.label, 0) + 1
+                for r, f in zip(renderers, files, strict=True):
+                    f.write(render_problem(p, r).model_dump_json() + "\n")
+                    n_items += 1
+                bar.update()
+        finally:
+            for f in files:
+                f.close()
+    bar.close()
+    with open(out / ".items.part", "wb") as joined:
+        for q in parts:
+            with open(q, "rb") as src:
+                shutil.copyfileobj(src, joined)
+            q.unlink()
+    os.replace(out / ".problems.part", out / "problems.jsonl")
+    os.replace(out / ".items.part", out / "items.jsonl")
+    n_problems = sum(labels.values())
     if a.json:
-        counts = {k: labels.count(k) for k in sorted(set(labels))}
-        summary = {"problems": len(problems), "labels": counts, "items": len(items)}
+        summary = {"problems": n_problems, "labels": dict(sorted(labels.items())), "items": n_items}
         print(json.dumps(summary | {"out": str(out)}))
         return 0
     print(
-        f"wrote {len(problems)} problems ({labels.count('SAT')} SAT, {labels.count('UNSAT')} UNSAT) "
-        f"and {len(items)} items to {out}/"
+        f"wrote {n_problems} problems ({labels.get('SAT', 0)} SAT, {labels.get('UNSAT', 0)} UNSAT) "
+        f"and {n_items} items to {out}/"
     )
     return 0
 

@@ -24,6 +24,8 @@ MODEL_HELP = {
     "openai-compatible": "chat API of vLLM, llama.cpp, Ollama or a hosted service: openai-compatible:URL:MODEL",
     "openai": "alias of openai-compatible",
     "selfverify": "review rounds around a model: selfverify:<rounds>:<none|oracle>:<model spec>",
+    "hf": "Hugging Face transformers in-process, micro-batched: hf:<local model dir>;batch=8;device=cpu",
+    "vllm": "vLLM's offline engine, micro-batched: vllm:<model dir or name>;batch=64",
     "bestofn": "best-of-n with a scorer: bestofn:<n>:<oracle|majority|model(<spec>)>:<model spec>",
 }
 

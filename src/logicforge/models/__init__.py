@@ -2,11 +2,12 @@
 
 Specs (``--model``): ``random[:seed=N]``, ``always-sat``, ``always-unsat``, ``oracle``,
 ``embedded`` (SmolLM2-135M-Instruct from PyPI through llama-cpp-python), ``local:/path/model.gguf``,
-``openai-compatible:<base URL>:<model name>`` (alias ``openai:``); wrappers
+``openai-compatible:<base URL>:<model name>`` (alias ``openai:``), ``hf:<local dir>``
+(transformers, batched), ``vllm:<model>`` (offline engine); wrappers
 ``selfverify:<rounds>:<none|oracle>:<spec>`` and ``bestofn:<n>:<oracle|majority|model(<spec>)>:<spec>``.
 """
 
-from . import baselines, bestofn, embedded, openai_compat, selfverify
+from . import baselines, bestofn, embedded, local_batch, openai_compat, selfverify
 from .base import Model, Response, Sampling, load_model
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "baselines",
     "bestofn",
     "embedded",
+    "local_batch",
     "openai_compat",
     "selfverify",
 ]
