@@ -87,14 +87,18 @@ class FakeServer:
             "id": "x",
             "object": "chat.completion",
             "model": body.get("model"),
-            "choices": [
-                {"index": 0, "text": reply_for(prompt), "finish_reason": "stop"}
+            "choices": [  # with "n": choice i answers as if asked prompt#i (choice 0: the prompt)
+                {"index": i, "text": reply_for(prompt), "finish_reason": "stop"}
                 if completions
                 else {
-                    "index": 0,
-                    "message": {"role": "assistant", "content": reply_for(prompt)},
+                    "index": i,
+                    "message": {
+                        "role": "assistant",
+                        "content": reply_for(prompt if i == 0 else f"{prompt}#{i}"),
+                    },
                     "finish_reason": "stop",
                 }
+                for i in range(int(body.get("n", 1)))
             ],
             "created": 0,
             "usage": {

@@ -74,3 +74,24 @@ def test_spec_quirks_reach_the_request_body(tmp_path) -> None:
         assert "prompt" in body and "messages" not in body
     recs = _recs(tmp_path / "b.jsonl")
     assert all(r["error"] is None and r["answer"]["decision"] in ("SAT", "UNSAT") for r in recs)
+
+
+def test_samples_through_the_api_n_share_requests(tmp_path) -> None:
+    items = _items(5)
+    with FakeServer() as srv:
+        spec = f"openai-compatible:{srv.base_url}:m;n=2"
+        lf.run(items, spec, tmp_path / "r.jsonl", samples=4, sampling=lf.Sampling(temperature=0.7))
+        assert srv.requests == len(items) * 2 and {b["n"] for b in srv.bodies} == {2}
+        assert sorted({b["seed"] for b in srv.bodies}) == [0, 2]  # one seed per block of samples
+    recs = _recs(tmp_path / "r.jsonl")
+    assert len(recs) == 20 and all(r["error"] is None for r in recs)
+    by_id = {it.item_id: it.messages[-1].content for it in items}
+    for r in recs:
+        prompt = by_id[r["item_id"]]
+        k = r["sample"] % 2
+        assert r["text"] == reply_for(prompt if k == 0 else f"{prompt}#{k}")
+
+
+def test_a_model_can_carry_its_own_concurrency(tmp_path) -> None:
+    m = lf.load_model("openai-compatible:http://127.0.0.1:9/v1:m;concurrency=3")
+    assert m.concurrency == 3

@@ -146,8 +146,9 @@ def test_reasoning_tokens_are_recorded(small_items, tmp_path) -> None:
             },
         }
     ).encode()
-    r = _parse_body(body)
-    assert not isinstance(r, str) and r.reasoning_tokens == 42 and r.completion_tokens == 50
+    rs = _parse_body(body)
+    assert not isinstance(rs, str) and len(rs) == 1
+    assert rs[0].reasoning_tokens == 42 and rs[0].completion_tokens == 50
 
 
 def test_self_verification_sends_the_review_turns(small_items, tmp_path) -> None:

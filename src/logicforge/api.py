@@ -114,6 +114,7 @@ def run(
     if executor == "ray" and not isinstance(model, str):
         raise ConfigError("model", model, "the Ray executor needs a model spec string")
     m = load_model(model) if isinstance(model, str) else model
+    concurrency = getattr(m, "concurrency", None) or concurrency  # a model's own setting wins
     cache = ResponseCache(cache_path) if cache_path else None
     try:
         return run_model(

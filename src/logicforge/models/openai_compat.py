@@ -15,6 +15,9 @@ Several endpoints serving the same model: ``openai-compatible:http://a:8000/v1|h
 ``rpm=`` / ``tpm=`` cap requests and tokens per minute; ``endpoint=completions`` uses the plain
 completions API (base models); ``max_tokens_param=max_completion_tokens`` and
 ``reasoning_effort=low|medium|high`` cover servers that want them — all set in the spec, not code.
+``n=K`` asks for K samples per request through the API's ``n`` (samples K·b … K·b + K − 1 share one
+request; each keeps its own sample index and cache key); ``concurrency=`` gives this model its own
+concurrency when several models run.
 
 Spec: ``openai-compatible:<base URL>:<model>;timeout=60;max_retries=5;backoff=0.5;api_key_env=NAME``
 
@@ -27,6 +30,7 @@ Example:
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import email.utils
 import json
 import os
@@ -79,6 +83,8 @@ class OpenAICompatModel:
         endpoint: str = "chat",
         max_tokens_param: str = "max_tokens",
         reasoning_effort: str | None = None,
+        n: int = 1,
+        concurrency: int | None = None,
     ) -> None:
         urls = [u.strip() for u in base_url.split("|") if u.strip()]
         for u in urls or [base_url]:
@@ -105,6 +111,11 @@ class OpenAICompatModel:
         self.max_tokens_param = max_tokens_param
         self.reasoning_effort = reasoning_effort
         self.rpm = TokenBucket(rpm) if rpm else None
+        if n < 1 or (concurrency is not None and concurrency < 1):
+            raise ConfigError("n / concurrency", f"{n} / {concurrency}", "must be ≥ 1")
+        self.n_per_request = n  # samples per request through the API's ``n``
+        self.concurrency = concurrency  # this model's own concurrency in a multi-model run
+        self._blocks: dict[Any, Any] = {}
         self.tpm = TokenBucket(tpm) if tpm else None
         self.model = model
         self.name = name or model
@@ -150,8 +161,10 @@ class OpenAICompatModel:
             await self._session.close()
             self._session = None
 
-    def _body(self, item: Item, s: Sampling, sample: int) -> bytes:
+    def _body(self, item: Item, s: Sampling, sample: int, n: int = 1) -> bytes:
         body: dict[str, Any] = {"model": self.model}
+        if n > 1:
+            body["n"] = n
         if self.endpoint == "chat":
             body["messages"] = [m.model_dump() for m in item.messages]
         else:  # plain completions (base models): the messages' text, no chat template
@@ -175,10 +188,33 @@ class OpenAICompatModel:
         return json.dumps(body).encode()
 
     async def generate(self, item: Item, sampling: Sampling, sample: int) -> Response:
+        k = self.n_per_request
+        if k <= 1:
+            return (await self._request(item, sampling, sample, 1))[0]
+        # samples k·b … k·b + k − 1 share one request with n = k; each takes its own choice
+        block, idx = divmod(sample, k)
+        key = (item.item_id, sampling, block)
+        if key not in self._blocks:
+            self._blocks[key] = (
+                asyncio.ensure_future(self._request(item, sampling, block * k, k)),
+                [0],
+            )
+        fut, taken = self._blocks[key]
+        rs = await fut
+        taken[0] += 1
+        if taken[0] >= k:
+            self._blocks.pop(key, None)
+        if rs[0].error is not None:
+            return dataclasses.replace(rs[0], extra=dict(rs[0].extra))
+        if idx >= len(rs):
+            return Response(text=None, error=f"the server returned {len(rs)} choices for n={k}")
+        return dataclasses.replace(rs[idx], extra={"n_per_request": k})
+
+    async def _request(self, item: Item, sampling: Sampling, sample: int, n: int) -> list[Response]:
         import aiohttp
 
         session = await self._get_session()
-        data = self._body(item, sampling, sample)
+        data = self._body(item, sampling, sample, n)
         reason = ""
         for attempt in range(1, self.max_retries + 2):
             wait: float | None = None
@@ -193,17 +229,20 @@ class OpenAICompatModel:
                 async with session.post(url, data=data) as r:
                     raw = await _read_at_most(r, self.max_body)
                     if raw is None:
-                        return Response(
-                            text=None,
-                            error=f"response body over {self.max_body / 2**20:g} MiB "
-                            "(raise max_body_mb= if that is expected)",
-                            attempts=attempt,
-                        )
+                        return [
+                            Response(
+                                text=None,
+                                error=f"response body over {self.max_body / 2**20:g} MiB "
+                                "(raise max_body_mb= if that is expected)",
+                                attempts=attempt,
+                            )
+                        ]
                     if r.status == 200:
                         parsed = _parse_body(raw)
-                        if isinstance(parsed, Response):
-                            parsed.latency_s = time.perf_counter() - t0
-                            parsed.attempts = attempt
+                        if not isinstance(parsed, str):
+                            for p in parsed:
+                                p.latency_s = time.perf_counter() - t0
+                                p.attempts = attempt
                             return parsed
                         reason = parsed
                     elif r.status in (401, 403):
@@ -218,9 +257,11 @@ class OpenAICompatModel:
                             self.endpoints.mark_down(ep)
                     else:
                         snippet = raw[:200].decode("utf-8", "replace")
-                        return Response(
-                            text=None, error=f"HTTP {r.status}: {snippet}", attempts=attempt
-                        )
+                        return [
+                            Response(
+                                text=None, error=f"HTTP {r.status}: {snippet}", attempts=attempt
+                            )
+                        ]
             except TimeoutError:
                 reason = f"timed out after {self.timeout:g} s"
                 self.endpoints.mark_down(ep)
@@ -236,11 +277,13 @@ class OpenAICompatModel:
                     self.max_backoff, self.backoff * 2 ** (attempt - 1)
                 ) * self._jitter.uniform(0.5, 1.0)
             await asyncio.sleep(min(wait, self.max_retry_after))
-        return Response(
-            text=None,
-            error=f"gave up after {self.max_retries + 1} attempts: {reason}",
-            attempts=self.max_retries + 1,
-        )
+        return [
+            Response(
+                text=None,
+                error=f"gave up after {self.max_retries + 1} attempts: {reason}",
+                attempts=self.max_retries + 1,
+            )
+        ]
 
 
 async def _read_at_most(r: Any, limit: int) -> bytes | None:
@@ -256,25 +299,39 @@ async def _read_at_most(r: Any, limit: int) -> bytes | None:
     return bytes(buf)
 
 
-def _parse_body(raw: bytes) -> Response | str:
-    """A Response from a 200 body, or the reason it is malformed."""
+def _parse_body(raw: bytes) -> list[Response] | str:
+    """One Response per choice of a 200 body (usage split evenly across choices), or the reason
+    it is malformed."""
     try:
         obj = json.loads(raw)
-        choice = obj["choices"][0]
-        msg = choice.get("message") or {}
-        text = msg.get("content")
-        if text is None:
-            text = choice.get("text")
-        if text is None and msg.get("reasoning_content") is None:
-            return "malformed response: no message content"
+        choices = obj["choices"]
+        if not isinstance(choices, list) or not choices:
+            return "malformed response: no choices"
         usage = obj.get("usage") or {}
-        return Response(
-            text=text or "",
-            finish_reason=choice.get("finish_reason"),
-            prompt_tokens=usage.get("prompt_tokens"),
-            completion_tokens=usage.get("completion_tokens"),
-            reasoning_tokens=(usage.get("completion_tokens_details") or {}).get("reasoning_tokens"),
-        )
+        k = len(choices)
+
+        def share(v: Any) -> int | None:
+            return None if v is None else int(round(v / k))
+
+        out = []
+        for choice in choices:
+            msg = choice.get("message") or {}
+            text = msg.get("content")
+            if text is None:
+                text = choice.get("text")
+            if text is None and msg.get("reasoning_content") is None:
+                return "malformed response: no message content"
+            details = usage.get("completion_tokens_details") or {}
+            out.append(
+                Response(
+                    text=text or "",
+                    finish_reason=choice.get("finish_reason"),
+                    prompt_tokens=share(usage.get("prompt_tokens")),
+                    completion_tokens=share(usage.get("completion_tokens")),
+                    reasoning_tokens=share(details.get("reasoning_tokens")),
+                )
+            )
+        return out
     except (ValueError, KeyError, IndexError, TypeError, AttributeError):
         return "malformed JSON body"
 
@@ -289,7 +346,7 @@ _FLOAT = (
     "tpm",
     "cooldown",
 )
-_INT = ("max_retries", "connections")
+_INT = ("max_retries", "connections", "n", "concurrency")
 _STR = ("api_key_env", "key_file", "name", "endpoint", "max_tokens_param", "reasoning_effort")
 
 
