@@ -100,6 +100,7 @@ def _items() -> dict[str, lf.Item]:
         "cnf": ("ksat/random", {"n_vars": 4, "alpha": 2.0}),
         "zebra": ("zebra", {"n_houses": 3, "n_attributes": 3}),
         "coloring": ("coloring/planted", {"n_nodes": 5, "k": 3}),
+        "deduction": ("ordering", {"n_objects": 4}),
     }
     out = {}
     for r in lf.RENDERERS.names():

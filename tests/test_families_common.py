@@ -23,6 +23,7 @@ SMALL = {
     "2sat/symmetry": {"base_family": "2sat/mono-bridge", "base_params": {"n_clauses": 6}},
     "coloring/planted": {"n_nodes": 8, "k": 3},
     "zebra": {"n_houses": 3, "n_attributes": 3},
+    "ordering": {"n_objects": 4},
 }
 FAMILIES = lf.FAMILIES.names()
 RENDERERS = [
@@ -101,7 +102,9 @@ def test_oracle_scores_perfectly_and_perturbed_fails(family: str, renderer: str)
         v = verify(it, parse_answer(text, it))
         assert v.correct and v.witness_valid in (True, None) and not v.parse_failure
         obj = json.loads(text.split("\n", 1)[1])
-        if it.gold.get("cell"):  # multiple choice: any other letter must fail
+        if (
+            it.gold.get("cell") or it.kind == "deduction"
+        ):  # multiple choice: any other letter must fail
             wrong = next(c for c in "ABCDEFGHIJ" if c != obj["answer"])
             assert not verify(it, parse_answer(json.dumps({"answer": wrong}), it)).correct
             continue
@@ -154,7 +157,7 @@ def test_reward_is_one_for_the_oracle_and_less_for_a_perturbed_answer(
         text = asyncio.run(oracle.generate(it, lf.Sampling(), 0)).text
         assert lf.reward(it, text) == 1.0
         obj = json.loads(text.split("\n", 1)[1])
-        if it.gold.get("cell"):
+        if it.gold.get("cell") or it.kind == "deduction":
             obj["answer"] = next(c for c in "ABCDEFGHIJ" if c != obj["answer"])
         elif "solution" in obj:
             sol = obj["solution"]

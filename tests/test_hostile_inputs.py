@@ -23,6 +23,7 @@ HUGE = [
     ("2sat/symmetry", {"base_family": "2sat/backbone", "base_params": {"n_clauses": 10**9}}, "n_clauses"),
     ("coloring/planted", {"n_nodes": 10**9, "k": 3}, "n_nodes"),
     ("zebra", {"n_houses": 10**9}, "n_houses"),
+    ("ordering", {"n_objects": 10**9}, "n_objects"),
     ("ksat/random", {"n_vars": "10; import os"}, "n_vars"),
 ]  # fmt: skip
 

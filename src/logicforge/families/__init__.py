@@ -3,6 +3,7 @@
 from . import (
     coloring,
     ksat,
+    ordering,
     twosat_backbone,
     twosat_bridge,
     twosat_cycle,
@@ -17,6 +18,7 @@ __all__ = [
     "coloring",
     "generate_problems",
     "ksat",
+    "ordering",
     "twosat_backbone",
     "twosat_bridge",
     "twosat_cycle",

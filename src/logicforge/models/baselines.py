@@ -55,6 +55,9 @@ class RandomBaseline(_Baseline):
         import numpy as np
 
         rng = np.random.default_rng(stable_int(self.seed, item.item_id, sample))
+        if item.kind == "deduction":  # multiple choice over the objects
+            k = int(item.problem["n_objects"])
+            return json.dumps({"answer": chr(ord("A") + int(rng.integers(k)))})
         if item.kind == "zebra" and item.gold.get("cell"):  # multiple choice: a random option
             k = len(item.gold["cell"]["options"])
             return json.dumps({"answer": chr(ord("A") + int(rng.integers(k)))})

@@ -1,0 +1,262 @@
+"""``ordering`` family: generated logical-deduction puzzles (BIG-bench LogicalDeduction's shape),
+as the symbolic-edits paper uses them — N objects in a row, positional clues, and a multiple-choice
+question with exactly one option true in every arrangement the clues allow.
+
+Every clue is one constraint of the Logic-LM program format (``a < b``, ``a > b``, ``a == k``,
+``a != k``) with one English template, so a program and its story always say the same thing —
+also after an operator edit (back-translation is exact). Generation: a hidden arrangement; true
+clues in random order are added until the question's answer is determined (the CSP oracle of
+:mod:`logicforge.logic.csp`), then any clue that is not needed for that is dropped.
+
+Problem kind ``deduction``: the answer is an option letter. Renderer ``deduction``: the paper's
+chain-of-thought prompt ending in ``\\boxed{<letter>}``.
+
+Example:
+    >>> import logicforge as lf
+    >>> p = lf.generate("ordering", {"n_objects": 5}, count=1, seed=0)[0]
+    >>> p.label in "ABCDE", p.problem["program"].startswith("Domain:")
+    (True, True)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError
+from ..kinds import KindSpec, register_kind
+from ..logic.csp import parse_program, solve_csp
+from ..registry import FAMILIES, RENDERERS
+from ..schema import Answer, Item, LabelledProblem, Verdict
+
+NAME = "ordering"
+KIND = "deduction"
+ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh"]
+SCENES = {
+    "books": ("On a shelf, there are {n} books: {list}.", "book",
+              ["green", "blue", "white", "purple", "yellow", "red", "black"], "left", "right"),
+    "birds": ("On a branch, there are {n} birds: {list}.", "bird",
+              ["owl", "robin", "crow", "falcon", "hawk", "quail", "cardinal"], "left", "right"),
+    "vehicles": ("In an antique car show, there are {n} vehicles: {list}.", "",
+                 ["sedan", "bus", "truck", "tractor", "minivan", "limousine", "convertible"],
+                 "older", "newer"),
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class OrderingParams:
+    n_objects: int = 5
+    scene: str = "books"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.n_objects, int) or not 3 <= self.n_objects <= 7:
+            raise ConfigError("n_objects", self.n_objects, "must be an integer in 3..7")
+        if self.scene not in SCENES:
+            raise ConfigError("scene", self.scene, f"choose from {', '.join(SCENES)}")
+
+
+def _noun(scene: str, word: str) -> str:
+    kind = SCENES[scene][1]
+    return f"the {word} {kind}".strip() if kind and scene == "books" else f"the {word}"
+
+
+def sentence(scene: str, objects: list[str], n: int, clue: str) -> str:
+    """The English template of one constraint (exact, so edits back-translate exactly)."""
+    lo, hi = SCENES[scene][3], SCENES[scene][4]
+    m = re.fullmatch(r"(\w+) (==|!=|<|>) (\w+)", clue)
+    assert m, clue
+    a, op, b = m.groups()
+    who = _noun(scene, a).capitalize()
+    if b.isdigit():
+        k = int(b)
+        first, last = ("leftmost", "rightmost") if lo == "left" else ("oldest", "newest")
+        if k == 1 or k == n:
+            where = f"the {first if k == 1 else last}"
+        elif lo == "left":
+            where = (
+                f"the {ORDINALS[k - 1]} from the left"
+                if k <= (n + 1) // 2
+                else f"the {ORDINALS[n - k]} from the right"
+            )
+        else:
+            where = (
+                f"the {ORDINALS[k - 1]}-oldest"
+                if k <= (n + 1) // 2
+                else f"the {ORDINALS[n - k]}-newest"
+            )
+        return f"{who} is {'not ' if op == '!=' else ''}{where}."
+    other = _noun(scene, b)
+    rel = (
+        {"<": f"to the {lo} of", ">": f"to the {hi} of"}[op]
+        if lo == "left"
+        else {"<": f"{lo} than", ">": f"{hi} than"}[op]
+    )
+    return f"{who} is {rel} {other}."
+
+
+def program(objects: list[str], clues: list[str], sentences: list[str], q: int, n: int) -> str:
+    dom = "\n".join(["Domain:", f"1: {'leftmost'}", f"{n}: {'rightmost'}"])
+    var = "\n".join(
+        ["Variables:", *(f"{o} [IN] [{', '.join(map(str, range(1, n + 1)))}]" for o in objects)]
+    )
+    cons = "\n".join(
+        ["Constraints:", *(f"{c} ::: {s}" for c, s in zip(clues, sentences, strict=True))]
+        + [
+            f"AllDifferentConstraint([{', '.join(objects)}]) ::: All objects have different positions."
+        ]
+    )
+    query = "\n".join(["Query:", *(f"{chr(65 + i)}) {o} == {q}" for i, o in enumerate(objects))])
+    return "\n".join([dom, var, cons, query])
+
+
+class OrderingFamily:
+    name = NAME
+    kind = KIND
+    Params = OrderingParams
+
+    def generate(
+        self, p: OrderingParams, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+        n = p.n_objects
+        words = [SCENES[p.scene][2][int(i)] for i in rng.choice(7, n, replace=False)]
+        objects = [w.replace(" ", "_") for w in words]
+        pos = {o: int(h) + 1 for o, h in zip(objects, rng.permutation(n), strict=True)}
+        q = int(rng.integers(1, n + 1))
+        # no clue states the asked position outright: the answer has to be deduced
+        cands = [f"{o} == {pos[o]}" for o in objects if pos[o] != q]
+        for i, a in enumerate(objects):
+            for b in objects[i + 1 :]:
+                cands.append(f"{a} {'<' if pos[a] < pos[b] else '>'} {b}")
+        order = [cands[int(i)] for i in rng.permutation(len(cands))]
+        answer = chr(65 + objects.index(next(o for o in objects if pos[o] == q)))
+
+        def answer_of(clues: list[str]) -> str:
+            sents = [sentence(p.scene, objects, n, c) for c in clues]
+            return solve_csp(parse_program(program(objects, clues, sents, q, n)))
+
+        chosen: list[str] = []
+        for c in order:  # add true clues until the question is determined …
+            chosen.append(c)
+            if answer_of(chosen) == answer:
+                break
+        for c in list(reversed(chosen)):  # … then drop every clue it does not need
+            rest = [x for x in chosen if x != c]
+            if rest and answer_of(rest) == answer:
+                chosen = rest
+        sents = [sentence(p.scene, objects, n, c) for c in chosen]
+        prog = program(objects, chosen, sents, q, n)
+        assert solve_csp(parse_program(prog)) == answer, "the clues must determine the answer"
+        problem = {
+            "scene": p.scene,
+            "objects": objects,
+            "n_objects": n,
+            "clues": chosen,
+            "sentences": sents,
+            "question_position": q,
+            "program": prog,
+            "arrangement": sorted(objects, key=lambda o: pos[o]),
+        }
+        meta = {"n_objects": n, "n_clues": len(chosen), "scene": p.scene}
+        return problem, answer, {"solver": "csp-backtracking"}, meta
+
+
+def story(d: dict[str, Any]) -> str:
+    scene, n = d["scene"], d["n_objects"]
+    names = [
+        _noun(scene, o.replace("_", " ")).replace("the ", "an " if o[0] in "aeiou" else "a ", 1)
+        for o in d["objects"]
+    ]
+    head = SCENES[scene][0].format(
+        n=["three", "four", "five", "six", "seven"][n - 3],
+        list=", ".join(names[:-1]) + f", and {names[-1]}",
+    )
+    return (
+        f"The following paragraphs each describe a set of {n} objects arranged in a fixed order. "
+        "The statements are logically consistent within each paragraph.\n\n"
+        + head
+        + " "
+        + " ".join(d["sentences"])
+    )
+
+
+def options(d: dict[str, Any]) -> list[str]:
+    q, n, scene = d["question_position"], d["n_objects"], d["scene"]
+    return [
+        f"{chr(65 + i)}) " + sentence(scene, d["objects"], n, f"{o} == {q}")
+        for i, o in enumerate(d["objects"])
+    ]
+
+
+class DeductionRenderer:
+    """``deduction``: the symbolic-edits paper's chain-of-thought prompt, answer in ``\\boxed{}``."""
+
+    name = "deduction"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        from ..render.base import build_kind_item
+
+        d = problem.problem
+        prompt = (
+            f"{story(d)}\n\nQuestion: Which of the following is true?\nOptions:\n"
+            + "\n".join(options(d))
+            + "\n\nThink step by step, then give the letter of the correct option as "
+            "\\boxed{<letter>} at the end of your answer."
+        )
+        letters = [chr(65 + i) for i in range(d["n_objects"])]
+        schema = {
+            "type": "object",
+            "properties": {"answer": {"type": "string", "enum": letters}},
+            "required": ["answer"],
+        }
+        return build_kind_item(problem, self.name, prompt, schema)
+
+
+_BOXED = re.compile(r"\\boxed\{\s*\(?([A-G])\)?\s*\}")
+_PHRASE = re.compile(
+    r"(?i:answer|option)\s*(?i:is)?\s*[:=]?\s*\(?([A-G])\)(?![A-Za-z])|(?i:answer)\s*(?i:is)?\s*[:=]?\s*\(?([A-G])\b"
+)
+
+
+def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
+    n = int(item.problem.get("n_objects", 7))
+    ok = {chr(65 + i) for i in range(n)}
+    boxed = [m.group(1) for m in _BOXED.finditer(body) if m.group(1) in ok]
+    if boxed:
+        return Answer(decision="SAT", rule="boxed", certificate={"choice": boxed[-1]})
+    for obj in reversed(objs):
+        v = obj.get("answer")
+        if (
+            isinstance(v, str)
+            and v.strip().strip("()").upper() in ok
+            and len(v.strip().strip("()")) == 1
+        ):
+            return Answer(
+                decision="SAT", rule="json", certificate={"choice": v.strip().strip("()").upper()}
+            )
+    ph = [(m.group(1) or m.group(2)) for m in _PHRASE.finditer(body)]
+    ph = [x for x in ph if x in ok]
+    if ph:
+        return Answer(decision="SAT", rule="phrase", certificate={"choice": ph[-1]})
+    return Answer(parse_error="no answer: no option letter found")
+
+
+def verify(item: Item, answer: Answer) -> Verdict:
+    got = (answer.certificate or {}).get("choice")
+    gold = item.gold.get("label")
+    if got is None:
+        return Verdict(correct=False, parse_failure=True, reason=answer.parse_error or "no option")
+    return Verdict(correct=got == gold, reason="" if got == gold else f"chose {got}, gold {gold}")
+
+
+def oracle_text(item: Item) -> str:
+    return json.dumps({"answer": item.gold["label"]})
+
+
+register_kind(KindSpec(KIND, parse, verify, oracle_text))
+FAMILIES.register(NAME, OrderingFamily())
+RENDERERS.register("deduction", DeductionRenderer())
