@@ -5,8 +5,10 @@ question with exactly one option true in every arrangement the clues allow.
 Every clue is one constraint of the Logic-LM program format (``a < b``, ``a > b``, ``a == k``,
 ``a != k``) with one English template, so a program and its story always say the same thing —
 also after an operator edit (back-translation is exact). Generation: a hidden arrangement; true
-clues in random order are added until the question's answer is determined (the CSP oracle of
-:mod:`logicforge.logic.csp`), then any clue that is not needed for that is dropped.
+clues in random order are added until the whole arrangement is determined (``determine:
+arrangement``, as BIG-bench's puzzles are) or only the question's answer (``question``), checked by
+the CSP oracle of :mod:`logicforge.logic.csp`; then every clue not needed for that is dropped. The
+asked position is never stated outright.
 
 Problem kind ``deduction``: the answer is an option letter. Renderer ``deduction``: the paper's
 chain-of-thought prompt ending in ``\\boxed{<letter>}``.
@@ -29,7 +31,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from ..kinds import KindSpec, register_kind
-from ..logic.csp import parse_program, solve_csp
+from ..logic.csp import parse_program, solutions, solve_csp
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Answer, Item, LabelledProblem, Verdict
 
@@ -51,8 +53,11 @@ SCENES = {
 class OrderingParams:
     n_objects: int = 5
     scene: str = "books"
+    determine: str = "arrangement"  # the clues fix the whole arrangement, or only the answer
 
     def __post_init__(self) -> None:
+        if self.determine not in ("arrangement", "question"):
+            raise ConfigError("determine", self.determine, "choose arrangement or question")
         if not isinstance(self.n_objects, int) or not 3 <= self.n_objects <= 7:
             raise ConfigError("n_objects", self.n_objects, "must be an integer in 3..7")
         if self.scene not in SCENES:
@@ -134,18 +139,21 @@ class OrderingFamily:
         order = [cands[int(i)] for i in rng.permutation(len(cands))]
         answer = chr(65 + objects.index(next(o for o in objects if pos[o] == q)))
 
-        def answer_of(clues: list[str]) -> str:
+        def done(clues: list[str]) -> bool:
             sents = [sentence(p.scene, objects, n, c) for c in clues]
-            return solve_csp(parse_program(program(objects, clues, sents, q, n)))
+            csp = parse_program(program(objects, clues, sents, q, n))
+            if p.determine == "question":
+                return solve_csp(csp) == answer
+            return len(list(solutions(csp, limit=2))) == 1
 
         chosen: list[str] = []
-        for c in order:  # add true clues until the question is determined …
+        for c in order:  # add true clues until the arrangement (or the answer) is determined …
             chosen.append(c)
-            if answer_of(chosen) == answer:
+            if done(chosen):
                 break
-        for c in list(reversed(chosen)):  # … then drop every clue it does not need
+        for c in list(reversed(chosen)):  # … then drop every clue that is not needed for it
             rest = [x for x in chosen if x != c]
-            if rest and answer_of(rest) == answer:
+            if rest and done(rest):
                 chosen = rest
         sents = [sentence(p.scene, objects, n, c) for c in chosen]
         prog = program(objects, chosen, sents, q, n)

@@ -1,0 +1,130 @@
+"""Stability under operator edits (the symbolic-edits paper, §4): normalised accuracy across edit
+levels, flip rates with their transition table and a significance test, accuracy per condition,
+and retention of the original answer after an answer-altering edit.
+
+Records are grouped by ``meta.chain_id`` (the source problem) and ``meta.edit_level``.
+
+* Acc_norm(k) — per chain, correctness at level k, or at level 0 when the chain has no k-th edit;
+  averaged over chains (so every chain counts at every k).
+* flip table between level 0 and level k over chains that have both: I→C, C→I, C→C, I→I; flip rate
+  (I→C + C→I)/n; an exact McNemar test (two-sided binomial on the discordant pairs), with
+  Bonferroni across models; "practical" marks a flip rate of at least 5 %.
+* Acc_c — accuracy per condition (``preserved`` / ``altered``).
+* retention — after an altering edit, the share of answers that still give the *original* option;
+  one-sided binomial test against 10 %.
+
+Example:
+    >>> rows = [{"model": "m", "meta": {"chain_id": "a", "edit_level": 0}, "verdict": {"correct": True}},
+    ...         {"model": "m", "meta": {"chain_id": "a", "edit_level": 1}, "verdict": {"correct": False}},
+    ...         {"model": "m", "meta": {"chain_id": "b", "edit_level": 0}, "verdict": {"correct": True}}]
+    >>> acc_norm(rows, 1)["m"]   # chain b has no level 1: its level 0 counts
+    0.5
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+
+def _ok(r: Mapping[str, Any]) -> bool:
+    return bool((r.get("verdict") or {}).get("correct"))
+
+
+def _chains(
+    records: Iterable[Mapping[str, Any]],
+) -> dict[str, dict[str, dict[int, list[bool]]]]:
+    """model → chain → level → correctness of each sample."""
+    out: dict[str, dict[str, dict[int, list[bool]]]] = defaultdict(lambda: defaultdict(dict))
+    for r in records:
+        m = r.get("meta") or {}
+        if m.get("chain_id") is None or m.get("edit_mode") not in (None, "cumulative"):
+            continue
+        out[str(r.get("model"))][m["chain_id"]].setdefault(int(m.get("edit_level", 0)), []).append(
+            _ok(r)
+        )
+    return out
+
+
+def _mean(xs: list[bool]) -> float:
+    return sum(xs) / len(xs)
+
+
+def acc_norm(records: Iterable[Mapping[str, Any]], k: int) -> dict[str, float]:
+    """Acc_norm(k) per model (cumulative chains)."""
+    res = {}
+    for model, chains in _chains(records).items():
+        vals = [_mean(levels.get(k) or levels.get(0) or [False]) for levels in chains.values()]
+        res[model] = sum(vals) / len(vals)
+    return res
+
+
+def binom_sf(k: int, n: int, p: float) -> float:
+    """P[X ≥ k] for X ~ Binomial(n, p)."""
+    from scipy.stats import binom
+
+    return float(binom.sf(k - 1, n, p))
+
+
+def flip_table(records: Iterable[Mapping[str, Any]], k: int) -> list[dict[str, Any]]:
+    """Transitions from level 0 to level k per model, flip rate, exact McNemar p (Bonferroni)."""
+    from scipy.stats import binomtest
+
+    rows: list[dict[str, Any]] = []
+    for model, chains in sorted(_chains(records).items()):
+        t = {"I→C": 0, "C→I": 0, "C→C": 0, "I→I": 0}
+        for levels in chains.values():
+            if 0 in levels and k in levels:
+                a, b = _mean(levels[0]) >= 0.5, _mean(levels[k]) >= 0.5
+                t[f"{'C' if a else 'I'}→{'C' if b else 'I'}"] += 1
+        n = sum(t.values())
+        disc = t["I→C"] + t["C→I"]
+        p = binomtest(t["I→C"], disc, 0.5).pvalue if disc else 1.0
+        rows.append(
+            {"model": model, "k": k, "n": n, **t, "flip_rate": disc / n if n else None, "p": p}
+        )
+    for r in rows:
+        r["p_bonferroni"] = min(1.0, r["p"] * len(rows))
+        r["significant"] = r["p_bonferroni"] < 0.05
+        r["practical"] = r["flip_rate"] is not None and r["flip_rate"] >= 0.05
+    return rows
+
+
+def accuracy_by_condition(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Acc_c: accuracy per model and condition (``preserved`` / ``altered``)."""
+    acc: dict[tuple[str, str], list[bool]] = defaultdict(list)
+    for r in records:
+        cond = (r.get("meta") or {}).get("condition")
+        if cond is not None:
+            acc[(str(r.get("model")), cond)].append(_ok(r))
+    return [
+        {"model": m, "condition": c, "n": len(v), "accuracy": _mean(v)}
+        for (m, c), v in sorted(acc.items())
+    ]
+
+
+def retention(
+    records: Iterable[Mapping[str, Any]], threshold: float = 0.10
+) -> list[dict[str, Any]]:
+    """Share of answers to altered problems that keep the original option, tested against
+    ``threshold`` (one-sided: is the model anchored to the original more often than that?)."""
+    keep: dict[str, list[bool]] = defaultdict(list)
+    for r in records:
+        m = r.get("meta") or {}
+        if m.get("condition") != "altered":
+            continue
+        choice = ((r.get("answer") or {}).get("certificate") or {}).get("choice")
+        keep[str(r.get("model"))].append(choice == m.get("original_label"))
+    rows = []
+    for model, v in sorted(keep.items()):
+        k, n = sum(v), len(v)
+        rows.append(
+            {
+                "model": model,
+                "n": n,
+                "retention": k / n,
+                "p_above_threshold": binom_sf(k, n, threshold),
+            }
+        )
+    return rows
