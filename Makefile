@@ -41,6 +41,7 @@ bench: $(VENV)/.test-deps
 	$(BIN)/python benchmarks/bench_adr.py
 	$(BIN)/python benchmarks/bench_zebra.py
 	$(BIN)/python benchmarks/bench_scaling.py
+	$(BIN)/python benchmarks/bench_scale_out.py
 
 clean:
 	rm -rf $(VENV) demo-out .pytest_cache .mypy_cache .ruff_cache
