@@ -104,5 +104,12 @@ class TokenCounter:
             return len(_smollm2().tokenize(text.encode(), add_bos=False, special=False))
         return len(_WORDS.findall(text))
 
-    def reasoning_tokens(self, text: str | None) -> int:
-        return self.count(reasoning_text(text))
+    def reasoning_tokens(self, text: str | None) -> tuple[int, str]:
+        """The reasoning tokens of a response and the tokenizer that counted them (``none`` when
+        the response has no reasoning text — no tokenizer is loaded for that)."""
+        if text and "reasoning" not in text and "<think" not in text:
+            t = text.strip()
+            if t[:1] == "{" and t[-1:] == "}":  # a bare JSON answer: nothing to count (fast path)
+                return 0, "none"
+        body = reasoning_text(text)
+        return (self.count(body), self.resolved) if body else (0, "none")

@@ -74,7 +74,7 @@ def score_response(
     if reasoning is not None:
         source = source or "usage"
     elif tokens is not None and r.text is not None and r.error is None:
-        reasoning, source = tokens.reasoning_tokens(r.text), tokens.resolved
+        reasoning, source = tokens.reasoning_tokens(r.text)
     return Record(
         record_id=record_id(item.item_id, model, sample),
         item_id=item.item_id,
