@@ -127,3 +127,17 @@ def test_edited_puzzles_run_end_to_end(puzzles, tmp_path) -> None:
     norm = acc_norm(recs, 1)
     assert norm["oracle"] == 1.0 and 0.0 <= norm["random"] <= 1.0
     assert {r["model"] for r in flip_table(recs, 1)} == {"oracle", "random"}
+
+
+def test_logicedit_suite_runs_and_reports_the_papers_tables(tmp_path) -> None:
+    from logicforge.suites import load_suite, run_suite
+
+    suite = load_suite("logicedit-deduction")
+    small = suite.model_copy(
+        update={"problems": [b.model_copy(update={"count": 4}) for b in suite.problems]}
+    )
+    html = run_suite(small, tmp_path, progress=False)
+    rep = html.parent
+    for name in ("edits_acc_norm", "edits_flips", "edits_accuracy_by_condition", "edits_retention"):
+        assert (rep / f"{name}.md").exists(), name
+    assert "Acc_norm(0)" in (rep / "edits_acc_norm.md").read_text()

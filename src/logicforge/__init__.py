@@ -49,6 +49,7 @@ from .metrics.reward import reward
 from .models import Sampling, load_model
 from .registry import FAMILIES, METRICS, MODELS, RENDERERS, TRANSFORMS
 from .schema import Answer, Item, LabelledProblem, Record, Verdict
+from . import transforms  # noqa: E402, F401  (lf.transforms.pair, lf.transforms.edits)
 
 __all__ = [
     "__version__",

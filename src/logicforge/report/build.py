@@ -132,6 +132,9 @@ def build_report(
     if usage:
         _write(out, "usage", usage)
         tables.append(("usage (tokens, latency" + (", cost)" if prices else ")"), usage))
+    for name, t in compute.edit_tables(records):
+        _write(out, name.split(" ")[0], t)
+        tables.insert(0, (name, t))
     bon = compute.best_of_n_table(records)
     if bon:
         _write(out, "best_of_n", bon)

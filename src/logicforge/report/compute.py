@@ -127,3 +127,34 @@ def best_of_n_table(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]
             }
         )
     return rows
+
+
+def edit_tables(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The symbolic-edits paper's tables: Acc_norm(k) per model across edit levels (Table 1's
+    layout), flip tables level 0 → k (Table 2), accuracy per condition (Table 4) and retention of
+    the original answer after altering edits (Table 5)."""
+    from ..metrics.edits import acc_norm, accuracy_by_condition, flip_table, retention
+
+    levels = sorted(
+        {
+            int((r.get("meta") or {}).get("edit_level", 0))
+            for r in records
+            if (r.get("meta") or {}).get("chain_id")
+        }
+    )
+    if not levels:
+        return []
+    models = sorted({str(r.get("model")) for r in records})
+    norm = {k: acc_norm(records, k) for k in levels}
+    t1 = [{"model": m, **{f"Acc_norm({k})": norm[k].get(m) for k in levels}} for m in models]
+    out: list[tuple[str, list[dict[str, Any]]]] = [("edits_acc_norm (Acc_norm per edit level)", t1)]
+    flips = [row for k in levels if k > 0 for row in flip_table(records, k)]
+    if flips:
+        out.append(("edits_flips (level 0 → k; exact McNemar, Bonferroni)", flips))
+    cond = accuracy_by_condition(records)
+    if cond:
+        out.append(("edits_accuracy_by_condition", cond))
+    ret = retention(records)
+    if ret:
+        out.append(("edits_retention (original answer kept after an altering edit; vs 10 %)", ret))
+    return out

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -55,6 +55,8 @@ class ProblemBlock(_Strict):
     pair: bool = False  # add each source's minimally different twin of the opposite label
     max_candidates: int = Field(4000, ge=1)
     max_deletions: int = Field(15, ge=1)
+    # operator edits (ordering): cumulative chains, individual preserving / altering, or all
+    edits: Literal["cumulative", "individual", "all"] | None = None
 
 
 class Variant(_Strict):
@@ -183,6 +185,15 @@ def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> 
             notes.append(
                 {"block": bi, "family": b.family, "pairs": len(probs) // 2, "skipped": skipped}
             )
+        if b.edits:
+            from ..transforms.edits import cumulative, individual
+
+            expanded = []
+            for p in probs:
+                expanded += cumulative(p) if b.edits != "individual" else cumulative(p)[:1]
+                if b.edits != "cumulative":
+                    expanded += individual(p, "preserve") + individual(p, "alter")
+            probs = expanded
         base += probs
     out = []
     for v in suite.variants:

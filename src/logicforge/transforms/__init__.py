@@ -1,6 +1,7 @@
 """Transforms: ``LabelledProblem -> LabelledProblem`` with a declared label effect, recorded in
 the problem's metadata (``transforms``) and the Item's transform chain."""
 
+from . import edits, pair
 from .base import Transform, apply_transform, parse_transform_spec
 from .presentation import Duplicate, Filler, Rename, Shuffle
 
@@ -12,4 +13,6 @@ __all__ = [
     "Rename",
     "Filler",
     "Duplicate",
+    "edits",
+    "pair",
 ]
