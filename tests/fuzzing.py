@@ -8,6 +8,7 @@ registered renderer, so every new family and renderer is fuzzed without touching
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Callable
 
 from hypothesis import strategies as st
@@ -105,7 +106,16 @@ def _items() -> dict[str, lf.Item]:
     out = {}
     for r in lf.RENDERERS.names():
         kind = getattr(lf.RENDERERS.get(r), "kind", "cnf")
-        if kind in small:
+        if kind == "fol":
+            import tempfile
+
+            from logicforge.families.folio import load_folio
+
+            with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+                f.write(json.dumps({"premises-FOL": ["∀x (P(x) → Q(x))", "P(a)"],
+                                    "conclusion-FOL": "Q(a)", "label": "True"}) + "\n")  # fmt: skip
+            p = load_folio(f.name)[0][0]
+        elif kind in small:
             fam, params = small[kind]
             p = lf.generate(fam, params, count=1, seed=1)[0]
         else:  # reductions of a CNF (vc, packing)

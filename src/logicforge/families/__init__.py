@@ -2,6 +2,7 @@
 
 from . import (
     coloring,
+    folio,
     ksat,
     ordering,
     twosat_backbone,
@@ -16,6 +17,7 @@ from .base import Family, generate_problems
 __all__ = [
     "Family",
     "coloring",
+    "folio",
     "generate_problems",
     "ksat",
     "ordering",

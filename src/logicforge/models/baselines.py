@@ -55,6 +55,8 @@ class RandomBaseline(_Baseline):
         import numpy as np
 
         rng = np.random.default_rng(stable_int(self.seed, item.item_id, sample))
+        if item.kind == "fol":
+            return json.dumps({"answer": ["True", "False", "Uncertain"][int(rng.integers(3))]})
         if item.kind == "deduction":  # multiple choice over the objects
             k = int(item.problem["n_objects"])
             return json.dumps({"answer": chr(ord("A") + int(rng.integers(k)))})

@@ -1,0 +1,246 @@
+"""First-order entailment problems (kind ``fol``) from FOLIO-format files, and their operator edits.
+
+``load_folio(path)`` reads a JSONL file of ``premises-FOL`` / ``conclusion-FOL`` / ``label`` rows
+(FOLIO's gold annotations; the data is CC BY-SA 4.0, so anything derived from it stays
+share-alike — every problem says so in its metadata). Rows whose formulas do not parse are
+skipped and counted. Each problem is labelled again by the z3 oracle of :mod:`logicforge.logic.fol`
+(True / False / Unknown); the dataset's own label is kept as ``dataset_label``.
+
+Edits (the symbolic-edits paper on FOLIO): ``or→and``, ``xor→or``, ``or→xor``, ``and→or``
+(``allow_and_to_or``; the paper avoids it), ``not→removed`` — one connective occurrence per
+premise, re-solved by z3; cumulative label-preserving chains and individual preserving / altering
+edits, recorded like the deduction edits. The renderer ``fol`` shows the premises and the
+conclusion as formulas, so an edit needs no back-translation.
+
+Example:
+    >>> from logicforge.logic.fol import parse_fol
+    >>> str(edit_once(parse_fol("A ∨ (B ⊕ C)"), "or→and"))[:3]
+    'And'
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from ..errors import DataFileError
+from ..kinds import KindSpec, register_kind
+from ..logic.fol import BinOp, FOLParseError, Formula, Not, Quant, entails, parse_fol, to_text
+from ..registry import RENDERERS
+from ..schema import Answer, Item, LabelledProblem, Verdict
+
+KIND = "fol"
+LABELS = ("True", "False", "Unknown")
+EDITS = {
+    "or→and": ("or", "and"),
+    "xor→or": ("xor", "or"),
+    "or→xor": ("or", "xor"),
+    "and→or": ("and", "or"),
+}
+
+
+def edit_once(f: Formula, edit: str) -> Formula | None:
+    """``f`` with its first (pre-order) occurrence of the edited connective changed, or None."""
+    if edit == "not→removed":
+        if isinstance(f, Not):
+            return f.arg
+    elif isinstance(f, BinOp) and f.op == EDITS[edit][0]:
+        return BinOp(EDITS[edit][1], f.left, f.right)  # type: ignore[arg-type]
+    if isinstance(f, Not):
+        a = edit_once(f.arg, edit)
+        return None if a is None else Not(a)
+    if isinstance(f, BinOp):
+        a = edit_once(f.left, edit)
+        if a is not None:
+            return BinOp(f.op, a, f.right)
+        b = edit_once(f.right, edit)
+        return None if b is None else BinOp(f.op, f.left, b)
+    if isinstance(f, Quant):
+        a = edit_once(f.body, edit)
+        return None if a is None else Quant(f.kind, f.var, a)
+    return None
+
+
+def load_folio(path: str | Path, timeout_s: float = 10.0) -> tuple[list[LabelledProblem], int]:
+    """FOLIO-format rows as labelled ``fol`` problems, and how many rows did not parse."""
+    p = Path(path)
+    try:
+        lines = p.read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise DataFileError(f"{p}: cannot read it ({e.strerror})") from None
+    out, skipped = [], 0
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            prem = [parse_fol(x) for x in row["premises-FOL"]]
+            conc = parse_fol(row["conclusion-FOL"])
+        except (FOLParseError, KeyError, ValueError):
+            skipped += 1
+            continue
+        label = entails(prem, conc, timeout_s)
+        out.append(
+            LabelledProblem(
+                problem_id=f"folio-{i}",
+                family="folio",
+                kind=KIND,
+                params={"source": p.name},
+                seed=0,
+                spawn_key=[0, i],
+                problem={
+                    "premises": [to_text(f) for f in prem],
+                    "conclusion": to_text(conc),
+                    "premises_nl": row.get("premises", []),
+                    "conclusion_nl": row.get("conclusion", ""),
+                },
+                label=label,
+                oracle={"solver": "z3", "timeout_s": timeout_s},
+                metadata={
+                    "dataset_label": {"Uncertain": "Unknown"}.get(
+                        row.get("label"), row.get("label")
+                    ),
+                    "licence": "CC BY-SA 4.0 (derived from FOLIO)",
+                    "n_premises": len(prem),
+                },
+            )
+        )
+    return out, skipped
+
+
+def _variant(
+    p: LabelledProblem,
+    premises: list[str],
+    label: str,
+    level: int,
+    mode: str,
+    pos: list[int],
+    ops: list[str],
+) -> LabelledProblem:
+    meta = {**p.metadata, "edit_level": level, "edit_mode": mode, "edit_positions": pos,
+            "edit_ops": ops, "chain_id": p.problem_id, "original_label": p.label,
+            "condition": "preserved" if label == p.label else "altered"}  # fmt: skip
+    suffix = f"-edit-{mode}-{level}" + (
+        f"-{pos[-1]}-{ops[-1]}" if mode != "cumulative" and pos else ""
+    )
+    return p.model_copy(
+        update={
+            "problem_id": p.problem_id + (suffix if level else ""),
+            "problem": {**p.problem, "premises": premises},
+            "label": label,
+            "metadata": meta,
+        }
+    )
+
+
+def _solve(premises: list[str], conclusion: str) -> str:
+    return entails([parse_fol(x) for x in premises], parse_fol(conclusion), timeout_s=10.0)
+
+
+def _edits(allow_and_to_or: bool) -> list[str]:
+    return [e for e in [*EDITS, "not→removed"] if allow_and_to_or or e != "and→or"]
+
+
+def cumulative_fol(p: LabelledProblem, allow_and_to_or: bool = False) -> list[LabelledProblem]:
+    """Levels 0 … K: scan premises in order, one edit each (the first applicable edit type that
+    keeps the label), never revisited."""
+    prem = list(p.problem["premises"])
+    out = [_variant(p, prem, p.label, 0, "cumulative", [], [])]
+    pos: list[int] = []
+    ops: list[str] = []
+    for i in range(len(prem)):
+        for e in _edits(allow_and_to_or):
+            g = edit_once(parse_fol(prem[i]), e)
+            if g is None:
+                continue
+            trial = [*prem[:i], to_text(g), *prem[i + 1 :]]
+            if _solve(trial, p.problem["conclusion"]) == p.label:
+                prem, pos, ops = trial, [*pos, i], [*ops, e]
+                out.append(_variant(p, prem, p.label, len(pos), "cumulative", pos, ops))
+                break
+    return out
+
+
+def individual_fol(
+    p: LabelledProblem, mode: str = "preserve", allow_and_to_or: bool = False
+) -> list[LabelledProblem]:
+    """Every single edit of the original, kept when it preserves (or, ``alter``, changes) the label."""
+    out = []
+    prem = list(p.problem["premises"])
+    for i in range(len(prem)):
+        for e in _edits(allow_and_to_or):
+            g = edit_once(parse_fol(prem[i]), e)
+            if g is None:
+                continue
+            trial = [*prem[:i], to_text(g), *prem[i + 1 :]]
+            label = _solve(trial, p.problem["conclusion"])
+            if label not in LABELS:
+                continue
+            if (label == p.label) == (mode == "preserve"):
+                out.append(_variant(p, trial, label, 1, mode, [i], [e]))
+    return out
+
+
+class FOLRenderer:
+    """``fol``: the premises and the conclusion as formulas; True / False / Uncertain in ``\\boxed{}``."""
+
+    name = "fol"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        from ..render.base import build_kind_item
+
+        d = problem.problem
+        prompt = (
+            "Given the premises (first-order logic), is the conclusion True, False, or Uncertain "
+            "(neither provable nor refutable)?\n\nPremises:\n"
+            + "\n".join(f"{i}. {x}" for i, x in enumerate(d["premises"], start=1))
+            + f"\n\nConclusion: {d['conclusion']}\n\nThink step by step, then give your final "
+            "answer as \\boxed{True}, \\boxed{False} or \\boxed{Uncertain}."
+        )
+        schema = {"type": "object", "properties": {"answer": {"type": "string", "enum": ["True", "False", "Uncertain"]}},
+                  "required": ["answer"]}  # fmt: skip
+        return build_kind_item(problem, self.name, prompt, schema)
+
+
+_WORD = {"true": "True", "false": "False", "uncertain": "Unknown", "unknown": "Unknown"}
+_BOX = re.compile(r"\\boxed\{\s*(?:\\text\{)?\s*(True|False|Uncertain|Unknown)\s*\}?\s*\}", re.I)
+_PHR = re.compile(r"(?i:answer)\s*(?i:is)?\s*[:=]?\s*\**\s*(True|False|Uncertain|Unknown)\b", re.I)
+
+
+def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
+    boxed = _BOX.findall(body)
+    if boxed:
+        return Answer(
+            decision="SAT", rule="boxed", certificate={"choice": _WORD[boxed[-1].lower()]}
+        )
+    for obj in reversed(objs):
+        v = obj.get("answer")
+        if isinstance(v, str) and v.strip().lower() in _WORD:
+            return Answer(
+                decision="SAT", rule="json", certificate={"choice": _WORD[v.strip().lower()]}
+            )
+    ph = _PHR.findall(body)
+    if ph:
+        return Answer(decision="SAT", rule="phrase", certificate={"choice": _WORD[ph[-1].lower()]})
+    return Answer(parse_error="no answer: no True / False / Uncertain found")
+
+
+def verify(item: Item, answer: Answer) -> Verdict:
+    got = (answer.certificate or {}).get("choice")
+    if got is None:
+        return Verdict(correct=False, parse_failure=True, reason=answer.parse_error or "no answer")
+    gold = item.gold.get("label")
+    return Verdict(correct=got == gold, reason="" if got == gold else f"said {got}, gold {gold}")
+
+
+def oracle_text(item: Item) -> str:
+    return json.dumps(
+        {"answer": {"Unknown": "Uncertain"}.get(item.gold["label"], item.gold["label"])}
+    )
+
+
+register_kind(KindSpec(KIND, parse, verify, oracle_text))
+RENDERERS.register("fol", FOLRenderer())

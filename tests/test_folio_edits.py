@@ -1,0 +1,59 @@
+"""FOLIO problems (kind fol) from the gold annotations, FOL operator edits re-solved by z3,
+rendering, parsing and scoring."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import logicforge as lf
+from logicforge.families.folio import cumulative_fol, individual_fol, load_folio
+from logicforge.logic.fol import entails, parse_fol
+
+
+@pytest.fixture(scope="module")
+def folio(shared_data) -> list[lf.LabelledProblem]:
+    ps, skipped = load_folio(shared_data / "logiclm" / "folio_v0.0_validation_gold_fol.jsonl")
+    assert len(ps) == 190 and skipped == 14
+    assert sum(p.label == p.metadata["dataset_label"] for p in ps) >= 0.95 * len(ps)
+    assert all("CC BY-SA" in p.metadata["licence"] for p in ps)
+    return ps
+
+
+def _resolve(p: lf.LabelledProblem) -> str:
+    d = p.problem
+    return entails([parse_fol(x) for x in d["premises"]], parse_fol(d["conclusion"]))
+
+
+def test_cumulative_fol_chains_keep_the_label(folio) -> None:
+    chains = [cumulative_fol(p) for p in folio[:25]]
+    assert any(len(c) > 1 for c in chains)
+    for c in chains:
+        for level, q in enumerate(c):
+            assert q.metadata["edit_level"] == level and q.label == c[0].label == _resolve(q)
+            assert "and→or" not in q.metadata["edit_ops"]  # off unless asked for
+
+
+def test_individual_fol_edits_alter_or_preserve(folio) -> None:
+    altered = [q for p in folio[:25] for q in individual_fol(p, "alter")]
+    kept = [q for p in folio[:10] for q in individual_fol(p, "preserve", allow_and_to_or=True)]
+    assert altered and kept
+    for q in altered:
+        assert q.label != q.metadata["original_label"] and q.label == _resolve(q)
+    for q in kept:
+        assert q.label == q.metadata["original_label"] == _resolve(q)
+
+
+def test_fol_items_score_through_render_parse_verify(folio, tmp_path) -> None:
+    items = lf.render(folio[:12], "fol")
+    assert "Premises:" in items[0].messages[0].content
+    lf.run(items, "oracle", tmp_path / "r.jsonl")
+    lf.run(items, "random", tmp_path / "r.jsonl")
+    recs = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert all(r["verdict"]["correct"] for r in recs if r["model"] == "oracle")
+    it = items[0]
+    wrong = {"True": "False", "False": "True", "Unknown": "True"}[it.gold["label"]]
+    assert lf.reward(it, f"so \\boxed{{{wrong}}}") == 0.0
+    right = {"Unknown": "Uncertain"}.get(it.gold["label"], it.gold["label"])
+    assert lf.reward(it, json.dumps({"answer": right})) == 1.0
