@@ -5,9 +5,10 @@
     concurrency ÷ latency (target ≥ 90 %).
 (d) Memory while streaming: ``logicforge generate`` of a large 2-SAT set (generate → render →
     write, one problem at a time); the client's resident memory sampled as it runs (target: flat).
-(e) Peer side by side: Inspect AI, installed by this script into a temporary virtual environment,
-    runs the same items against the same zero-latency server with a minimal task (exact-match
-    scorer), beside ``logicforge run``; samples/s end to end and CPU per sample for both.
+(e) Peers side by side: Inspect AI and lm-evaluation-harness, each installed by this script into
+    its own temporary virtual environment, run the same items against the same zero-latency
+    server with a minimal task (exact-match / includes scorer), beside ``logicforge run``;
+    samples/s end to end and CPU per sample for each.
 
 Usage: python benchmarks/bench_scale_out.py [--stream 200000] [--no-peer]
 """
@@ -115,13 +116,38 @@ def bench():
 """
 
 
-def peer(d: Path, n: int) -> None:
-    env_dir = d / "inspect-venv"
-    print("(e) installing inspect-ai into a temporary virtual environment …", flush=True)
+LM_EVAL_TASK = """task: lfbench
+dataset_path: json
+dataset_kwargs:
+  data_files:
+    test: {samples}
+test_split: test
+output_type: generate_until
+doc_to_text: "{{{{input}}}}"
+doc_to_target: "{{{{target}}}}"
+generation_kwargs:
+  until: []
+  max_gen_toks: 64
+metric_list:
+  - metric: exact_match
+    aggregation: mean
+    higher_is_better: true
+"""
+
+
+def _venv(d: Path, name: str, packages: list[str]) -> Path:
+    env_dir = d / f"{name}-venv"
+    print(f"(e) installing {' '.join(packages)} into a temporary virtual environment …", flush=True)
     venv.create(env_dir, with_pip=True)
     py = env_dir / "bin" / "python"
-    subprocess.run([str(py), "-m", "pip", "install", "-q", "inspect-ai", "openai"], check=True,
+    subprocess.run([str(py), "-m", "pip", "install", "-q", *packages], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    return py
+
+
+def peer(d: Path, n: int) -> None:
+    py = _venv(d, "inspect", ["inspect-ai", "openai"])
+    lm_py = _venv(d, "lm-eval", ["lm-eval[api]"])
     items = [json.loads(x) for x in (d / "items.jsonl").read_text().splitlines()]
     with open(d / "samples.jsonl", "w") as f:
         for it in items:
@@ -134,13 +160,25 @@ def peer(d: Path, n: int) -> None:
                "INSPECT_DISPLAY": "none", "INSPECT_LOG_DIR": str(d / "logs")}  # fmt: skip
         iw, ic = _timed([str(py), "-m", "inspect_ai", "eval", "bench_task.py", "--model",
                          "openai-api/bench/bench", "--max-connections", "64"], env=env, cwd=d)  # fmt: skip
+        (d / "tasks").mkdir(exist_ok=True)
+        (d / "tasks" / "lfbench.yaml").write_text(LM_EVAL_TASK.format(samples=d / "samples.jsonl"))
+        lm_env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1",
+                  "HF_HOME": str(d / "hf-home")}  # fmt: skip
+        args = (f"model=bench,base_url=http://127.0.0.1:{port}/v1/chat/completions,num_concurrent=64,"
+                "tokenized_requests=False,tokenizer_backend=None,max_retries=1")  # fmt: skip
+        ew, ec = _timed([str(lm_py), "-m", "lm_eval", "--model", "local-chat-completions",
+                         "--model_args", args, "--tasks", "lfbench", "--include_path",
+                         str(d / "tasks"), "--apply_chat_template", "--output_path",
+                         str(d / "lm-out")], env=lm_env, cwd=d)  # fmt: skip
         lw, lc = _timed(_lf_run(d, port, "items.jsonl", "peer.jsonl"))
     finally:
         proc.kill()
     print(
         f"    inspect-ai: {n / iw:,.0f} samples/s end to end, {1000 * ic / n:.2f} ms CPU/sample\n"
+        f"    lm-eval:    {n / ew:,.0f} samples/s end to end, {1000 * ec / n:.2f} ms CPU/sample\n"
         f"    logicforge: {n / lw:,.0f} samples/s end to end, {1000 * lc / n:.2f} ms CPU/sample\n"
-        f"    ratio: {iw / lw:.1f}× the samples/s (target ≥ 30×), {ic / lc:.1f}× less CPU per sample"
+        f"    ratios: {iw / lw:.1f}× inspect-ai's samples/s (target ≥ 30×), {ew / lw:.1f}× lm-eval's "
+        f"(target ≥ 10×); {ic / lc:.1f}× and {ec / lc:.1f}× less CPU per sample"
     )
 
 
