@@ -14,8 +14,8 @@ conclusion as formulas, so an edit needs no back-translation.
 
 Example:
     >>> from logicforge.logic.fol import parse_fol
-    >>> str(edit_once(parse_fol("A ∨ (B ⊕ C)"), "or→and"))[:3]
-    'And'
+    >>> to_text(edit_once(parse_fol("A ∨ (B ⊕ C)"), "or→and"))
+    '(A ∧ (B ⊕ C))'
 """
 
 from __future__ import annotations
