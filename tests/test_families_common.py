@@ -24,6 +24,7 @@ SMALL = {
     "coloring/planted": {"n_nodes": 8, "k": 3},
     "zebra": {"n_houses": 3, "n_attributes": 3},
     "ordering": {"n_objects": 4},
+    "satbench": {"n_clauses": 10},
 }
 FAMILIES = lf.FAMILIES.names()
 RENDERERS = [

@@ -24,6 +24,7 @@ HUGE = [
     ("coloring/planted", {"n_nodes": 10**9, "k": 3}, "n_nodes"),
     ("zebra", {"n_houses": 10**9}, "n_houses"),
     ("ordering", {"n_objects": 10**9}, "n_objects"),
+    ("satbench", {"n_clauses": 10**9}, "n_clauses"),
     ("ksat/random", {"n_vars": "10; import os"}, "n_vars"),
 ]  # fmt: skip
 

@@ -1,0 +1,186 @@
+"""``satbench`` family: SATBench-style formulas (SATBench §3) — variables as multi-dimensional
+arrays x(i, j[, k]), clause count as the difficulty axis, and UNSAT items made by planting a
+contradiction pattern among filler clauses.
+
+Patterns over k distinct variables v1 … vk (each one a minimal unsatisfiable set on its own):
+
+* ``implication-cycle`` — (v1), v1 → v2 → … → vk, vk → ¬v1;
+* ``frozen-chain`` — (v1), v1 → v2 → … → vk, (¬vk);
+* ``exactly-one-conflict`` — exactly one of v1 … vk, yet (v1) and (v2);
+* ``full-block`` — all 2^k clauses over k variables (k ≤ 3);
+* ``xor-chain`` — v1 ⊕ v2, v2 ⊕ v3, …, vk ⊕ v1 for odd k (an odd parity cycle).
+
+Fillers are clauses of width 1–3 satisfied by a planted assignment, so they neither cause nor
+break the contradiction. A SAT item uses the same pattern with a clause of its minimal core removed
+(repeated until satisfiable) and fillers satisfied by one of its models — SAT and UNSAT items look alike. Every label is the solver's;
+every UNSAT item records a **computed** minimal unsatisfiable subset (MUSX deletion over the
+whole formula by core-guided deletion, which may differ from the planted pattern) as clause indices, checked UNSAT here
+and minimal in the tests. Buckets (SATBench): easy 4–19 clauses, medium 20–30, hard 31–50.
+
+Example:
+    >>> import logicforge as lf
+    >>> p = lf.generate("satbench", {"n_clauses": 12, "target_label": "UNSAT"}, count=1, seed=0)[0]
+    >>> p.label, p.metadata["bucket"], len(p.oracle["mus"]) >= 2
+    ('UNSAT', 'easy', True)
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from ..errors import ConfigError
+from ..logic.cnf import CNF
+from ..logic.sat import solve
+from ..registry import FAMILIES
+
+NAME = "satbench"
+PATTERNS = ("implication-cycle", "frozen-chain", "exactly-one-conflict", "full-block", "xor-chain")
+
+
+def bucket(n_clauses: int) -> str:
+    return "easy" if n_clauses <= 19 else "medium" if n_clauses <= 30 else "hard"
+
+
+@dataclass(frozen=True)
+class SATBenchParams:
+    n_clauses: int = 12
+    target_label: Literal["SAT", "UNSAT"] = "UNSAT"
+    dims: tuple[int, ...] = (3, 3)
+    pattern: str = "random"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.n_clauses, int) or not 4 <= self.n_clauses <= 200:
+            raise ConfigError("n_clauses", self.n_clauses, "must be an integer in 4..200")
+        if self.target_label not in ("SAT", "UNSAT"):
+            raise ConfigError("target_label", self.target_label, "must be SAT or UNSAT")
+        dims = tuple(self.dims)
+        if not 1 <= len(dims) <= 3 or not all(isinstance(d, int) and 1 <= d <= 20 for d in dims):
+            raise ConfigError("dims", list(self.dims), "one to three sizes in 1..20")
+        if int(np.prod(dims)) < 4:
+            raise ConfigError("dims", list(dims), "need at least 4 variables")
+        object.__setattr__(self, "dims", dims)
+        if self.pattern not in ("random", *PATTERNS):
+            raise ConfigError("pattern", self.pattern, f"choose random or {', '.join(PATTERNS)}")
+
+
+def pattern_clauses(name: str, vs: list[int]) -> list[list[int]]:
+    k = len(vs)
+    if name == "implication-cycle":
+        return [[vs[0]], *([-vs[i], vs[i + 1]] for i in range(k - 1)), [-vs[-1], -vs[0]]]
+    if name == "frozen-chain":
+        return [[vs[0]], *([-vs[i], vs[i + 1]] for i in range(k - 1)), [-vs[-1]]]
+    if name == "exactly-one-conflict":
+        return [list(vs), *([-a, -b] for a, b in itertools.combinations(vs, 2)), [vs[0]], [vs[1]]]
+    if name == "full-block":
+        return [
+            [v if s else -v for v, s in zip(vs, signs, strict=True)]
+            for signs in itertools.product((1, 0), repeat=k)
+        ]
+    assert name == "xor-chain" and k % 2 == 1
+    out = []
+    for i in range(k):  # vs[i] ⊕ vs[i+1]: (a ∨ b) ∧ (¬a ∨ ¬b)
+        a, b = vs[i], vs[(i + 1) % k]
+        out += [[a, b], [-a, -b]]
+    return out
+
+
+def _size(name: str, k: int) -> int:
+    return len(pattern_clauses(name, list(range(1, k + 1))))
+
+
+def _names(dims: tuple[int, ...]) -> list[str]:
+    return [
+        "x(" + ", ".join(map(str, idx)) + ")"
+        for idx in itertools.product(*(range(d) for d in dims))
+    ]
+
+
+def mus(clauses: list[list[int]], n_vars: int) -> list[int]:
+    """A minimal unsatisfiable subset (clause indices, ascending) by deletion, solver-checked."""
+    from pysat.solvers import Solver
+
+    sel0 = n_vars
+    with Solver(name="minisat22") as s:
+        for i, c in enumerate(clauses):
+            s.add_clause([*c, -(sel0 + 1 + i)])
+        keep = list(range(len(clauses)))
+        assert not s.solve(assumptions=[sel0 + 1 + i for i in keep]), "formula must be UNSAT"
+        core = sorted(x - sel0 - 1 for x in (s.get_core() or []) if x > sel0)
+        keep = core or keep
+        for i in list(keep):  # deletion: drop every clause the rest does not need
+            rest = [j for j in keep if j != i]
+            if not s.solve(assumptions=[sel0 + 1 + j for j in rest]):
+                core = sorted(x - sel0 - 1 for x in (s.get_core() or []) if x > sel0)
+                keep = [j for j in rest if j in set(core)] if core else rest
+    return sorted(keep)
+
+
+class SATBenchFamily:
+    name = NAME
+    kind = "cnf"
+    Params = SATBenchParams
+
+    def generate(
+        self, p: SATBenchParams, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+        n = int(np.prod(p.dims))
+        pats = [p.pattern] if p.pattern != "random" else list(PATTERNS)
+        options = []
+        for name in pats:
+            ks = (
+                range(3, 4)
+                if name == "full-block"
+                else range(3, min(n, 9) + 1, 2 if name == "xor-chain" else 1)
+            )
+            options += [(name, k) for k in ks if _size(name, k) <= p.n_clauses and k <= n]
+        if not options:
+            raise ConfigError("n_clauses", p.n_clauses, f"too few for pattern {p.pattern}")
+        name, k = options[int(rng.integers(len(options)))]
+        vs = [int(v) + 1 for v in rng.choice(n, k, replace=False)]
+        vs = [v if rng.random() < 0.5 else -v for v in vs]  # random polarities
+        core = pattern_clauses(name, vs)
+        if p.target_label == "SAT":  # the same pattern with core clauses taken out until SAT
+            while (sol := solve(CNF(core, n))).model is None:
+                m = mus(core, n)
+                core.pop(m[int(rng.integers(len(m)))])
+            planted = {abs(x): x > 0 for x in sol.model}
+        else:
+            planted = {v: bool(rng.random() < 0.5) for v in range(1, n + 1)}
+        fillers: list[list[int]] = []
+        while len(core) + len(fillers) < p.n_clauses:
+            w = int(rng.integers(1, 4))
+            vars_ = [int(v) + 1 for v in rng.choice(n, min(w, n), replace=False)]
+            c = [v if rng.random() < 0.5 else -v for v in vars_]
+            if not any((x > 0) == planted.get(abs(x), False) for x in c):
+                c[0] = -c[0]  # make the planted assignment satisfy it
+            fillers.append(c)
+        clauses = core + fillers
+        order = rng.permutation(len(clauses)).tolist()
+        clauses = [clauses[i] for i in order]
+        planted_idx = sorted(order.index(i) for i in range(len(core)))
+        cnf = CNF(clauses, n)
+        sol = solve(cnf, stats=True)
+        assert sol.label == p.target_label, "the construction must give the asked label"
+        oracle = sol.to_json()
+        if sol.label == "UNSAT":
+            m = mus([list(c) for c in clauses], n)
+            assert solve(CNF([clauses[i] for i in m], n)).label == "UNSAT"
+            oracle["mus"] = m
+        meta = {
+            "n_vars": n,
+            "n_clauses": len(clauses),
+            "bucket": bucket(len(clauses)),
+            "pattern": name,
+            "pattern_size": k,
+            "dims": list(p.dims),
+            "planted_clauses": planted_idx,
+        }
+        problem = {**cnf.to_json(), "var_names": _names(p.dims)}
+        return problem, sol.label, oracle, meta
+
+
+FAMILIES.register(NAME, SATBenchFamily())

@@ -1,0 +1,60 @@
+"""SATBench-style family: labels cross-checked by pycosat, every UNSAT item's recorded core is
+unsatisfiable and minimal (removing any clause makes it satisfiable), buckets and balance."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pycosat
+import pytest
+
+import logicforge as lf
+from logicforge.families.satbench import PATTERNS, bucket
+
+
+def _sat(clauses) -> bool:
+    return pycosat.solve([list(c) for c in clauses]) != "UNSAT"
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_labels_and_minimal_cores(pattern: str) -> None:
+    ps = lf.generate(
+        "satbench",
+        {"pattern": pattern, "dims": [2, 3, 2]},
+        count=6,
+        seed=4,
+        grid={"n_clauses": [8, 20, 40], "target_label": ["SAT", "UNSAT"]},
+    )
+    for p in ps:
+        cl = p.problem["clauses"]
+        assert _sat(cl) == (p.label == "SAT") and len(cl) == p.metadata["n_clauses"]
+        assert p.metadata["pattern"] == pattern and len(p.problem["var_names"]) == 12
+        if p.label == "UNSAT":
+            core = [cl[i] for i in p.oracle["mus"]]
+            assert not _sat(core)
+            for i in range(len(core)):  # minimal: every clause of the core is needed
+                assert _sat(core[:i] + core[i + 1 :])
+        else:
+            assert "mus" not in p.oracle
+
+
+def test_buckets_and_the_balanced_suite_layout() -> None:
+    assert [bucket(n) for n in (4, 19, 20, 30, 31, 50)] == [
+        "easy",
+        "easy",
+        "medium",
+        "medium",
+        "hard",
+        "hard",
+    ]
+    from logicforge.suites import load_suite
+    from logicforge.suites.suite import expand_problems
+
+    s = load_suite("satbench")
+    small = s.model_copy(
+        update={"problems": [b.model_copy(update={"count": 1}) for b in s.problems]}
+    )
+    ps = expand_problems(small)
+    counts = Counter((p.metadata["n_clauses"], p.label) for p in ps)
+    assert len({n for n, _ in counts}) == 15  # fifteen clause counts from 4 to 50
+    assert all(counts[(n, "SAT")] == counts[(n, "UNSAT")] for n, _ in counts)  # balanced
