@@ -91,6 +91,8 @@ class Verdict(_Frozen):
         None  # partial credit where a kind defines it (zebra: fraction of cells right)
     )
     excluded: bool = False  # the gold label is unknown (solver time-out): not scored
+    error_type: str | None = None  # rule-decided error class (see metrics.verdict)
+    details: dict[str, Any] = Field(default_factory=dict)  # kind-specific checks (cited core …)
 
 
 class Record(_Frozen):

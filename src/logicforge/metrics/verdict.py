@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..logic.cnf import CNF
 from ..schema import Answer, Item, Verdict
 
@@ -41,8 +43,13 @@ def verify(item: Item, answer: Answer) -> Verdict:
         )
     correct = answer.decision == gold
     if answer.decision != "SAT":
+        cited = (answer.certificate or {}).get("conflict")
+        if cited is not None:
+            return _cited_core(item, correct, gold, cited)
         return Verdict(
-            correct=correct, reason="" if correct else f"said {answer.decision}, gold {gold}"
+            correct=correct,
+            reason="" if correct else f"said {answer.decision}, gold {gold}",
+            error_type=None if correct else "spurious contradiction",
         )
     cnf = CNF(item.problem["clauses"], item.problem.get("num_vars"))
     a = answer.assignment or {}
@@ -62,4 +69,54 @@ def verify(item: Item, answer: Answer) -> Verdict:
     reason = "" if correct else f"said SAT, gold {gold}"
     if correct and not valid:
         reason = f"witness invalid: {why}"
-    return Verdict(correct=correct, witness_valid=valid, reason=reason)
+    etype = None
+    if "given both values" in (answer.parse_error or ""):
+        etype = "context inconsistency"  # a variable assigned both values
+    elif not correct:
+        etype = "satisfiability bias"  # claimed SAT for an unsatisfiable formula
+    elif not valid:
+        etype = "condition omission" if "falsified" in why else "incomplete witness"
+    return Verdict(correct=correct, witness_valid=valid, reason=reason, error_type=etype)
+
+
+def _cited_core(item: Item, correct: bool, gold: Any, cited: list[int]) -> Verdict:
+    """UNSAT with cited conditions: do they exist, are they unsatisfiable together, minimal?"""
+    from ..logic.sat import solve
+
+    clauses = item.problem["clauses"]
+    n = item.problem.get("num_vars")
+    bad = sorted({i for i in cited if not 1 <= i <= len(clauses)})
+    idx = sorted({i - 1 for i in cited if 1 <= i <= len(clauses)})
+    unsat = bool(idx) and solve(CNF([clauses[i] for i in idx], n)).label == "UNSAT"
+    minimal = (
+        unsat
+        and len(idx) <= 64
+        and all(solve(CNF([clauses[j] for j in idx if j != i], n)).label == "SAT" for i in idx)
+    )
+    details = {
+        "cited": len(idx),
+        "cited_unsat": unsat,
+        "cited_minimal": minimal,
+        "nonexistent": bad,
+    }
+    if not correct:
+        return Verdict(
+            correct=False,
+            reason=f"said UNSAT, gold {gold}",
+            error_type="spurious contradiction",
+            details=details,
+        )
+    why = (
+        f"cites conditions that do not exist: {bad[:5]}"
+        if bad
+        else "the cited conditions can hold together"
+        if not unsat
+        else ""
+    )
+    return Verdict(
+        correct=True,
+        witness_valid=not bad and unsat,
+        reason=why and f"trace invalid: {why}",
+        error_type="condition hallucination" if bad else None if unsat else "invalid core",
+        details=details,
+    )

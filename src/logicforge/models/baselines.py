@@ -100,6 +100,13 @@ class OracleBaseline(_Baseline):
         sol = solve(CNF(item.problem["clauses"], item.problem.get("num_vars")), stats=stats)
         if sol.label == "UNKNOWN":
             return "I could not decide."
+        if sol.label == "UNSAT" and item.rendering == "formula-trace":  # cite a minimal core
+            from ..families.satbench import mus
+
+            core = mus(
+                [list(c) for c in item.problem["clauses"]], item.problem.get("num_vars") or 0
+            )
+            return "[UNSAT]\n" + json.dumps({"answer": "UNSAT", "conflict": [i + 1 for i in core]})
         counts = (
             {"branches": sol.stats["decisions"], "conflicts": sol.stats["conflicts"]}
             if stats

@@ -68,6 +68,23 @@ def reported_counts(body: str, objs: list[dict[str, Any]]) -> dict[str, int] | N
     return out or None
 
 
+def cited_conditions(objs: list[dict[str, Any]]) -> list[int] | None:
+    """The condition numbers an UNSAT answer cites (``"conflict": [1, 4]``, also ``"C4"``), or None."""
+    for obj in reversed(objs):
+        v = obj.get("conflict", obj.get("conditions"))
+        if isinstance(v, list):
+            out = []
+            for x in v:
+                if isinstance(x, bool):
+                    continue
+                if isinstance(x, int):
+                    out.append(x)
+                elif isinstance(x, str) and x.strip().lstrip("Cc#").isdigit():
+                    out.append(int(x.strip().lstrip("Cc#")))
+            return out
+    return None
+
+
 def parse_answer(text: str | None, item: Item) -> Answer:
     """Read decision and (for SAT) assignment from ``text``.
 
@@ -95,7 +112,13 @@ def parse_answer(text: str | None, item: Item) -> Answer:
             return Answer(parse_error=rule)
         stats = reported_counts(body, objs)
         if decision != "SAT":
-            return Answer(decision="UNSAT", rule=rule, stats=stats)
+            cited = cited_conditions(objs)
+            return Answer(
+                decision="UNSAT",
+                rule=rule,
+                stats=stats,
+                certificate={"conflict": cited} if cited is not None else None,
+            )
         tw = [w for w, v in item.value_words.items() if v]
         fw = [w for w, v in item.value_words.items() if not v]
         values, unknown, conflict = parse_assignment(body, item.mapping, objs, tw, fw)

@@ -3,6 +3,7 @@
 from .base import ANSWER_SCHEMA, Renderer, render_problem
 from .formula import FormulaRenderer
 from .templates import SCHEMES, TemplateRenderer
+from .trace import TraceRenderer
 
 __all__ = [
     "ANSWER_SCHEMA",
@@ -10,5 +11,6 @@ __all__ = [
     "render_problem",
     "FormulaRenderer",
     "TemplateRenderer",
+    "TraceRenderer",
     "SCHEMES",
 ]

@@ -132,6 +132,10 @@ def build_report(
     if usage:
         _write(out, "usage", usage)
         tables.append(("usage (tokens, latency" + (", cost)" if prices else ")"), usage))
+    tax = compute.error_taxonomy(records)
+    if tax:
+        _write(out, "error_taxonomy", tax)
+        tables.append(("error_taxonomy (rule-decided error classes; trace accuracy)", tax))
     for name, t in compute.edit_tables(records):
         _write(out, name.split(" ")[0], t)
         tables.insert(0, (name, t))

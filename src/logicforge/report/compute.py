@@ -158,3 +158,30 @@ def edit_tables(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[di
     if ret:
         out.append(("edits_retention (original answer kept after an altering edit; vs 10 %)", ret))
     return out
+
+
+def error_taxonomy(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Wrong or unjustified answers per model by rule-decided class (satisfiability bias, context
+    inconsistency, condition omission, condition hallucination, invalid core, spurious
+    contradiction), and trace accuracy: right answers whose justification (assignment or cited
+    unsatisfiable core) checks out, with how many cited cores were minimal."""
+    per: dict[str, dict[str, Any]] = defaultdict(lambda: defaultdict(int))
+    for r in records:
+        v = r.get("verdict") or {}
+        row = per[str(r.get("model"))]
+        row["records"] += 1
+        if v.get("error_type"):
+            row[v["error_type"]] += 1
+        if v.get("correct"):
+            row["correct"] += 1
+            row["trace_valid"] += v.get("witness_valid") is True
+            row["cores_cited"] += "cited_unsat" in (v.get("details") or {})
+            row["cores_minimal"] += bool((v.get("details") or {}).get("cited_minimal"))
+    if not any(k not in ("records", "correct") for row in per.values() for k in row):
+        return []
+    out = []
+    for m, row in sorted(per.items()):
+        d = dict(row)
+        d["trace_accuracy"] = d.get("trace_valid", 0) / d["records"]
+        out.append({"model": m, **d})
+    return out
