@@ -163,8 +163,9 @@ def edit_tables(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[di
 def error_taxonomy(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Wrong or unjustified answers per model by rule-decided class (satisfiability bias, context
     inconsistency, condition omission, condition hallucination, invalid core, spurious
-    contradiction), and trace accuracy: right answers whose justification (assignment or cited
-    unsatisfiable core) checks out, with how many cited cores were minimal."""
+    contradiction), and trace accuracy over ``formula-trace`` records: right answers whose
+    justification (assignment or cited unsatisfiable core) checks out, with how many cited cores
+    were minimal."""
     per: dict[str, dict[str, Any]] = defaultdict(lambda: defaultdict(int))
     for r in records:
         v = r.get("verdict") or {}
@@ -174,14 +175,18 @@ def error_taxonomy(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
             row[v["error_type"]] += 1
         if v.get("correct"):
             row["correct"] += 1
-            row["trace_valid"] += v.get("witness_valid") is True
-            row["cores_cited"] += "cited_unsat" in (v.get("details") or {})
-            row["cores_minimal"] += bool((v.get("details") or {}).get("cited_minimal"))
+        if (r.get("meta") or {}).get("rendering") == "formula-trace":  # a justification was asked
+            row["trace_records"] += 1
+            if v.get("correct"):
+                row["trace_valid"] += v.get("witness_valid") is True
+                row["cores_cited"] += "cited_unsat" in (v.get("details") or {})
+                row["cores_minimal"] += bool((v.get("details") or {}).get("cited_minimal"))
     if not any(k not in ("records", "correct") for row in per.values() for k in row):
         return []
     out = []
     for m, row in sorted(per.items()):
         d = dict(row)
-        d["trace_accuracy"] = d.get("trace_valid", 0) / d["records"]
+        n = d.get("trace_records", 0)
+        d["trace_accuracy"] = d.get("trace_valid", 0) / n if n else None
         out.append({"model": m, **d})
     return out
