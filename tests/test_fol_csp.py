@@ -145,3 +145,19 @@ def test_logicaldeduction_programs_parse_and_two_solvers_agree(shared_data) -> N
 def test_csp_parse_errors_name_the_line_and_never_run_code(text: str, why: str) -> None:
     with pytest.raises(CSPParseError, match=why):
         parse_program(text)
+
+
+def test_logicaldeduction_questions_as_deduction_items(shared_data, tmp_path) -> None:
+    import logicforge as lf
+    from logicforge.families.ordering import load_logicaldeduction
+
+    d = shared_data / "logiclm"
+    ps = load_logicaldeduction(
+        d / "logicaldeduction_dev.json", d / "logicaldeduction_dev_programs_gpt-4.json"
+    )
+    assert len(ps) == 300 and sum(p.metadata.get("program_answer") == p.label for p in ps) == 262
+    items = lf.render(ps[:20], "deduction")
+    assert items[0].messages[0].content.startswith("The following paragraphs")
+    lf.run(items, "oracle", tmp_path / "r.jsonl")
+    recs = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert all(r["verdict"]["correct"] for r in recs)

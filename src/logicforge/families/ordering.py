@@ -25,11 +25,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError
+from ..errors import ConfigError, DataFileError, LogicforgeError
 from ..kinds import KindSpec, register_kind
 from ..logic.csp import parse_program, solutions, solve_csp
 from ..registry import FAMILIES, RENDERERS
@@ -209,9 +210,12 @@ class DeductionRenderer:
         from ..render.base import build_kind_item
 
         d = problem.problem
+        text, opts = (
+            (d["context"], d["options"]) if "context" in d else (story(d), options(d))
+        )  # loaded LogicalDeduction questions carry their own text
         prompt = (
-            f"{story(d)}\n\nQuestion: Which of the following is true?\nOptions:\n"
-            + "\n".join(options(d))
+            f"{text}\n\nQuestion: {d.get('question', 'Which of the following is true?')}\nOptions:\n"
+            + "\n".join(opts)
             + "\n\nThink step by step, then give the letter of the correct option as "
             "\\boxed{<letter>} at the end of your answer."
         )
@@ -263,6 +267,57 @@ def verify(item: Item, answer: Answer) -> Verdict:
 
 def oracle_text(item: Item) -> str:
     return json.dumps({"answer": item.gold["label"]})
+
+
+def load_logicaldeduction(
+    questions: str | Path, programs: str | Path | None = None
+) -> list[LabelledProblem]:
+    """BIG-bench LogicalDeduction questions (Logic-LM's ``logicaldeduction_dev.json``) as
+    ``deduction`` problems with the dataset's answer as label; with ``programs`` (Logic-LM's
+    ``…_programs_gpt-4.json``) each problem also carries its constraint program and the CSP
+    oracle's answer to it (``program_answer``) in the metadata."""
+    try:
+        rows = json.loads(Path(questions).read_text(encoding="utf-8"))
+        progs = (
+            {
+                x["id"]: x["raw_logic_programs"][0]
+                for x in json.loads(Path(programs).read_text(encoding="utf-8"))
+            }
+            if programs
+            else {}
+        )
+    except (OSError, ValueError, KeyError) as e:
+        raise DataFileError(f"cannot read LogicalDeduction files: {e}") from None
+    out = []
+    for i, r in enumerate(rows):
+        prog = progs.get(r["id"])
+        meta: dict[str, Any] = {"n_objects": len(r["options"]), "source": "logicaldeduction"}
+        if prog is not None:
+            try:
+                meta["program_answer"] = solve_csp(parse_program(prog))
+            except LogicforgeError as e:
+                meta["program_answer"] = f"unparsed: {e}"
+        out.append(
+            LabelledProblem(
+                problem_id=str(r["id"]),
+                family=NAME,
+                kind=KIND,
+                params={"source": Path(questions).name},
+                seed=0,
+                spawn_key=[0, i],
+                problem={
+                    "context": r["context"],
+                    "question": r["question"],
+                    "options": r["options"],
+                    "n_objects": len(r["options"]),
+                    **({"program": prog} if prog else {}),
+                },
+                label=r["answer"].strip("()"),
+                oracle={"source": "dataset answer"},
+                metadata=meta,
+            )
+        )
+    return out
 
 
 register_kind(KindSpec(KIND, parse, verify, oracle_text))
