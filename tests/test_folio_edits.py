@@ -57,3 +57,22 @@ def test_fol_items_score_through_render_parse_verify(folio, tmp_path) -> None:
     assert lf.reward(it, f"so \\boxed{{{wrong}}}") == 0.0
     right = {"Unknown": "Uncertain"}.get(it.gold["label"], it.gold["label"])
     assert lf.reward(it, json.dumps({"answer": right})) == 1.0
+
+
+def test_logicedit_folio_suite_reads_its_data_and_reports(
+    shared_data, tmp_path, monkeypatch
+) -> None:
+    from logicforge.suites import load_suite, run_suite
+
+    suite = load_suite("logicedit-folio")
+    small = suite.model_copy(
+        update={"problems": [b.model_copy(update={"count": 6}) for b in suite.problems]}
+    )
+    monkeypatch.setenv("LOGICFORGE_DATA", str(tmp_path / "nowhere"))
+    with pytest.raises(lf.ConfigError, match="LOGICFORGE_DATA"):
+        run_suite(small, tmp_path / "a", progress=False)
+    monkeypatch.setenv("LOGICFORGE_DATA", str(shared_data))
+    html = run_suite(small, tmp_path / "b", progress=False)
+    assert (html.parent / "edits_acc_norm.md").exists()
+    recs = [json.loads(x) for x in (tmp_path / "b" / "records.jsonl").read_text().splitlines()]
+    assert all(r["verdict"]["correct"] for r in recs if r["model"] == "oracle")

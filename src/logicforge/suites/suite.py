@@ -55,8 +55,11 @@ class ProblemBlock(_Strict):
     pair: bool = False  # add each source's minimally different twin of the opposite label
     max_candidates: int = Field(4000, ge=1)
     max_deletions: int = Field(15, ge=1)
-    # operator edits (ordering): cumulative chains, individual preserving / altering, or all
+    # operator edits (ordering, folio): cumulative chains, individual preserving / altering, or all
     edits: Literal["cumulative", "individual", "all"] | None = None
+    # a data file instead of a generator: family folio (FOLIO-format JSONL) or ordering
+    # (LogicalDeduction questions); a relative path is read under $LOGICFORGE_DATA (default: .)
+    data: str | None = None
 
 
 class Variant(_Strict):
@@ -82,6 +85,12 @@ class Suite(_Strict):
         from ..transforms.base import make_transform, parse_transform_spec
 
         for b in self.problems:
+            if b.data is not None:
+                if b.family not in ("folio", "ordering"):
+                    raise ConfigError(
+                        "problems.family", b.family, "data files load folio or ordering"
+                    )
+                continue  # the file is looked up when the suite runs, before any work
             FAMILIES.get(b.family)
         for r in self.renderers:
             RENDERERS.get(r)
@@ -156,6 +165,9 @@ def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> 
     notes = [] if notes is None else notes
     for bi, b in enumerate(suite.problems):
         seed = suite.seed * 1000 + bi  # each block its own root seed, stable under edits elsewhere
+        if b.data is not None:
+            base += _data_block(b)
+            continue
         if b.sweep:
             points, tags = [], []
             for knob in b.sweep:
@@ -221,6 +233,39 @@ def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> 
             )
             out.append(q.model_copy(update={"metadata": meta, "problem_id": pid}))
     return out
+
+
+def data_path(p: str) -> Path:
+    """A data file named in a suite: absolute, or relative to ``$LOGICFORGE_DATA`` (default ``.``)."""
+    import os
+
+    path = Path(p) if Path(p).is_absolute() else Path(os.environ.get("LOGICFORGE_DATA", ".")) / p
+    if not path.is_file():
+        raise ConfigError(
+            "problems.data", p, f"no such file ({path}); set LOGICFORGE_DATA to the data folder"
+        )
+    return path
+
+
+def _data_block(b: ProblemBlock) -> list[Any]:
+    """The problems of a data block (first ``count``), expanded by its edits."""
+    path = data_path(str(b.data))
+    if b.family == "folio":
+        from ..families.folio import cumulative_fol, individual_fol, load_folio
+
+        probs = load_folio(path)[0][: b.count]
+        if not b.edits:
+            return probs
+        out: list[Any] = []
+        for p in probs:
+            out += cumulative_fol(p) if b.edits != "individual" else cumulative_fol(p)[:1]
+            if b.edits != "cumulative":
+                out += individual_fol(p, "preserve") + individual_fol(p, "alter")
+        return out
+    from ..families.ordering import load_logicaldeduction
+
+    programs = path.with_name(path.stem + "_programs_gpt-4.json")
+    return load_logicaldeduction(path, programs if programs.exists() else None)[: b.count]
 
 
 def run_suite(
