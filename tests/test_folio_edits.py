@@ -74,5 +74,6 @@ def test_logicedit_folio_suite_reads_its_data_and_reports(
     monkeypatch.setenv("LOGICFORGE_DATA", str(shared_data))
     html = run_suite(small, tmp_path / "b", progress=False)
     assert (html.parent / "edits_acc_norm.md").exists()
+    assert (html.parent / "edit_transitions.png").exists()  # the Sankey-style view
     recs = [json.loads(x) for x in (tmp_path / "b" / "records.jsonl").read_text().splitlines()]
     assert all(r["verdict"]["correct"] for r in recs if r["model"] == "oracle")

@@ -136,9 +136,14 @@ def build_report(
     if tax:
         _write(out, "error_taxonomy", tax)
         tables.append(("error_taxonomy (rule-decided error classes; trace accuracy)", tax))
-    for name, t in compute.edit_tables(records):
+    edit_tabs = compute.edit_tables(records)
+    for name, t in edit_tabs:
         _write(out, name.split(" ")[0], t)
         tables.insert(0, (name, t))
+    if edit_tabs:
+        fig = compute.transitions_figure(records, out)
+        if fig:
+            figures.append(fig)
     bon = compute.best_of_n_table(records)
     if bon:
         _write(out, "best_of_n", bon)

@@ -190,3 +190,48 @@ def error_taxonomy(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
         d["trace_accuracy"] = d.get("trace_valid", 0) / n if n else None
         out.append({"model": m, **d})
     return out
+
+
+def transitions_figure(records: Sequence[Mapping[str, Any]], out: Path) -> tuple[str, str] | None:
+    """Transitions between consecutive edit levels (k → k+1) per model as stacked bars of
+    C→C, C→I, I→C and I→I chains — the paper's Sankey view of where answers flip."""
+    from ..metrics.edits import _chains
+    from .plots import _plt
+
+    chains = _chains(records)
+    levels = sorted({k for ch in chains.values() for lv in ch.values() for k in lv})
+    if len(levels) < 2 or not chains:
+        return None
+    kinds = [("C→C", "#2e7d32"), ("I→C", "#81c784"), ("C→I", "#e57373"), ("I→I", "#b71c1c")]
+    plt = _plt()
+    models = sorted(chains)[:4]
+    fig, axes = plt.subplots(
+        1, len(models), figsize=(3.6 * len(models), 3.6), dpi=110, squeeze=False
+    )
+    for ax, m in zip(axes[0], models, strict=False):
+        steps = list(zip(levels, levels[1:], strict=False))
+        bottoms = [0.0] * len(steps)
+        for name, colour in kinds:
+            vals = []
+            for a, b in steps:
+                n = 0
+                for lv in chains[m].values():
+                    if a in lv and b in lv:
+                        x = sum(lv[a]) / len(lv[a]) >= 0.5
+                        y = sum(lv[b]) / len(lv[b]) >= 0.5
+                        n += f"{'C' if x else 'I'}→{'C' if y else 'I'}" == name
+                vals.append(n)
+            ax.bar([f"{a}→{b}" for a, b in steps], vals, bottom=bottoms, color=colour, label=name)
+            bottoms = [u + v for u, v in zip(bottoms, vals, strict=True)]
+        ax.set_title(m, fontsize=9)
+        ax.set_xlabel("edit level")
+    axes[0][0].set_ylabel("chains")
+    axes[0][-1].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out / "edit_transitions.png")
+    plt.close(fig)
+    return (
+        "edit_transitions.png",
+        "Correct (C) and incorrect (I) answers from one edit level to the next, per model: "
+        "where edits flip answers.",
+    )
