@@ -30,6 +30,7 @@ from ..kinds import KindSpec, register_kind
 from ..logic.fol import BinOp, FOLParseError, Formula, Not, Quant, entails, parse_fol, to_text
 from ..registry import RENDERERS
 from ..schema import Answer, Item, LabelledProblem, Verdict
+from ..transforms.edits import edit_variant
 
 KIND = "fol"
 LABELS = ("True", "False", "Unknown")
@@ -110,31 +111,6 @@ def load_folio(path: str | Path, timeout_s: float = 10.0) -> tuple[list[Labelled
     return out, skipped
 
 
-def _variant(
-    p: LabelledProblem,
-    premises: list[str],
-    label: str,
-    level: int,
-    mode: str,
-    pos: list[int],
-    ops: list[str],
-) -> LabelledProblem:
-    meta = {**p.metadata, "edit_level": level, "edit_mode": mode, "edit_positions": pos,
-            "edit_ops": ops, "chain_id": p.problem_id, "original_label": p.label,
-            "condition": "preserved" if label == p.label else "altered"}  # fmt: skip
-    suffix = f"-edit-{mode}-{level}" + (
-        f"-{pos[-1]}-{ops[-1]}" if mode != "cumulative" and pos else ""
-    )
-    return p.model_copy(
-        update={
-            "problem_id": p.problem_id + (suffix if level else ""),
-            "problem": {**p.problem, "premises": premises},
-            "label": label,
-            "metadata": meta,
-        }
-    )
-
-
 def _solve(premises: list[str], conclusion: str) -> str:
     return entails([parse_fol(x) for x in premises], parse_fol(conclusion), timeout_s=10.0)
 
@@ -147,7 +123,7 @@ def cumulative_fol(p: LabelledProblem, allow_and_to_or: bool = False) -> list[La
     """Levels 0 … K: scan premises in order, one edit each (the first applicable edit type that
     keeps the label), never revisited."""
     prem = list(p.problem["premises"])
-    out = [_variant(p, prem, p.label, 0, "cumulative", [], [])]
+    out = [edit_variant(p, p.problem, p.label, 0, "cumulative", [], [])]
     pos: list[int] = []
     ops: list[str] = []
     for i in range(len(prem)):
@@ -158,7 +134,17 @@ def cumulative_fol(p: LabelledProblem, allow_and_to_or: bool = False) -> list[La
             trial = [*prem[:i], to_text(g), *prem[i + 1 :]]
             if _solve(trial, p.problem["conclusion"]) == p.label:
                 prem, pos, ops = trial, [*pos, i], [*ops, e]
-                out.append(_variant(p, prem, p.label, len(pos), "cumulative", pos, ops))
+                out.append(
+                    edit_variant(
+                        p,
+                        {**p.problem, "premises": prem},
+                        p.label,
+                        len(pos),
+                        "cumulative",
+                        pos,
+                        ops,
+                    )
+                )
                 break
     return out
 
@@ -179,7 +165,11 @@ def individual_fol(
             if label not in LABELS:
                 continue
             if (label == p.label) == (mode == "preserve"):
-                out.append(_variant(p, trial, label, 1, mode, [i], [e]))
+                out.append(
+                    edit_variant(
+                        p, {**p.problem, "premises": trial}, label, 1, mode, [i], [e], tag=e
+                    )
+                )
     return out
 
 

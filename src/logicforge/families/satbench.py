@@ -34,6 +34,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from ..logic.cnf import CNF
+from ..logic.sat import minimal_unsat_core as mus
 from ..logic.sat import solve
 from ..registry import FAMILIES
 
@@ -97,26 +98,6 @@ def _names(dims: tuple[int, ...]) -> list[str]:
         "x(" + ", ".join(map(str, idx)) + ")"
         for idx in itertools.product(*(range(d) for d in dims))
     ]
-
-
-def mus(clauses: list[list[int]], n_vars: int) -> list[int]:
-    """A minimal unsatisfiable subset (clause indices, ascending) by deletion, solver-checked."""
-    from pysat.solvers import Solver
-
-    sel0 = n_vars
-    with Solver(name="minisat22") as s:
-        for i, c in enumerate(clauses):
-            s.add_clause([*c, -(sel0 + 1 + i)])
-        keep = list(range(len(clauses)))
-        assert not s.solve(assumptions=[sel0 + 1 + i for i in keep]), "formula must be UNSAT"
-        core = sorted(x - sel0 - 1 for x in (s.get_core() or []) if x > sel0)
-        keep = core or keep
-        for i in list(keep):  # deletion: drop every clause the rest does not need
-            rest = [j for j in keep if j != i]
-            if not s.solve(assumptions=[sel0 + 1 + j for j in rest]):
-                core = sorted(x - sel0 - 1 for x in (s.get_core() or []) if x > sel0)
-                keep = [j for j in rest if j in set(core)] if core else rest
-    return sorted(keep)
 
 
 class SATBenchFamily:

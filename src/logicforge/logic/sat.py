@@ -137,6 +137,30 @@ def unsat_core(cnf: CNF, *, timeout: float | None = None) -> list[int] | None:
         return sorted(abs(x) - sel0 - 1 for x in core)
 
 
+def minimal_unsat_core(clauses: list[list[int]], n_vars: int) -> list[int]:
+    """A minimal unsatisfiable subset (clause indices, ascending): the solver's core, then
+    deletion — each remaining clause is needed. Unlike :func:`unsat_core`, minimal.
+
+    Example:
+        >>> minimal_unsat_core([[1], [-1], [2], [1, 2]], 2)
+        [0, 1]
+    """
+    sel0 = n_vars
+    with _solver("minisat22") as s:
+        for i, c in enumerate(clauses):
+            s.add_clause([*c, -(sel0 + 1 + i)])
+        keep = list(range(len(clauses)))
+        assert not s.solve(assumptions=[sel0 + 1 + i for i in keep]), "formula must be UNSAT"
+        core = sorted(x - sel0 - 1 for x in (s.get_core() or []) if x > sel0)
+        keep = core or keep
+        for i in list(keep):  # deletion: drop every clause the rest does not need
+            rest = [j for j in keep if j != i]
+            if not s.solve(assumptions=[sel0 + 1 + j for j in rest]):
+                core = sorted(x - sel0 - 1 for x in (s.get_core() or []) if x > sel0)
+                keep = [j for j in rest if j in set(core)] if core else rest
+    return sorted(keep)
+
+
 def count_models(
     cnf: CNF, *, limit: int = 1 << 16, timeout: float | None = None
 ) -> tuple[int, bool]:

@@ -101,9 +101,9 @@ class OracleBaseline(_Baseline):
         if sol.label == "UNKNOWN":
             return "I could not decide."
         if sol.label == "UNSAT" and item.rendering == "formula-trace":  # cite a minimal core
-            from ..families.satbench import mus
+            from ..logic.sat import minimal_unsat_core
 
-            core = mus(
+            core = minimal_unsat_core(
                 [list(c) for c in item.problem["clauses"]], item.problem.get("num_vars") or 0
             )
             return "[UNSAT]\n" + json.dumps({"answer": "UNSAT", "conflict": [i + 1 for i in core]})

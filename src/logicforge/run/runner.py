@@ -199,31 +199,6 @@ def run_model(
     bar = Progress((total_items or 0) * samples, f"{model.name}", enabled=progress)
     order: list[str] = []
 
-    if ray is not None:
-        from .ray_exec import run_on_ray
-
-        try:
-            counts = run_on_ray(
-                items,
-                ray[0],
-                model.name,
-                store,
-                samples=samples,
-                sampling=sampling,
-                concurrency=concurrency,
-                retry_errors=retry_errors,
-                tokenizer=tokenizer,
-                order=order,
-                progress=bar,
-                address=ray[1],
-            )
-            bar.close()
-            store.compact(order)
-        finally:
-            store.release()
-        counts["total"] = len(store)
-        return counts
-
     async def main() -> dict[str, int]:
         try:
             return await _run(
@@ -243,9 +218,29 @@ def run_model(
         finally:
             await model.aclose()
 
-    try:
+    def execute() -> dict[str, int]:
+        if ray is None:
+            return asyncio.run(main())
+        from .ray_exec import run_on_ray
+
+        return run_on_ray(
+            items,
+            ray[0],
+            model.name,
+            store,
+            samples=samples,
+            sampling=sampling,
+            concurrency=concurrency,
+            retry_errors=retry_errors,
+            tokenizer=tokenizer,
+            order=order,
+            progress=bar,
+            address=ray[1],
+        )
+
+    try:  # one store discipline for both executors: close the bar, compact, release the lock
         try:
-            counts = asyncio.run(main())
+            counts = execute()
         finally:
             bar.close()
         store.compact(order)

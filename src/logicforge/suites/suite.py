@@ -198,14 +198,9 @@ def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> 
                 {"block": bi, "family": b.family, "pairs": len(probs) // 2, "skipped": skipped}
             )
         if b.edits:
-            from ..transforms.edits import cumulative, individual
+            from ..transforms.edits import cumulative, expand, individual
 
-            expanded = []
-            for p in probs:
-                expanded += cumulative(p) if b.edits != "individual" else cumulative(p)[:1]
-                if b.edits != "cumulative":
-                    expanded += individual(p, "preserve") + individual(p, "alter")
-            probs = expanded
+            probs = [q for p in probs for q in expand(p, b.edits, cumulative, individual)]
         base += probs
     out = []
     for v in suite.variants:
@@ -252,16 +247,12 @@ def _data_block(b: ProblemBlock) -> list[Any]:
     path = data_path(str(b.data))
     if b.family == "folio":
         from ..families.folio import cumulative_fol, individual_fol, load_folio
+        from ..transforms.edits import expand
 
         probs = load_folio(path)[0][: b.count]
         if not b.edits:
             return probs
-        out: list[Any] = []
-        for p in probs:
-            out += cumulative_fol(p) if b.edits != "individual" else cumulative_fol(p)[:1]
-            if b.edits != "cumulative":
-                out += individual_fol(p, "preserve") + individual_fol(p, "alter")
-        return out
+        return [q for p in probs for q in expand(p, b.edits, cumulative_fol, individual_fol)]
     from ..families.ordering import load_logicaldeduction
 
     programs = path.with_name(path.stem + "_programs_gpt-4.json")

@@ -22,6 +22,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import ConfigError
@@ -49,7 +50,7 @@ def _rebuild(p: LabelledProblem, clues: list[str]) -> tuple[dict[str, Any], str]
     return new, answer
 
 
-def _variant(
+def edit_variant(
     p: LabelledProblem,
     problem: dict[str, Any],
     label: str,
@@ -57,7 +58,11 @@ def _variant(
     mode: str,
     positions: list[int],
     ops: list[str],
+    tag: str | None = None,
 ) -> LabelledProblem:
+    """An edited copy of ``p`` with the edit record every family's edits share (level, mode,
+    positions, operators, chain id, original label, condition); ``tag`` further distinguishes
+    individual edits at one position (e.g. the operator, where several apply)."""
     meta = {
         **p.metadata,
         "edit_level": level,
@@ -68,9 +73,9 @@ def _variant(
         "original_label": p.label,
         "condition": "preserved" if label == p.label else "altered",
     }
-    suffix = f"-edit-{mode}-{level}" + (
-        f"-{positions[-1]}" if mode != "cumulative" and positions else ""
-    )
+    suffix = f"-edit-{mode}-{level}"
+    if mode != "cumulative" and positions:
+        suffix += f"-{positions[-1]}" + (f"-{tag}" if tag else "")
     return p.model_copy(
         update={
             "problem_id": p.problem_id + (suffix if level else ""),
@@ -82,6 +87,20 @@ def _variant(
     )
 
 
+def expand(
+    p: LabelledProblem,
+    which: str,
+    chain: Callable[[LabelledProblem], list[LabelledProblem]],
+    single: Callable[[LabelledProblem, str], list[LabelledProblem]],
+) -> list[LabelledProblem]:
+    """``p``'s edited versions for a suite: ``cumulative`` (the chain, level 0 first),
+    ``individual`` (level 0, then every preserving and altering single edit) or ``all``."""
+    out = chain(p) if which != "individual" else chain(p)[:1]
+    if which != "cumulative":
+        out += single(p, "preserve") + single(p, "alter")
+    return out
+
+
 def _check(p: LabelledProblem) -> None:
     if p.family != "ordering":
         raise ConfigError("family", p.family, "operator edits are defined for ordering problems")
@@ -91,7 +110,7 @@ def cumulative(p: LabelledProblem) -> list[LabelledProblem]:
     """Levels 0 … K of the label-preserving cumulative chain (level 0 is the original)."""
     _check(p)
     clues = list(p.problem["clues"])
-    out = [_variant(p, p.problem, p.label, 0, "cumulative", [], [])]
+    out = [edit_variant(p, p.problem, p.label, 0, "cumulative", [], [])]
     positions: list[int] = []
     ops: list[str] = []
     for i in range(len(clues)):
@@ -104,7 +123,9 @@ def cumulative(p: LabelledProblem) -> list[LabelledProblem]:
         positions.append(i)
         ops.append(op)
         out.append(
-            _variant(p, problem, answer, len(positions), "cumulative", list(positions), list(ops))
+            edit_variant(
+                p, problem, answer, len(positions), "cumulative", list(positions), list(ops)
+            )
         )
     return out
 
@@ -121,5 +142,5 @@ def individual(p: LabelledProblem, mode: str = "preserve") -> list[LabelledProbl
         problem, answer = _rebuild(p, [*clues[:i], edited, *clues[i + 1 :]])
         keep = answer == p.label if mode == "preserve" else (answer != p.label and len(answer) == 1)
         if keep:
-            out.append(_variant(p, problem, answer, 1, mode, [i], [op]))
+            out.append(edit_variant(p, problem, answer, 1, mode, [i], [op]))
     return out
