@@ -4,7 +4,8 @@ retried when malformed, and recorded — never a crash, never a silent pass.
 ``Judge(model, schema, instructions)`` asks the model (greedy, JSON-constrained where the backend
 supports it) and accepts the last JSON object in the reply only if it fits the schema (a small
 JSON-Schema subset: ``type`` object/string/integer/number/boolean/array, ``properties``,
-``required``, ``enum``, ``minimum``/``maximum``, ``items``). A reply that does not fit is retried
+``required``, ``enum``, ``minimum``/``maximum``, ``items``) and, when given, the caller's own
+``check`` (a function returning '' or the reason). A reply that does not fit is retried
 with the validation error quoted, up to ``retries`` times; after that the result is a
 :class:`JudgeResult` with ``error`` set and ``verdict`` None. Every result carries the judge's
 model name, the prompt it saw and each raw reply, so a report can show what the judge was asked.
@@ -19,12 +20,13 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..parse.jsonish import json_objects
 from ..schema import Item, Message
-from .base import Model, Sampling
+from .base import Model, Response, Sampling
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "object": (dict,),
@@ -92,7 +94,13 @@ class JudgeResult:
 
 class Judge:
     def __init__(
-        self, model: Model, schema: dict[str, Any], instructions: str, retries: int = 2
+        self,
+        model: Model,
+        schema: dict[str, Any],
+        instructions: str,
+        retries: int = 2,
+        max_tokens: int = 512,
+        check: Callable[[dict[str, Any]], str] | None = None,
     ) -> None:
         self.model, self.schema, self.instructions, self.retries = (
             model,
@@ -100,6 +108,7 @@ class Judge:
             instructions,
             retries,
         )
+        self.max_tokens, self.check = max_tokens, check
 
     async def ask(self, content: str, key: str = "judge") -> JudgeResult:
         """Judge ``content`` (the material after the instructions); ``key`` seeds the cache key."""
@@ -114,9 +123,14 @@ class Judge:
             item = Item.model_construct(
                 item_id=f"{key}#{attempt}", messages=msgs, answer_schema=self.schema, kind="judge"
             )
-            r = await self.model.generate(
-                item, Sampling(temperature=0.0, max_tokens=512, structured=True), attempt
-            )
+            try:
+                r = await self.model.generate(
+                    item,
+                    Sampling(temperature=0.0, max_tokens=self.max_tokens, structured=True),
+                    attempt,
+                )
+            except Exception as e:  # a backend that raises is a failed attempt, never a crash
+                r = Response(text=None, error=f"{type(e).__name__}: {e}")
             res.replies.append(r.text)
             if r.error is not None or r.text is None:
                 why = f"judge request failed: {r.error}"
@@ -126,6 +140,8 @@ class Judge:
                 why = "no JSON object in the judge's reply"
             else:
                 why = validate(objs[-1], self.schema)
+                if not why and self.check is not None:
+                    why = self.check(objs[-1])  # the caller's own rule (e.g. distinct names)
                 if not why:
                     res.verdict = objs[-1]
                     return res

@@ -2,6 +2,7 @@
 
 from .base import ANSWER_SCHEMA, Renderer, render_problem
 from .formula import FormulaRenderer
+from .story import StoryConfig, StoryRenderer, story_stats
 from .templates import SCHEMES, TemplateRenderer
 from .trace import TraceRenderer
 
@@ -13,4 +14,7 @@ __all__ = [
     "TemplateRenderer",
     "TraceRenderer",
     "SCHEMES",
+    "StoryConfig",
+    "StoryRenderer",
+    "story_stats",
 ]

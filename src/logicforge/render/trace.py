@@ -23,9 +23,35 @@ from .base import build_item
 from .formula import clause_text
 
 
+# SATBench §6.2: a reminder of the failure patterns its error analysis found (§5.3)
+ERROR_AWARE = (
+    "Avoid the common mistakes: do not declare the conditions satisfiable before checking every "
+    "one of them against your assignment (satisfiability bias); give each variable one value "
+    "and keep it (context inconsistency); use every condition, none skipped (condition "
+    "omission); and use only what the conditions say, no outside assumptions (spurious priors)."
+)
+
+
+def trace_instructions(names: list[str], legend: str = "", aware: bool = False) -> str:
+    """The closing request of a trace prompt: reasoning, ``[SAT]``/``[UNSAT]``, then a JSON object
+    with an assignment (SAT) or the numbers of conflicting conditions (UNSAT)."""
+    example = ", ".join(f'"{n}": true' for n in names[:2])
+    return (
+        (ERROR_AWARE + "\n\n" if aware else "")
+        + "Reason step by step. Then write [SAT] or [UNSAT] on its own line, followed by one JSON "
+        "object:\n"
+        f'- if SAT, a value for every variable{legend}: {{"answer": "SAT", "assignment": {{{example}, …}}}}\n'
+        "- if UNSAT, the numbers of conditions that cannot all hold together: "
+        '{"answer": "UNSAT", "conflict": [1, 4, 7]}'
+    )
+
+
 class TraceRenderer:
     name = "formula-trace"
     kind = "cnf"
+
+    def __init__(self, name: str = "formula-trace", aware: bool = False) -> None:
+        self.name, self.aware = name, aware
 
     def render(self, problem: LabelledProblem) -> Item:
         cnf = CNF.from_json(problem.problem)
@@ -33,17 +59,13 @@ class TraceRenderer:
         body = "\n".join(
             f"{i}. {clause_text(c, names)}" for i, c in enumerate(cnf.clauses, start=1)
         )
-        example = ", ".join(f'"{n}": true' for n in names[:2])
         prompt = (
             f"Decide whether all of the following {cnf.num_clauses} conditions over the variables "
             f"{names[0]} … {names[-1]} can hold at the same time.\n\n{body}\n\n"
-            "Reason step by step. Then write [SAT] or [UNSAT] on its own line, followed by one JSON "
-            "object:\n"
-            f'- if SAT, a value for every variable: {{"answer": "SAT", "assignment": {{{example}, …}}}}\n'
-            "- if UNSAT, the numbers of conditions that cannot all hold together: "
-            '{"answer": "UNSAT", "conflict": [1, 4, 7]}'
+            + trace_instructions(names, aware=self.aware)
         )
         return build_item(problem, self.name, cnf, prompt, names)
 
 
 RENDERERS.register("formula-trace", TraceRenderer())
+RENDERERS.register("formula-trace-aware", TraceRenderer("formula-trace-aware", aware=True))

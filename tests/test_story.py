@@ -1,0 +1,318 @@
+"""Stories validated by round trip: a scripted writer returns faithful, unfaithful (flipped
+polarity, dropped literal, swapped entity) and malformed conditions; a faithful reader checks
+them. Every unfaithful condition must be caught and regenerated or replaced by the template —
+none may reach an Item."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+
+import pytest
+
+import logicforge as lf
+from logicforge.errors import ConfigError
+from logicforge.logic.cnf import CNF
+from logicforge.logic.sat import solve
+from logicforge.models.base import Response
+from logicforge.render.story import StoryConfig, sat_fallback, story_stats
+from logicforge.render.verbaliser import THEMES, VerbaliserStyle
+from logicforge.run.narrate import narrate
+
+BAD = ("flip", "drop", "swap")
+
+
+class StoryBot:
+    """Test double for both roles. As writer it renders the requested condition in a fixed
+    paraphrase — faithfully or corrupted by the next behaviour in ``plan``; as checker it reads
+    a condition back exactly (a faithful reader). It remembers every text it wrote and whether
+    it was faithful."""
+
+    name = "story-bot"
+    cache_id = None
+
+    def __init__(self, plan: list[str], mapping: str = "good") -> None:
+        self.plan, self.mapping, self.calls = itertools.cycle(plan), mapping, 0
+        self.written: list[tuple[str, str, bool]] = []
+
+    async def generate(self, item, sampling, sample) -> Response:
+        self.calls += 1
+        p = item.messages[0].content  # a judge's retry appends turns; its task is the first
+        if len(item.messages) > 1 and "Write the next clue" in item.messages[-1].content:
+            return Response(text=self._write(item.messages[-1].content, p))
+        if "Invent a short story background" in p:
+            return Response(text=self._mapping(p))
+        if p.startswith("Translate a condition"):
+            names = re.findall(r"^- (.+)$", p, re.M)
+            cond = p.split("Condition: ", 1)[1].split("\n\nReply with one JSON", 1)[0]
+            return Response(text=json.dumps({"clauses": [read(cond, names, "(yes)", "(no)")]}))
+        if p.startswith("You are a") and len(item.messages) == 1:  # a verbaliser introduction
+            return Response(text="Rain taps on the windows while everyone waits.")
+        if "identify the" in p:
+            clue = p.split('CLUE: "', 1)[1].split('"\nAVAILABLE', 1)[0]
+            names = json.loads(
+                p.split("AVAILABLE ENTITIES: ", 1)[1].split("\n", 1)[0].replace("'", '"')
+            )
+            lits = read(clue, names, *_states(p, names))
+            return Response(text=json.dumps({"entities": [x["statement"] for x in lits]}))
+        if "which possibility does the rule name for" in p:
+            options = re.findall(r'Answer "(.+?)" or "(.+?)"', p)[0]
+            clue = p.split('CLUE: "', 1)[1].split('"\nAnswer', 1)[0]
+            hit = [o for o in options if o.lower() in clue.lower()]
+            return Response(text=json.dumps({"state": hit[0] if hit else options[1]}))
+        return Response(text=self._write(p, item.messages[0].content))
+
+    def _mapping(self, p: str) -> str:
+        vs = re.findall(r"x\(\d+(?:, \d+)*\)", p.split("Each variable")[0])
+        vs = list(dict.fromkeys(vs))
+        stmts = {v: f"crate {i} ships" for i, v in enumerate(vs)}
+        if self.mapping == "malformed":
+            return "{ not json"
+        if self.mapping == "duplicate":
+            stmts[vs[1]] = stmts[vs[0]]
+        if self.mapping == "missing":
+            del stmts[vs[0]]
+        return json.dumps({"scenario": "A port ships crates.", "statements": stmts})
+
+    def _write(self, p: str, first: str) -> str:
+        how = next(self.plan)
+        if how == "malformed":
+            self.written.append(("", "", False))
+            return ""
+        verbaliser = "Write the next clue" in p
+        if verbaliser:
+            rule = p.split("nothing else:\n", 1)[1].split("\n", 1)[0]
+            names = [n for n in _ALL_ENTITIES if n in rule]
+            states = _rule_states(rule)
+            lits = read(rule, names, *states)
+        else:
+            rule = p.split("Condition: ", 1)[1].split("\n", 1)[0]
+            names = re.findall(r"^- (.+)$", p, re.M)
+            lits = [
+                {"statement": s, "holds": not rule_negates(rule, s)}
+                for s in sorted(names, key=rule.lower().find)
+                if s in rule.lower()
+            ]
+            states = ("(yes)", "(no)")
+        true = [dict(x) for x in lits]
+        if how == "flip":
+            lits[0]["holds"] = not lits[0]["holds"]
+        elif how == "drop" and len(lits) > 1:
+            lits = lits[1:]
+        elif how == "drop" or how == "swap":
+            others = [
+                n
+                for n in re.findall(r"^- (.+)$", first, re.M)
+                if n not in [x["statement"] for x in lits]
+            ]
+            lits[0]["statement"] = others[0]
+        text = (
+            "Remember: "
+            + ", or else ".join(
+                f"{x['statement']} {states[0] if x['holds'] else states[1]}" for x in lits
+            )
+            + "."
+        )
+        self.written.append((rule, text, lits == true))
+        return text
+
+    async def aclose(self) -> None:
+        pass
+
+
+_ALL_ENTITIES = sorted({e for t in THEMES.values() for e in t.entities}, key=len, reverse=True)
+
+
+def _rule_states(rule: str) -> tuple[str, str]:
+    for t in THEMES.values():
+        if t.true_state in rule or t.false_state in rule:
+            return t.true_state, t.false_state
+    raise AssertionError(rule)
+
+
+def _states(p: str, names: list[str]) -> tuple[str, str]:
+    return _rule_states(p)
+
+
+def rule_negates(rule: str, s: str) -> bool:
+    return f"it is not the case that {s}" in rule.lower()
+
+
+def read(text: str, names: list[str], yes: str, no: str) -> list[dict]:
+    """The faithful reader: every name followed by its state word, in order of appearance."""
+    out = []
+    for n in sorted(names, key=len, reverse=True):
+        for m in re.finditer(
+            re.escape(n) + r" (" + re.escape(yes) + "|" + re.escape(no) + ")", text, re.I
+        ):
+            if not any(m.start() >= a and m.start() < b for a, b, _ in out):
+                out.append((m.start(), m.end(), {"statement": n, "holds": m.group(1) == yes}))
+    return [x for _, _, x in sorted(out, key=lambda t: t[0])]
+
+
+def problems(n: int = 4, seed: int = 0):
+    base = {"n_clauses": 9, "dims": [2, 3]}
+    return lf.generate(
+        "satbench", base | {"target_label": "SAT"}, count=n // 2, seed=seed
+    ) + lf.generate("satbench", base | {"target_label": "UNSAT"}, count=n - n // 2, seed=seed)
+
+
+def conditions_in(item) -> list[str]:
+    body = item.messages[0].content.split(
+        "Conditions:\n" if "Conditions:\n" in item.messages[0].content else "Clues:\n", 1
+    )[1]
+    body = body.split("\n\n", 1)[0]
+    return [line.split(". ", 1)[1] for line in body.splitlines()]
+
+
+@pytest.mark.parametrize("renderer", ["story", "story-spy", "story-heist", "story-detective"])
+def test_unfaithful_conditions_never_reach_an_item(renderer: str) -> None:
+    bot = StoryBot(
+        ["flip", "faithful", "drop", "swap", "malformed", "faithful", "flip", "swap", "drop"]
+    )
+    ps = problems()
+    items = narrate(ps, renderer, writer=bot)
+    unfaithful: dict[str, set[str]] = {}
+    for rule, t, ok in bot.written:
+        if not ok and t:
+            unfaithful.setdefault(rule, set()).add(t)
+    assert unfaithful and any(ok for _, _, ok in bot.written)
+    st = story_stats(items)[0]
+    assert st["items"] == 4 and st["conditions"] == 36
+    assert st["fallbacks"] > 0 and st["retried"] > 0 and st["first_try"] > 0
+    for p, it in zip(ps, items, strict=True):
+        story = it.metadata["story"]
+        assert story["formula_equivalent"] is True
+        texts = conditions_in(it)
+        cnf = CNF.from_json(p.problem)
+        assert len(texts) == cnf.num_clauses
+        for t, c, meta in zip(texts, cnf.clauses, story["conditions"], strict=True):
+            names = list(it.mapping)
+            rule = (
+                sat_fallback(list(c), names)
+                if renderer == "story"
+                else VerbaliserStyle(renderer[6:]).fallback_text(list(c), names)
+            )
+            assert t not in unfaithful.get(rule, ()), f"unfaithful condition reached the item: {t}"
+            if meta["source"] == "llm":
+                assert (rule, t, True) in bot.written
+                # re-read independently of the pipeline: the same literals as the clause
+                yes, no = ("(yes)", "(no)") if renderer == "story" else _rule_states(t)
+                lits = read(t, list(it.mapping), yes, no)
+                got = sorted(
+                    (it.mapping[x["statement"]] * (1 if x["holds"] else -1) for x in lits), key=abs
+                )
+                assert got == sorted(c, key=abs)
+            else:
+                assert meta["attempts"] == 3 and len(meta["failures"]) == 3
+        # the item still carries the exact formula and its label
+        assert it.gold["label"] == p.label == solve(cnf).label
+
+
+def test_mapping_validation_falls_back_to_template() -> None:
+    for how, why in [("malformed", "no JSON"), ("duplicate", "share"), ("missing", "required")]:
+        bot = StoryBot(["faithful"], mapping=how)
+        it = narrate(problems(2)[:1], "story", writer=bot)[0]
+        assert it.metadata["story"]["scene_source"] == "template"
+        assert why in it.metadata["story"]["scene_failures"][0], it.metadata["story"][
+            "scene_failures"
+        ]
+        assert "takes on task" in it.messages[0].content
+    it = narrate(problems(2)[:1], "story", writer=StoryBot(["faithful"]))[0]
+    assert it.metadata["story"]["scene_source"] == "llm"
+    assert it.metadata["story"]["first_try"] == 9
+    assert "crate 0 ships" in it.mapping
+
+
+def test_story_items_score_through_parse_and_verify() -> None:
+    """The oracle's answer, phrased over the story's names, scores perfectly; perturbed fails."""
+    ps = problems()
+    items = narrate(ps, "story", writer=StoryBot(["faithful"]))
+    for p, it in zip(ps, items, strict=True):
+        if p.label == "SAT":
+            model = {abs(x): x > 0 for x in p.oracle["model"]}
+            good = {n: model[v] for n, v in it.mapping.items()}
+            text = "[SAT]\n" + json.dumps({"answer": "SAT", "assignment": good})
+            rec = lf.score(
+                [
+                    {
+                        "record_id": "r",
+                        "item_id": it.item_id,
+                        "model": "m",
+                        "sample": 0,
+                        "text": text,
+                    }
+                ],
+                [it],
+            )[0]
+            assert rec.verdict.correct and rec.verdict.witness_valid
+            bad = dict(good)
+            cl = CNF.from_json(p.problem).clauses[0]
+            for x in cl:  # falsify the first clause
+                bad[next(n for n, v in it.mapping.items() if v == abs(x))] = x < 0
+            text = "[SAT]\n" + json.dumps({"answer": "SAT", "assignment": bad})
+            rec = lf.score(
+                [
+                    {
+                        "record_id": "r",
+                        "item_id": it.item_id,
+                        "model": "m",
+                        "sample": 0,
+                        "text": text,
+                    }
+                ],
+                [it],
+            )[0]
+            assert not rec.verdict.witness_valid
+        else:
+            core = [i + 1 for i in p.oracle["mus"]]
+            text = "[UNSAT]\n" + json.dumps({"answer": "UNSAT", "conflict": core})
+            rec = lf.score(
+                [
+                    {
+                        "record_id": "r",
+                        "item_id": it.item_id,
+                        "model": "m",
+                        "sample": 0,
+                        "text": text,
+                    }
+                ],
+                [it],
+            )[0]
+            assert (
+                rec.verdict.correct
+                and rec.verdict.witness_valid
+                and rec.verdict.details["cited_minimal"]
+            )
+
+
+def test_resume_and_config_errors(tmp_path) -> None:
+    out = tmp_path / "stories.jsonl"
+    ps = problems()
+    bot = StoryBot(["faithful", "flip"])
+    first = narrate(ps[:2], "story-heist", writer=bot, out=out)
+    with out.open("a") as f:
+        f.write('{"item_id": "torn')  # a killed run's half line
+    calls = bot.calls
+    again = narrate(ps, "story-heist", writer=bot, out=out)
+    assert [x.model_dump_json() for x in again[:2]] == [x.model_dump_json() for x in first]
+    assert bot.calls > calls
+    assert [json.loads(x)["item_id"] for x in out.read_text().splitlines()] == [
+        it.item_id for it in again
+    ]
+    with pytest.raises(ConfigError, match="written by an LLM"):
+        lf.render(ps, "story")
+    with pytest.raises(ConfigError, match="attempts"):
+        StoryConfig(attempts=0)
+    with pytest.raises(ConfigError, match="not a story renderer"):
+        narrate(ps, "formula", writer=bot)
+
+
+def test_error_aware_prompt() -> None:
+    it = narrate(
+        problems(2)[:1], "story", writer=StoryBot(["faithful"]), cfg=StoryConfig(aware=True)
+    )[0]
+    assert it.rendering == "story-aware" and "satisfiability bias" in it.messages[0].content
+    f = lf.render(problems(2)[:1], "formula-trace-aware")[0]
+    assert "condition omission" in f.messages[0].content
