@@ -22,6 +22,8 @@ from logicforge.parse import parse_answer
 from logicforge.parse.decision import parse_decision
 from logicforge.parse.jsonish import json_objects
 
+from .helpers import render_any
+
 FRAGMENTS = [
     "SAT",
     "UNSAT",
@@ -120,7 +122,7 @@ def _items() -> dict[str, lf.Item]:
             p = lf.generate(fam, params, count=1, seed=1)[0]
         else:  # reductions of a CNF (vc, packing)
             p = lf.reduce(lf.generate(*small["cnf"], count=1, seed=1), kind)[0]  # type: ignore[misc]
-        out[r] = lf.render([p], r)[0]
+        out[r] = render_any([p], r)[0]
     return out
 
 

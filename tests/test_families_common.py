@@ -14,6 +14,8 @@ from logicforge.models.baselines import OracleBaseline
 from logicforge.parse import parse_answer
 from logicforge.run.store import write_jsonl
 
+from .helpers import render_any
+
 SMALL = {
     "ksat/random": {"n_vars": 8, "alpha": 4.26},
     "2sat/implication-cycle": {"n_clauses": 10},
@@ -82,7 +84,7 @@ def test_global_random_state_untouched(family: str, tmp_path) -> None:
     np.random.seed(1)
     py, npy = random.getstate(), np.random.get_state()
     renderer = next(r for f, r in FAMILY_RENDERERS if f == family)
-    items = lf.render(lf.generate(family, SMALL[family], count=3, seed=0), renderer)
+    items = render_any(lf.generate(family, SMALL[family], count=3, seed=0), renderer)
     lf.run(items, "random", tmp_path / "records.jsonl", progress=False)
     assert random.getstate() == py
     assert all(
@@ -96,7 +98,7 @@ def test_oracle_scores_perfectly_and_perturbed_fails(family: str, renderer: str)
     import asyncio
 
     problems = lf.generate(family, SMALL[family], count=8, seed=7)
-    items = lf.render(problems, renderer)
+    items = render_any(problems, renderer)
     oracle = OracleBaseline()
     for it in items:
         text = asyncio.run(oracle.generate(it, lf.Sampling(), 0)).text
@@ -139,7 +141,7 @@ def test_oracle_scores_perfectly_and_perturbed_fails(family: str, renderer: str)
 @pytest.mark.parametrize("renderer", RENDERERS)
 def test_rendered_prompt_contains_every_clause_variable(renderer: str) -> None:
     p = lf.generate("2sat/mono-bridge", {"n_clauses": 8}, count=1, seed=0)[0]
-    it = lf.render([p], renderer)[0]
+    it = render_any([p], renderer)[0]
     prompt = it.messages[0].content
     for name in it.mapping:
         assert name in prompt
@@ -152,7 +154,7 @@ def test_reward_is_one_for_the_oracle_and_less_for_a_perturbed_answer(
 ) -> None:
     import asyncio
 
-    items = lf.render(lf.generate(family, SMALL[family], count=6, seed=11), renderer)
+    items = render_any(lf.generate(family, SMALL[family], count=6, seed=11), renderer)
     oracle = OracleBaseline()
     for it in items:
         text = asyncio.run(oracle.generate(it, lf.Sampling(), 0)).text

@@ -233,6 +233,10 @@ def cmd_suite(a: argparse.Namespace) -> int:
         return 0
     overrides: dict[str, Any] = {"models": a.model or None, "renderers": a.renderer or None}
     suite = load_suite(a.name, **overrides)
+    if a.writer is not None and suite.story is not None:
+        suite = suite.model_copy(
+            update={"story": suite.story.model_copy(update={"writer": a.writer})}
+        )
     if a.count is not None:
         suite = suite.model_copy(
             update={"problems": [b.model_copy(update={"count": a.count}) for b in suite.problems]}
@@ -404,6 +408,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--renderer", action="append", help="replace the suite's renderers (repeatable)"
     )
     su.add_argument("--count", type=int, help="replace every block's formulas per point")
+    su.add_argument("--writer", help="replace the story writer model (story renderers)")
     su.add_argument("--concurrency", type=int, default=8)
     su.add_argument("--no-cache", action="store_true")
     su.add_argument("--quiet", action="store_true")
@@ -412,6 +417,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_more import add_parsers
 
     add_parsers(sub)  # list, show, export
+    from .cli_story import add_parsers as add_story_parsers
+
+    add_story_parsers(sub)  # narrate, judge
 
     d = sub.add_parser(
         "demo", help="phase-transition demo: baselines and the embedded model, with report"

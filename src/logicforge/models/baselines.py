@@ -100,7 +100,9 @@ class OracleBaseline(_Baseline):
         sol = solve(CNF(item.problem["clauses"], item.problem.get("num_vars")), stats=stats)
         if sol.label == "UNKNOWN":
             return "I could not decide."
-        if sol.label == "UNSAT" and item.rendering == "formula-trace":  # cite a minimal core
+        if sol.label == "UNSAT" and item.rendering.startswith(
+            ("formula-trace", "story")
+        ):  # cite a core
             from ..logic.sat import minimal_unsat_core
 
             core = minimal_unsat_core(

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -173,8 +174,8 @@ async def write_conditions(ctx: StoryContext, style: Style) -> list[Condition]:
     """Every clause through write → check → (retry) → template fallback."""
     out = []
     n = ctx.cnf.num_vars
-    for i, clause in enumerate(ctx.cnf.clauses):
-        clause = list(clause)
+    for i, cl in enumerate(ctx.cnf.clauses):
+        clause = list(cl)
         failures: list[str] = []
         accepted: tuple[str, list[list[int]]] | None = None
         for a in range(ctx.cfg.attempts):
@@ -245,7 +246,7 @@ async def write_story(
     return item.model_copy(update={"metadata": item.metadata | {"story": story}})
 
 
-def story_stats(items: list[Item] | list[dict[str, Any]]) -> list[dict[str, Any]]:
+def story_stats(items: Sequence[Item | Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Validation statistics per story rendering: items, conditions, first-try pass rate,
     conditions passed after a retry, template fallbacks, LLM-written scenes.
 
@@ -255,7 +256,7 @@ def story_stats(items: list[Item] | list[dict[str, Any]]) -> list[dict[str, Any]
     """
     rows: dict[str, dict[str, Any]] = {}
     for it in items:
-        d = it if isinstance(it, dict) else it.model_dump()
+        d = it.model_dump() if isinstance(it, Item) else it
         st = (d.get("metadata") or {}).get("story")
         if not st:
             continue

@@ -22,7 +22,6 @@ from ..schema import Item, LabelledProblem
 from .base import build_item
 from .formula import clause_text
 
-
 # SATBench §6.2: a reminder of the failure patterns its error analysis found (§5.3)
 ERROR_AWARE = (
     "Avoid the common mistakes: do not declare the conditions satisfiable before checking every "

@@ -136,6 +136,20 @@ def build_report(
     if tax:
         _write(out, "error_taxonomy", tax)
         tables.append(("error_taxonomy (rule-decided error classes; trace accuracy)", tax))
+    trace = compute.trace_table(records)
+    if trace:
+        _write(out, "trace_accuracy", trace)
+        tables.append(("trace_accuracy (per bucket and label; SATBench Tables 3-4)", trace))
+    fvs = compute.formula_vs_story(records)
+    if fvs:
+        _write(out, "formula_vs_story", fvs)
+        tables.append(("formula_vs_story (same problems; SATBench Table 6)", fvs))
+    from ..render.story import story_stats
+
+    stories = story_stats(list(items))
+    if stories:
+        _write(out, "story_validation", stories)
+        tables.append(("story_validation (round-trip checks of LLM-written conditions)", stories))
     edit_tabs = compute.edit_tables(records)
     for name, t in edit_tabs:
         _write(out, name.split(" ")[0], t)

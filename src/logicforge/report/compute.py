@@ -160,6 +160,83 @@ def edit_tables(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[di
     return out
 
 
+def is_trace(rendering: Any) -> bool:
+    """Renderings that ask for a checkable justification (assignment or cited conditions)."""
+    return isinstance(rendering, str) and rendering.startswith(("formula-trace", "story"))
+
+
+def trace_table(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """SATBench Tables 3–4: per model × rendering × bucket × label, prediction accuracy and trace
+    accuracy (right answer *and* a justification the solver accepts), over trace renderings."""
+    groups: dict[tuple[str, ...], list[Mapping[str, Any]]] = defaultdict(list)
+    for r in records:
+        m = r.get("meta") or {}
+        if not is_trace(m.get("rendering")) or m.get("label") not in ("SAT", "UNSAT"):
+            continue
+        key = (str(r.get("model")), m["rendering"], str(m.get("bucket", "all")), m["label"])
+        groups[key].append(r)
+    out = []
+    for (model, rend, b, label), rs in sorted(groups.items()):
+        vs = [r.get("verdict") or {} for r in rs]
+        out.append(
+            {
+                "model": model,
+                "rendering": rend,
+                "bucket": b,
+                "label": label,
+                "n": len(rs),
+                "accuracy": sum(bool(v.get("correct")) for v in vs) / len(rs),
+                "trace_accuracy": sum(
+                    bool(v.get("correct")) and v.get("witness_valid") is True for v in vs
+                )
+                / len(rs),
+            }
+        )
+    return out
+
+
+def formula_vs_story(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """SATBench Table 6: the same problems as raw formulas and as stories — per model, accuracy
+    on each over the problems that have both, and the difference (story − formula)."""
+    by: dict[tuple[str, str], dict[str, bool]] = defaultdict(dict)
+    for r in records:
+        m = r.get("meta") or {}
+        rend = m.get("rendering")
+        if not isinstance(rend, str) or r.get("sample", 0) != 0:
+            continue
+        side = (
+            "story"
+            if rend.startswith("story")
+            else "formula"
+            if rend.startswith("formula")
+            else None
+        )
+        if side:
+            by[(str(r.get("model")), str(m.get("problem_id")))][side] = bool(
+                (r.get("verdict") or {}).get("correct")
+            )
+    per: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
+    for (model, _), d in by.items():
+        if len(d) == 2:
+            per[model].append((d["formula"], d["story"]))
+    out = []
+    for model, pairs in sorted(per.items()):
+        f = sum(a for a, _ in pairs) / len(pairs)
+        st = sum(b for _, b in pairs) / len(pairs)
+        out.append(
+            {
+                "model": model,
+                "problems": len(pairs),
+                "formula_accuracy": f,
+                "story_accuracy": st,
+                "difference": st - f,
+                "only_formula_right": sum(a and not b for a, b in pairs),
+                "only_story_right": sum(b and not a for a, b in pairs),
+            }
+        )
+    return out
+
+
 def error_taxonomy(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Wrong or unjustified answers per model by rule-decided class (satisfiability bias, context
     inconsistency, condition omission, condition hallucination, invalid core, spurious
@@ -175,7 +252,7 @@ def error_taxonomy(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
             row[v["error_type"]] += 1
         if v.get("correct"):
             row["correct"] += 1
-        if (r.get("meta") or {}).get("rendering") == "formula-trace":  # a justification was asked
+        if is_trace((r.get("meta") or {}).get("rendering")):  # a justification was asked
             row["trace_records"] += 1
             if v.get("correct"):
                 row["trace_valid"] += v.get("witness_valid") is True

@@ -12,16 +12,14 @@ Example:
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from ..errors import ConfigError
 from ..models.base import Model, load_model
 from ..registry import RENDERERS
-from ..schema import Item, LabelledProblem
 from ..render.story import StoryConfig, StoryRenderer, write_story
+from ..schema import Item, LabelledProblem
 
 
 def story_renderer(name: str) -> StoryRenderer:
@@ -102,17 +100,8 @@ def narrate(
                 print()
         return got
 
-    path is not None and path.parent.mkdir(parents=True, exist_ok=True)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
     got = asyncio.run(go())
     allitems = done | got
     return [allitems[f"{p.problem_id}:{rendering}"] for p in probs]
-
-
-def stats_json(items: list[Item]) -> dict[str, Any]:
-    from ..render.story import story_stats
-
-    return {"story_validation": story_stats(items)}
-
-
-def dumps(obj: Any) -> str:
-    return json.dumps(obj, indent=1)

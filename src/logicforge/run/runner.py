@@ -46,7 +46,8 @@ def record_id(item_id: str, model: str, sample: int) -> str:
 
 
 def item_meta(item: Item) -> dict[str, Any]:
-    meta = {k: v for k, v in item.metadata.items() if k != "spawn_key"}
+    # the story's validation log stays on the item (the report reads it from items.jsonl)
+    meta = {k: v for k, v in item.metadata.items() if k not in ("spawn_key", "story")}
     meta.update(
         family=item.family,
         kind=item.kind,

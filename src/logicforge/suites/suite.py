@@ -67,6 +67,19 @@ class Variant(_Strict):
     transforms: list[str] = Field(default_factory=list)
 
 
+class StoryBlock(_Strict):
+    """How story renderers write: the writer model, the checker (default: the writer), attempts
+    per condition before the template, the writer's budget, the error-aware prompt."""
+
+    writer: str
+    checker: str | None = None
+    attempts: int = 3
+    max_tokens: int = 200
+    temperature: float = 0.7
+    aware: bool = False
+    concurrency: int = Field(4, ge=1, le=256)
+
+
 class Suite(_Strict):
     name: str
     description: str = ""
@@ -78,6 +91,7 @@ class Suite(_Strict):
     sampling: dict[str, Any] = Field(default_factory=dict)
     samples: int = Field(1, ge=1, le=1024)  # samples per item (pass@k, majority voting)
     table: list[str] = Field(default_factory=lambda: ["family"])
+    story: StoryBlock | None = None  # needed by the story renderers (story, story-spy, …)
 
     def validate_names(self) -> None:
         """Check every family, renderer, transform, model and sampling key before any work."""
@@ -93,7 +107,19 @@ class Suite(_Strict):
                 continue  # the file is looked up when the suite runs, before any work
             FAMILIES.get(b.family)
         for r in self.renderers:
-            RENDERERS.get(r)
+            if getattr(RENDERERS.get(r), "needs_writer", False) and self.story is None:
+                raise ConfigError(
+                    "renderers", r, "is written by an LLM: add a `story:` block with a writer model"
+                )
+        if self.story is not None:
+            from ..render.story import StoryConfig
+
+            StoryConfig(
+                self.story.attempts, self.story.max_tokens, self.story.temperature, self.story.aware
+            )
+            load_model(self.story.writer)
+            if self.story.checker:
+                load_model(self.story.checker)
         for v in self.variants:
             for spec in v.transforms:
                 name, opts = parse_transform_spec(spec)
@@ -283,7 +309,24 @@ def run_suite(
     items = []
     for r in suite.renderers:  # each renderer renders the problems of its own kind
         kind = getattr(RENDERERS.get(r), "kind", "cnf")
-        items += api.render([p for p in problems if p.kind == kind], r)
+        ps = [p for p in problems if p.kind == kind]
+        if getattr(RENDERERS.get(r), "needs_writer", False) and suite.story is not None:
+            from ..render.story import StoryConfig
+            from ..run.narrate import narrate
+
+            st = suite.story
+            items += narrate(
+                ps,
+                r,
+                writer=st.writer,
+                checker=st.checker,
+                cfg=StoryConfig(st.attempts, st.max_tokens, st.temperature, st.aware),
+                out=out / f"stories-{r}.jsonl",  # resumable: a rerun keeps finished stories
+                concurrency=st.concurrency,
+                progress=progress,
+            )
+        else:
+            items += api.render(ps, r)
     write_jsonl(out / "items.jsonl", items)
     sampling = Sampling(**suite.sampling)
     for m in suite.models:
