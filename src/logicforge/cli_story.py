@@ -37,6 +37,29 @@ def cmd_narrate(a: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_judge(a: argparse.Namespace) -> int:
+    from .api import load_items
+    from .metrics.trace_judge import judge_traces, judged_summary
+    from .run.store import read_jsonl, write_jsonl
+    from .schema import Record
+
+    recs = [Record.model_validate(r) for r in read_jsonl(a.records)]
+    out = judge_traces(recs, load_items(a.items), a.judge, concurrency=a.concurrency)
+    write_jsonl(a.out, out)
+    summary = judged_summary([r.model_dump() for r in out])
+    if a.json:
+        print(json.dumps({"records": len(out), "out": a.out, "trace_judge": summary}))
+    else:
+        for s in summary:
+            print(
+                f"{s['model']}: {s['judged']} judged, {s.get('judge_errors', 0)} judge errors, "
+                f"{s.get('extracted_valid', 0)}/{s.get('extracted', 0)} extracted witnesses valid, "
+                f"core agreement {s['agreement']}"
+            )
+        print(f"records: {a.out}")
+    return 0
+
+
 def add_parsers(sub: Any) -> None:
     na = sub.add_parser(
         "narrate",
@@ -59,3 +82,16 @@ def add_parsers(sub: Any) -> None:
     na.add_argument("--json", action="store_true")
     na.add_argument("--quiet", action="store_true")
     na.set_defaults(fn=cmd_narrate)
+
+    ju = sub.add_parser(
+        "judge",
+        help="an LLM judge reads free-text traces: assignment extraction (solver-checked) and "
+        "a second opinion on UNSAT proofs",
+    )
+    ju.add_argument("records", help="records.jsonl")
+    ju.add_argument("--items", required=True, help="the items the records answer")
+    ju.add_argument("--judge", required=True, help="judge model spec")
+    ju.add_argument("--out", required=True, help="judged records.jsonl (the input is not changed)")
+    ju.add_argument("--concurrency", type=int, default=4)
+    ju.add_argument("--json", action="store_true")
+    ju.set_defaults(fn=cmd_judge)

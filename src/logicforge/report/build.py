@@ -144,7 +144,13 @@ def build_report(
     if fvs:
         _write(out, "formula_vs_story", fvs)
         tables.append(("formula_vs_story (same problems; SATBench Table 6)", fvs))
+    from ..metrics.trace_judge import judged_summary
     from ..render.story import story_stats
+
+    tj = judged_summary(records)
+    if tj:
+        _write(out, "trace_judge", tj)
+        tables.append(("trace_judge (judge-read traces; the solver checks every assignment)", tj))
 
     stories = story_stats(list(items))
     if stories:

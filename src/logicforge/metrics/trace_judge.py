@@ -1,0 +1,188 @@
+"""A judge for free-text traces, with the solver keeping the last word (SATBench §3.4).
+
+Two jobs, both optional layers over the deterministic verdict:
+
+* **Assignment extraction.** A SAT answer whose assignment could not be read structurally (none,
+  or variables missing) goes to the judge, which translates the reasoning into an assignment over
+  the item's names. The *solver* then checks that assignment against every clause — the judge
+  only reads, it never decides validity. The verdict's ``witness_valid`` and ``details`` record
+  the outcome with ``assignment_source: judge``.
+* **Core second opinion.** For a right UNSAT answer the judge sees the conditions, the trace and
+  a computed minimal unsatisfiable core, and says whether the reasoning identifies a real
+  conflict (the paper's judge-against-core comparison). It is stored beside the deterministic
+  cited-core check (``details.judge_core_valid``), never instead of it, so the two can be compared.
+
+Judge failures (no JSON, wrong schema, backend errors — after retries) are recorded on the record
+as ``extra.trace_judge.error``; the verdict is then left as it was.
+
+Example:
+    >>> judged_summary([])
+    []
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..logic.cnf import CNF
+from ..logic.sat import minimal_unsat_core
+from ..models.base import Model, load_model
+from ..models.judge import Judge
+from ..schema import Item, Record
+
+EXTRACT = (
+    "You read a solver's reasoning about a logic puzzle and report the final truth value it gives "
+    "to each variable. Use only values the reasoning commits to; leave out variables it never "
+    "settles. Do not solve the puzzle yourself."
+)
+CORE = (
+    "You check a proof that some conditions cannot all hold together. You are given the "
+    "conditions, the proof, and one minimal set of conditions that is known to be contradictory. "
+    "Answer valid=true only if the proof derives a real contradiction from the conditions (it "
+    "need not use exactly the given set), and false if it relies on a misreading, a skipped "
+    "condition or a made-up fact."
+)
+
+
+def _conditions(item: Item) -> str:
+    text = item.messages[-1].content
+    for head in ("Conditions:\n", "Clues:\n"):
+        if head in text:
+            return text.split(head, 1)[1].split("\n\n", 1)[0]
+    return text
+
+
+async def judge_record(rec: Record, item: Item, judge: Model) -> Record:
+    """One record through the judge (when it needs one); returns the updated record."""
+    a, v = rec.answer, rec.verdict
+    if a is None or v is None or rec.text is None or item.kind != "cnf":
+        return rec
+    clauses = item.problem["clauses"]
+    n = item.problem.get("num_vars")
+    cnf = CNF(clauses, n)
+    used = {abs(x) for c in clauses for x in c}
+    if a.decision == "SAT" and (a.assignment is None or used - a.assignment.keys()):
+        names = list(item.mapping)
+        schema = {
+            "type": "object",
+            "properties": {
+                "assignment": {
+                    "type": "object",
+                    "properties": {nm: {"type": "boolean"} for nm in names},
+                }
+            },
+            "required": ["assignment"],
+        }
+        j = Judge(judge, schema, EXTRACT, retries=2, max_tokens=64 + 16 * len(names))
+        res = await j.ask(
+            f"Variables: {', '.join(names)}\n\nReasoning:\n{rec.text[-6000:]}",
+            key=f"{rec.record_id}:extract",
+        )
+        extra = rec.extra | {"trace_judge": res.to_json() | {"task": "extract"}}
+        if res.verdict is None:
+            return rec.model_copy(update={"extra": extra})
+        got = {
+            item.mapping[k]: bool(x)
+            for k, x in res.verdict["assignment"].items()
+            if k in item.mapping
+        }
+        missing = sorted(used - got.keys())
+        bad = cnf.falsified(got) if not missing else []
+        valid = not missing and not bad
+        why = (
+            f"judge-extracted assignment leaves {len(missing)} variable(s) unset"
+            if missing
+            else f"judge-extracted assignment falsifies {len(bad)} clause(s)"
+            if bad
+            else ""
+        )
+        details = v.details | {"assignment_source": "judge", "judge_assignment_valid": valid}
+        upd: dict[str, Any] = {"details": details}
+        if v.correct:
+            upd |= {"witness_valid": valid, "reason": f"witness invalid: {why}" if why else ""}
+            if valid and v.error_type in ("incomplete witness", "condition omission"):
+                upd["error_type"] = None
+        return rec.model_copy(update={"extra": extra, "verdict": v.model_copy(update=upd)})
+    if a.decision == "UNSAT" and v.correct:
+        core = [i + 1 for i in minimal_unsat_core([list(c) for c in clauses], n or 0)]
+        schema = {
+            "type": "object",
+            "properties": {"valid": {"type": "boolean"}, "explanation": {"type": "string"}},
+            "required": ["valid"],
+        }
+        j = Judge(judge, schema, CORE, retries=2, max_tokens=256)
+        res = await j.ask(
+            f"Conditions:\n{_conditions(item)}\n\nA minimal contradictory set: conditions "
+            f"{core}\n\nProof:\n{rec.text[-6000:]}",
+            key=f"{rec.record_id}:core",
+        )
+        extra = rec.extra | {"trace_judge": res.to_json() | {"task": "core"}}
+        if res.verdict is None:
+            return rec.model_copy(update={"extra": extra})
+        details = v.details | {"judge_core_valid": bool(res.verdict["valid"]), "mus": core}
+        return rec.model_copy(
+            update={"extra": extra, "verdict": v.model_copy(update={"details": details})}
+        )
+    return rec
+
+
+def judge_traces(
+    records: Sequence[Record],
+    items: Sequence[Item],
+    judge: str | Model,
+    *,
+    concurrency: int = 4,
+) -> list[Record]:
+    """Run :func:`judge_record` over records (in order; records without a need pass through)."""
+    by_id = {it.item_id: it for it in items}
+    m = load_model(judge) if isinstance(judge, str) else judge
+
+    async def go() -> list[Record]:
+        sem = asyncio.Semaphore(concurrency)
+
+        async def one(r: Record) -> Record:
+            it = by_id.get(r.item_id)
+            if it is None:
+                return r
+            async with sem:
+                return await judge_record(r, it, m)
+
+        try:
+            return list(await asyncio.gather(*(one(r) for r in records)))
+        finally:
+            await m.aclose()
+
+    return asyncio.run(go())
+
+
+def judged_summary(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per model: records the judge read, judge errors, SAT witnesses it recovered (and how many
+    the solver accepted), and on right UNSAT answers the agreement between the judge's opinion and
+    the deterministic cited-core check."""
+    per: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for r in records:
+        tj = (r.get("extra") or {}).get("trace_judge")
+        if not tj:
+            continue
+        row = per[str(r.get("model"))]
+        row["judged"] += 1
+        row["judge_errors"] += tj.get("error") is not None
+        d = (r.get("verdict") or {}).get("details") or {}
+        if "judge_assignment_valid" in d:
+            row["extracted"] += 1
+            row["extracted_valid"] += bool(d["judge_assignment_valid"])
+        if "judge_core_valid" in d:
+            row["core_opinions"] += 1
+            row["judge_says_valid"] += bool(d["judge_core_valid"])
+            if "cited_unsat" in d:
+                row["both_checked"] += 1
+                row["agree"] += bool(d["judge_core_valid"]) == bool(d["cited_unsat"])
+    out = []
+    for model, row in sorted(per.items()):
+        d = dict(row)
+        both = d.get("both_checked", 0)
+        out.append({"model": model, **d, "agreement": d.get("agree", 0) / both if both else None})
+    return out

@@ -1,0 +1,121 @@
+"""The trace judge reads free text; the solver decides. A scripted judge (test double) extracts
+right, wrong and malformed assignments and gives core opinions; a real HTTP judge that never
+answers in JSON is recorded as a judge error."""
+
+from __future__ import annotations
+
+import json
+
+import logicforge as lf
+from logicforge.metrics.trace_judge import judge_traces, judged_summary
+
+from .test_judge import Scripted
+
+
+def _items():
+    sat = lf.generate(
+        "satbench", {"n_clauses": 8, "dims": [2, 2], "target_label": "SAT"}, count=1, seed=2
+    )
+    uns = lf.generate(
+        "satbench", {"n_clauses": 8, "dims": [2, 2], "target_label": "UNSAT"}, count=1, seed=2
+    )
+    return sat[0], uns[0], lf.render(sat + uns, "formula-trace")
+
+
+def _rec(item, text: str, model: str = "m"):
+    return lf.score(
+        [
+            {
+                "record_id": f"{item.item_id}|{model}",
+                "item_id": item.item_id,
+                "model": model,
+                "sample": 0,
+                "text": text,
+            }
+        ],
+        [item],
+    )[0]
+
+
+def test_extraction_is_checked_by_the_solver_not_the_judge() -> None:
+    sat, _, (it, _) = _items()
+    model = {abs(x): x > 0 for x in sat.oracle["model"]}
+    good = {f"x{v}": b for v, b in model.items()}
+    bad = {k: not b for k, b in good.items()}  # the judge "extracts" a wrong assignment
+    free = "[SAT]\nI set every variable as described above, so everything works."
+    r = _rec(it, free)
+    assert r.verdict.correct and r.verdict.witness_valid is False  # nothing structured to check
+    for extracted, valid in [(good, True), (bad, False)]:
+        judge = Scripted([json.dumps({"assignment": extracted})])
+        out = judge_traces([r], [it], judge)[0]
+        assert out.verdict.details["assignment_source"] == "judge"
+        assert (
+            out.verdict.witness_valid is valid
+            and out.verdict.details["judge_assignment_valid"] is valid
+        )
+        tj = out.extra["trace_judge"]
+        assert (
+            tj["judge"] == "scripted-judge" and "Reasoning:" in tj["prompt"] and tj["error"] is None
+        )
+    # a structured, complete answer needs no judge
+    full = _rec(it, "[SAT]\n" + json.dumps({"answer": "SAT", "assignment": good}))
+    assert judge_traces([full], [it], Scripted([]))[0] == full
+
+
+def test_malformed_judge_output_is_retried_then_recorded() -> None:
+    sat, _, (it, _) = _items()
+    r = _rec(it, "[SAT] trust me")
+    judge = Scripted(["not json", '{"assignment": {"x1": "yes"}}', None])
+    out = judge_traces([r], [it], judge)[0]
+    tj = out.extra["trace_judge"]
+    assert tj["attempts"] == 3 and tj["verdict"] is None and "judge error" in tj["error"]
+    assert out.verdict == r.verdict  # no silent pass, no crash
+    assert judged_summary([out.model_dump()])[0]["judge_errors"] == 1
+
+
+def test_core_second_opinion_beside_the_deterministic_check() -> None:
+    _, uns, (_, it) = _items()
+    core = [i + 1 for i in uns.oracle["mus"]]
+    cited = _rec(it, "[UNSAT]\n" + json.dumps({"answer": "UNSAT", "conflict": core}))
+    bogus = _rec(it, "[UNSAT]\n" + json.dumps({"answer": "UNSAT", "conflict": [1]}), model="m2")
+    judge = Scripted(
+        [json.dumps({"valid": True, "explanation": "ok"}), json.dumps({"valid": True})]
+    )
+    a, b = judge_traces([cited, bogus], [it], judge, concurrency=1)
+    assert a.verdict.details["judge_core_valid"] and a.verdict.details["cited_unsat"]
+    assert a.verdict.details["mus"] == core
+    assert "minimal contradictory set" in judge.seen[0][0]
+    # the judge calls the bogus proof valid; the deterministic check still says invalid
+    assert b.verdict.details["judge_core_valid"] and not b.verdict.details["cited_unsat"]
+    assert b.verdict.witness_valid is False
+    rows = {r["model"]: r for r in judged_summary([a.model_dump(), b.model_dump()])}
+    assert rows["m"]["agreement"] == 1.0 and rows["m2"]["agreement"] == 0.0
+
+
+def test_judge_cli_over_http_judge_that_never_answers_json(tmp_path) -> None:
+    from .fakeserver import FakeServer
+
+    sat, _, (it, _) = _items()
+    (tmp_path / "items.jsonl").write_text(it.model_dump_json() + "\n")
+    r = _rec(it, "[SAT] it works")
+    (tmp_path / "r.jsonl").write_text(r.model_dump_json() + "\n")
+    with FakeServer() as srv:  # replies {"answer": ...}: JSON, but not the judge's schema
+        from logicforge.cli import main
+
+        rc = main(
+            [
+                "judge",
+                str(tmp_path / "r.jsonl"),
+                "--items",
+                str(tmp_path / "items.jsonl"),
+                "--judge",
+                f"openai-compatible:{srv.base_url}:judge",
+                "--out",
+                str(tmp_path / "j.jsonl"),
+            ]
+        )
+        assert srv.requests == 3
+    assert rc == 0
+    out = json.loads((tmp_path / "j.jsonl").read_text())
+    assert "judge error" in out["extra"]["trace_judge"]["error"]
+    assert out["verdict"] == json.loads(r.model_dump_json())["verdict"]
