@@ -157,7 +157,7 @@ def test_logicaldeduction_questions_as_deduction_items(shared_data, tmp_path) ->
     )
     assert len(ps) == 300 and sum(p.metadata.get("program_answer") == p.label for p in ps) == 262
     items = lf.render(ps[:20], "deduction")
-    assert items[0].messages[0].content.startswith("The following paragraphs")
+    assert "\n\nThe following paragraphs" in items[0].messages[-1].content
     lf.run(items, "oracle", tmp_path / "r.jsonl")
     recs = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
     assert all(r["verdict"]["correct"] for r in recs)

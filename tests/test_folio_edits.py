@@ -47,7 +47,8 @@ def test_individual_fol_edits_alter_or_preserve(folio) -> None:
 
 def test_fol_items_score_through_render_parse_verify(folio, tmp_path) -> None:
     items = lf.render(folio[:12], "fol")
-    assert "Premises:" in items[0].messages[0].content
+    assert "Premises:" in items[0].messages[-1].content
+    assert items[0].messages[0].role == "system"  # the paper's CoT prompts, as for deduction
     lf.run(items, "oracle", tmp_path / "r.jsonl")
     lf.run(items, "random", tmp_path / "r.jsonl")
     recs = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]

@@ -44,6 +44,14 @@ def cmd_judge(a: argparse.Namespace) -> int:
     from .schema import Record
 
     recs = [Record.model_validate(r) for r in read_jsonl(a.records)]
+    if a.task == "qualitative":
+        from .metrics.qualitative import code_records, qualitative_table
+
+        out = code_records(recs, load_items(a.items), a.judge, concurrency=a.concurrency)
+        write_jsonl(a.out, out)
+        table = qualitative_table([r.model_dump() for r in out])
+        print(json.dumps({"records": len(out), "out": a.out, "qualitative": table}))
+        return 0
     out = judge_traces(recs, load_items(a.items), a.judge, concurrency=a.concurrency)
     write_jsonl(a.out, out)
     summary = judged_summary([r.model_dump() for r in out])
@@ -92,6 +100,12 @@ def add_parsers(sub: Any) -> None:
     ju.add_argument("--items", required=True, help="the items the records answer")
     ju.add_argument("--judge", required=True, help="judge model spec")
     ju.add_argument("--out", required=True, help="judged records.jsonl (the input is not changed)")
+    ju.add_argument(
+        "--task",
+        choices=["trace", "qualitative"],
+        default="trace",
+        help="trace: extraction + core opinion; qualitative: PF / IV / AC / AL codes",
+    )
     ju.add_argument("--concurrency", type=int, default=4)
     ju.add_argument("--json", action="store_true")
     ju.set_defaults(fn=cmd_judge)

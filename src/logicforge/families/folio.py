@@ -192,7 +192,9 @@ class FOLRenderer:
         )
         schema = {"type": "object", "properties": {"answer": {"type": "string", "enum": ["True", "False", "Uncertain"]}},
                   "required": ["answer"]}  # fmt: skip
-        return build_kind_item(problem, self.name, prompt, schema)
+        from .ordering import cot_item
+
+        return cot_item(build_kind_item(problem, self.name, prompt, schema))
 
 
 _WORD = {"true": "True", "false": "False", "uncertain": "Unknown", "unknown": "Unknown"}

@@ -225,7 +225,33 @@ class DeductionRenderer:
             "properties": {"answer": {"type": "string", "enum": letters}},
             "required": ["answer"],
         }
-        return build_kind_item(problem, self.name, prompt, schema)
+        return cot_item(build_kind_item(problem, self.name, prompt, schema))
+
+
+# the symbolic-edits paper's CoT prompts (Appendix D), shared by the deduction and fol renderers
+COT_SYSTEM = (
+    "You are a reasoning assistant that reasons step by step, and puts your final answer "
+    "within \\boxed{}."
+)
+COT_USER = (
+    "Solve the given logical deductive reasoning problem using only the information provided "
+    "in the question. Do not use or rely on any external knowledge."
+)
+
+
+def cot_item(item: Item) -> Item:
+    """The paper's system prompt first, its instruction before the problem."""
+    from ..schema import Message
+
+    user = item.messages[-1].content
+    return item.model_copy(
+        update={
+            "messages": [
+                Message(role="system", content=COT_SYSTEM),
+                Message(role="user", content=f"{COT_USER}\n\n{user}"),
+            ]
+        }
+    )
 
 
 _BOXED = re.compile(r"\\boxed\{\s*\(?([A-G])\)?\s*\}")

@@ -4,10 +4,11 @@ Specs (``--model``): ``random[:seed=N]``, ``always-sat``, ``always-unsat``, ``or
 ``embedded`` (SmolLM2-135M-Instruct from PyPI through llama-cpp-python), ``local:/path/model.gguf``,
 ``openai-compatible:<base URL>:<model name>`` (alias ``openai:``), ``hf:<local dir>``
 (transformers, batched), ``vllm:<model>`` (offline engine); wrappers
-``selfverify:<rounds>:<none|oracle>:<spec>`` and ``bestofn:<n>:<oracle|majority|model(<spec>)>:<spec>``.
+``selfverify:<rounds>:<none|oracle>:<spec>``, ``bestofn:<n>:<oracle|majority|model(<spec>)>:<spec>``
+and ``symbcot:<spec>`` (three-stage symbolic chain of thought).
 """
 
-from . import baselines, bestofn, embedded, local_batch, openai_compat, selfverify
+from . import baselines, bestofn, embedded, local_batch, openai_compat, selfverify, symbcot
 from .base import Model, Response, Sampling, load_model
 
 __all__ = [
@@ -21,4 +22,5 @@ __all__ = [
     "local_batch",
     "openai_compat",
     "selfverify",
+    "symbcot",
 ]

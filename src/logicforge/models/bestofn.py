@@ -84,9 +84,13 @@ class MajorityScorer:
                 float(sum(freq[(h, k, str(v))] for h, row in g.items() for k, v in row.items()))
                 for g in grids
             ], Response(text=None)
-        votes = Counter(a.decision for a in answers if a is not None and a.decision is not None)
+
+        def vote(a: Answer) -> tuple[str, str]:  # the choice for multiple-choice kinds
+            return str(a.decision), str((a.certificate or {}).get("choice", ""))
+
+        votes = Counter(vote(a) for a in answers if a is not None and a.decision is not None)
         return [
-            float(votes[a.decision]) if a is not None and a.decision is not None else -1.0
+            float(votes[vote(a)]) if a is not None and a.decision is not None else -1.0
             for a in answers
         ], Response(text=None)
 

@@ -144,9 +144,23 @@ def build_report(
     if fvs:
         _write(out, "formula_vs_story", fvs)
         tables.append(("formula_vs_story (same problems; SATBench Table 6)", fvs))
+    from ..metrics import qualitative as qual
     from ..metrics.trace_judge import judged_summary
     from ..render.story import story_stats
 
+    qt = qual.qualitative_table(records)
+    if qt:
+        for name, t, cap in (
+            ("qualitative", qt, "judge-coded PF / IV / AC / AL by edit level"),
+            (
+                "qualitative_correlation",
+                qual.score_accuracy_correlation(records),
+                "overall score vs correct",
+            ),
+            ("negative_tokens", qual.negative_tokens(records), "justification tokens of 0 scores"),
+        ):
+            _write(out, name, t)
+            tables.append((f"{name} ({cap})", t))
     tj = judged_summary(records)
     if tj:
         _write(out, "trace_judge", tj)

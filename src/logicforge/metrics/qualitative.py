@@ -1,0 +1,260 @@
+"""Qualitative coding of reasoning by an LLM judge (the symbolic-edits paper, §5 "Qualitative
+study" and Appendix H): four binary codes with a justification for every 0.
+
+* **PF** Premise Fidelity — the reasoning uses only the information in the question;
+* **IV** Inference Validity — each step follows from the premises and earlier steps;
+* **AC** Answer Completion — the reasoning includes the intermediate steps the conclusion needs;
+* **AL** Answer Alignment — the final answer is supported by the reasoning.
+
+:func:`code_records` asks the judge (schema-validated, retried, errors recorded on the record as
+``extra.qualitative.error``); :func:`qualitative_table` gives the paper's Table 3 layout (percent
+of 1s per code by edit level and model), :func:`score_accuracy_correlation` the correlation of
+the overall score (mean of the four codes) with correctness, and :func:`negative_tokens` the
+token frequencies of the justifications with the negatively connoted ones marked (Table 14).
+
+Example:
+    >>> rows = [{"model": "m", "meta": {"edit_level": 0}, "verdict": {"correct": True},
+    ...          "extra": {"qualitative": {"scores": {"PF": 1, "IV": 1, "AC": 0, "AL": 1},
+    ...                    "justifications": {"AC": "It skips steps."}}}}]
+    >>> qualitative_table(rows)[0]["AC"]
+    0.0
+    >>> negative_tokens(rows)[0]["token"], negative_tokens(rows)[0]["negative"]
+    ('skips', True)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..models.base import Model, load_model
+from ..models.judge import Judge
+from ..schema import Item, Record
+
+CODES = {
+    "PF": "Premise Fidelity: does the reasoning use only the information provided in the "
+    "original question?",
+    "IV": "Inference Validity: do the reasoning steps logically follow from the given premises "
+    "and from prior reasoning steps?",
+    "AC": "Answer Completion: does the reasoning include the necessary intermediate steps "
+    "needed to support the conclusion?",
+    "AL": "Answer Alignment: is the final answer supported by the reasoning?",
+}
+INSTRUCTIONS = (
+    "You evaluate the reasoning of a model on a logical reasoning question. Score each criterion "
+    "1 (yes) or 0 (no):\n"
+    + "\n".join(f"- {k}: {v}" for k, v in CODES.items())
+    + "\nFor every criterion scored 0, give a one-sentence justification."
+)
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        **{k: {"type": "integer", "enum": [0, 1]} for k in CODES},
+        "justifications": {
+            "type": "object",
+            "properties": {k: {"type": "string"} for k in CODES},
+        },
+    },
+    "required": list(CODES),
+}
+# negatively connoted words (the paper's Table 14 highlights, and their close kin)
+NEGATIVE = frozenset(
+    [
+        "distorts",
+        "distort",
+        "misinterprets",
+        "misinterpret",
+        "misreads",
+        "invents",
+        "invented",
+        "assumes",
+        "assumption",
+        "invalid",
+        "unsupported",
+        "leap",
+        "fails",
+        "fail",
+        "skips",
+        "skipped",
+        "omits",
+        "missing",
+        "incomplete",
+        "flawed",
+        "contradicts",
+        "contradiction",
+        "contradictory",
+        "incorrect",
+        "wrong",
+        "error",
+        "erroneous",
+        "ignores",
+        "ignored",
+        "unjustified",
+        "hallucinates",
+        "fabricates",
+        "inconsistent",
+        "lacks",
+    ]
+)
+STOP = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "of",
+        "to",
+        "and",
+        "or",
+        "in",
+        "is",
+        "it",
+        "that",
+        "this",
+        "for",
+        "on",
+        "with",
+        "as",
+        "by",
+        "be",
+        "are",
+        "was",
+        "not",
+        "no",
+        "its",
+        "from",
+        "at",
+        "which",
+        "but",
+        "does",
+        "do",
+        "has",
+        "have",
+        "any",
+        "all",
+        "into",
+        "than",
+        "then",
+        "so",
+        "if",
+        "only",
+        "their",
+        "there",
+        "these",
+        "those",
+    ]
+)
+
+
+async def code_record(rec: Record, item: Item, judge: Model) -> Record:
+    """Code one record's reasoning; the result (or the judge error) goes to ``extra``."""
+    if rec.text is None:
+        return rec
+    question = "\n\n".join(m.content for m in item.messages if m.role == "user")
+    j = Judge(judge, SCHEMA, INSTRUCTIONS, retries=2, max_tokens=400)
+    res = await j.ask(
+        f"=== Question ===\n{question}\n\n=== Reasoning ===\n{rec.text[-8000:]}",
+        key=f"{rec.record_id}:qualitative",
+    )
+    q: dict[str, Any] = {"judge": res.judge, "prompt": res.prompt, "error": res.error}
+    if res.verdict is not None:
+        q["scores"] = {k: int(res.verdict[k]) for k in CODES}
+        js = res.verdict.get("justifications") or {}
+        q["justifications"] = {k: str(js[k]) for k in CODES if k in js and q["scores"][k] == 0}
+    return rec.model_copy(update={"extra": rec.extra | {"qualitative": q}})
+
+
+def code_records(
+    records: Sequence[Record], items: Sequence[Item], judge: str | Model, *, concurrency: int = 4
+) -> list[Record]:
+    """Code every record whose item is known (order kept)."""
+    by_id = {it.item_id: it for it in items}
+    m = load_model(judge) if isinstance(judge, str) else judge
+
+    async def go() -> list[Record]:
+        sem = asyncio.Semaphore(concurrency)
+
+        async def one(r: Record) -> Record:
+            it = by_id.get(r.item_id)
+            if it is None:
+                return r
+            async with sem:
+                return await code_record(r, it, m)
+
+        try:
+            return list(await asyncio.gather(*(one(r) for r in records)))
+        finally:
+            await m.aclose()
+
+    return asyncio.run(go())
+
+
+def _coded(records: Sequence[Mapping[str, Any]]) -> list[tuple[Mapping[str, Any], dict[str, int]]]:
+    out = []
+    for r in records:
+        q = (r.get("extra") or {}).get("qualitative") or {}
+        if q.get("scores"):
+            out.append((r, q["scores"]))
+    return out
+
+
+def qualitative_table(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Percent of records scored 1 per code (as fractions), by model and edit level, with the
+    overall score (mean of the four) and the judge errors."""
+    groups: dict[tuple[str, int], list[dict[str, int]]] = defaultdict(list)
+    errors: Counter[tuple[str, int]] = Counter()
+    for r in records:
+        q = (r.get("extra") or {}).get("qualitative") or {}
+        key = (str(r.get("model")), int((r.get("meta") or {}).get("edit_level", 0)))
+        if q.get("scores"):
+            groups[key].append(q["scores"])
+        elif q.get("error"):
+            errors[key] += 1
+    out = []
+    for (model, level), ss in sorted(groups.items()):
+        row: dict[str, Any] = {"model": model, "edit_level": level, "coded": len(ss)}
+        for k in CODES:
+            row[k] = sum(s[k] for s in ss) / len(ss)
+        row["overall"] = sum(row[k] for k in CODES) / len(CODES)
+        row["judge_errors"] = errors[(model, level)]
+        out.append(row)
+    return out
+
+
+def score_accuracy_correlation(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per model: Pearson correlation (point-biserial) between the overall score and
+    correctness over coded records; None when either side is constant."""
+    per: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for r, s in _coded(records):
+        overall = sum(s[k] for k in CODES) / len(CODES)
+        per[str(r.get("model"))].append(
+            (overall, float(bool((r.get("verdict") or {}).get("correct"))))
+        )
+    out = []
+    for model, xy in sorted(per.items()):
+        n = len(xy)
+        mx = sum(x for x, _ in xy) / n
+        my = sum(y for _, y in xy) / n
+        sxy = sum((x - mx) * (y - my) for x, y in xy)
+        sx = sum((x - mx) ** 2 for x, _ in xy) ** 0.5
+        sy = sum((y - my) ** 2 for _, y in xy) ** 0.5
+        out.append({"model": model, "coded": n, "r": sxy / (sx * sy) if sx and sy else None})
+    return out
+
+
+def negative_tokens(records: Sequence[Mapping[str, Any]], top: int = 20) -> list[dict[str, Any]]:
+    """The ``top`` tokens per code in the justifications of 0 scores, negative ones marked."""
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in records:
+        q = (r.get("extra") or {}).get("qualitative") or {}
+        for code, text in (q.get("justifications") or {}).items():
+            for tok in re.findall(r"[a-z]+", str(text).lower()):
+                if tok not in STOP and len(tok) > 2:
+                    counts[code][tok] += 1
+    out = []
+    for code in CODES:
+        for tok, c in sorted(counts[code].items(), key=lambda t: (-t[1], t[0]))[:top]:
+            out.append({"code": code, "token": tok, "count": c, "negative": tok in NEGATIVE})
+    return out

@@ -1,0 +1,157 @@
+"""Prompting strategies and qualitative coding for symbolic edits: the paper's CoT prompts,
+majority voting over choices, the three-stage SymbCoT wrapper, and judge-coded PF / IV / AC / AL
+with their tables — scripted test doubles, plus SymbCoT on the embedded model."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+import logicforge as lf
+from logicforge.metrics.qualitative import (
+    code_records,
+    negative_tokens,
+    qualitative_table,
+    score_accuracy_correlation,
+)
+from logicforge.models.base import Response, Sampling
+from logicforge.models.symbcot import SymbCoTModel
+
+from .test_judge import Scripted
+
+
+def _items():
+    ps = lf.generate("ordering", {"n_objects": 3}, count=2, seed=1)
+    return lf.render(ps, "deduction")
+
+
+def test_cot_prompts_are_the_papers() -> None:
+    it = _items()[0]
+    assert it.messages[0].role == "system" and "\\boxed{}" in it.messages[0].content
+    assert it.messages[1].content.startswith("Solve the given logical deductive reasoning problem")
+
+
+class StageBot:
+    """Test double: answers each SymbCoT stage; the verifier corrects the solver's answer."""
+
+    name, cache_id = "stage-bot", None
+
+    def __init__(self, solve: str, verify: str | None) -> None:
+        self.solve, self.verify, self.seen = solve, verify, []
+
+    async def generate(self, item, sampling, sample) -> Response:
+        last = item.messages[-1].content
+        self.seen.append((last[:7], item.answer_schema))
+        if last.startswith("Stage 1"):
+            text = json.dumps({"premises": ["left(a, b)"], "question": "rightmost(?)"})
+        elif last.startswith("Stage 2"):
+            text = json.dumps({"steps": ["a < b"], "answer": self.solve})
+        elif self.verify is None:
+            return Response(text=None, error="HTTP 500")
+        else:
+            text = json.dumps({"valid": self.verify == self.solve, "answer": self.verify})
+        return Response(text=text, prompt_tokens=10, completion_tokens=5, latency_s=0.01)
+
+    async def aclose(self) -> None:
+        pass
+
+
+def test_symbcot_three_stages_and_the_verifiers_correction() -> None:
+    it = _items()[0]
+    gold = it.gold["label"]
+    letters = it.answer_schema["properties"]["answer"]["enum"]
+    wrong = next(x for x in letters if x != gold)
+    bot = StageBot(solve=wrong, verify=gold)
+    r = asyncio.run(SymbCoTModel(bot).generate(it, Sampling(), 0))
+    assert [s for s, _ in bot.seen] == ["Stage 1", "Stage 2", "Stage 3"]
+    assert bot.seen[1][1]["properties"]["answer"]["enum"] == letters
+    assert r.text.endswith(f"\\boxed{{{gold}}}") and r.extra["turns"] == 3
+    assert r.prompt_tokens == 30 and r.completion_tokens == 15
+    rec = lf.score(
+        [{"record_id": "r", "item_id": it.item_id, "model": "m", "sample": 0, "text": r.text}], [it]
+    )[0]
+    assert rec.verdict.correct
+    r = asyncio.run(SymbCoTModel(StageBot(wrong, None)).generate(it, Sampling(), 0))
+    assert r.error.startswith("verify") and len(r.extra["stages"]) == 3
+
+
+def test_majority_votes_over_choices_not_decisions() -> None:
+    it = _items()[0]
+    letters = it.answer_schema["properties"]["answer"]["enum"]
+    from logicforge.models.bestofn import MajorityScorer
+
+    texts = [f"\\boxed{{{letters[0]}}}", f"\\boxed{{{letters[1]}}}", f"\\boxed{{{letters[1]}}}"]
+    scores, _ = asyncio.run(MajorityScorer().score(it, texts))
+    assert scores == [1.0, 2.0, 2.0]
+
+
+def test_qualitative_coding_tables() -> None:
+    its = _items()
+    recs = [
+        lf.score(
+            [
+                {
+                    "record_id": f"r{i}",
+                    "item_id": it.item_id,
+                    "model": "m",
+                    "sample": 0,
+                    "text": "Step 1 ... \\boxed{A}",
+                }
+            ],
+            [it],
+        )[0]
+        for i, it in enumerate(its)
+    ]
+    replies = [
+        json.dumps(
+            {"PF": 1, "IV": 0, "AC": 1, "AL": 1, "justifications": {"IV": "An unsupported leap."}}
+        ),
+        "no json at all",
+        json.dumps({"PF": 2, "IV": 0, "AC": 0, "AL": 0}),  # out of the enum: retried
+        json.dumps(
+            {
+                "PF": 0,
+                "IV": 0,
+                "AC": 0,
+                "AL": 1,
+                "justifications": {"PF": "It invents a fact.", "AL": "ignored"},
+            }
+        ),
+    ]
+    coded = code_records(recs, its, Scripted(replies), concurrency=1)
+    q0, q1 = (r.extra["qualitative"] for r in coded)
+    assert q0["scores"] == {"PF": 1, "IV": 0, "AC": 1, "AL": 1} and q0["judge"] == "scripted-judge"
+    assert q1["scores"]["PF"] == 0 and "AL" not in q1["justifications"]  # only 0s are justified
+    rows = [r.model_dump() for r in coded]
+    t = qualitative_table(rows)[0]
+    assert (
+        t["coded"] == 2 and t["PF"] == 0.5 and t["IV"] == 0.0 and t["overall"] == pytest.approx(0.5)
+    )
+    toks = {(x["code"], x["token"]): x["negative"] for x in negative_tokens(rows)}
+    assert toks[("IV", "unsupported")] and toks[("IV", "leap")] and toks[("PF", "invents")]
+    corr = score_accuracy_correlation(rows)[0]
+    assert corr["coded"] == 2
+    # a judge that never answers usably: recorded, never a crash
+    bad = code_records(recs[:1], its, Scripted(["x", "y", "z"]))[0]
+    assert (
+        "judge error" in bad.extra["qualitative"]["error"]
+        and "scores" not in bad.extra["qualitative"]
+    )
+    assert qualitative_table([bad.model_dump()]) == []
+
+
+def test_symbcot_on_the_embedded_model(tmp_path) -> None:
+    pytest.importorskip("llama_cpp", reason="installed by `make test` via the [embedded] extra")
+    its = _items()[:1]
+    c = lf.run(
+        its,
+        "symbcot:embedded",
+        tmp_path / "r.jsonl",
+        sampling=Sampling(max_tokens=96, structured=True),
+    )
+    assert c["done"] == 1
+    r = json.loads((tmp_path / "r.jsonl").read_text())
+    assert r["model"] == "smollm2-135m-instruct+symbcot" and r["verdict"] is not None
+    assert [s["stage"] for s in r["extra"]["stages"]] == ["translate", "solve", "verify"]
