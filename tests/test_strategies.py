@@ -155,3 +155,30 @@ def test_symbcot_on_the_embedded_model(tmp_path) -> None:
     r = json.loads((tmp_path / "r.jsonl").read_text())
     assert r["model"] == "smollm2-135m-instruct+symbcot" and r["verdict"] is not None
     assert [s["stage"] for s in r["extra"]["stages"]] == ["translate", "solve", "verify"]
+
+
+def test_inference_time_scaling_samples_at_its_own_temperature() -> None:
+    m = lf.load_model("bestofn:3:majority:random;temperature=0.7")
+    assert m.temperature == 0.7 and m.name.endswith("best-of-3-majority-t0.7")
+    seen = []
+
+    class Spy:
+        name, cache_id = "spy", None
+
+        async def generate(self, item, sampling, sample):
+            seen.append((sampling.temperature, sample))
+            return Response(text="\\boxed{A}")
+
+        async def aclose(self):
+            pass
+
+    from logicforge.models.bestofn import BestOfNModel, MajorityScorer
+
+    it = _items()[0]
+    asyncio.run(
+        BestOfNModel(Spy(), 3, MajorityScorer(), 0.7).generate(it, Sampling(temperature=0.1), 1)
+    )
+    assert seen == [(0.7, 3), (0.7, 4), (0.7, 5)]
+    from logicforge.suites import load_suite
+
+    assert "symbcot:embedded" in load_suite("logicedit-strategies").models

@@ -14,7 +14,9 @@ Scorers:
 * ``model(<spec>)`` — a reward/judge model: it sees the problem and one candidate and answers
   ``{"score": 0..10}``; an unreadable reply scores −1 and is counted in ``bon_scorer_failures``.
 
-Spec: ``bestofn:<n>:<scorer>:<inner model spec>``, e.g. ``bestofn:4:majority:embedded`` or
+Spec: ``bestofn:<n>:<scorer>:<inner model spec>[;temperature=T]``, e.g.
+``bestofn:4:majority:embedded``, ``bestofn:5:majority:embedded;temperature=0.7`` (the symbolic-edits
+paper's inference-time scaling: candidates at their own temperature), or
 ``bestofn:8:model(openai-compatible:http://127.0.0.1:8001/v1:judge):openai-compatible:URL:NAME``.
 """
 
@@ -149,14 +151,23 @@ def read_score(text: str | None) -> float | None:
 
 
 class BestOfNModel:
-    def __init__(self, inner: Model, n: int, scorer: Scorer) -> None:
+    def __init__(
+        self, inner: Model, n: int, scorer: Scorer, temperature: float | None = None
+    ) -> None:
         if not isinstance(n, int) or not 1 <= n <= 64:
             raise ConfigError("n", n, "must be an integer in 1..64")
-        self.inner, self.n, self.scorer = inner, n, scorer
-        self.name = f"{inner.name}+best-of-{n}-{scorer.name}"
+        if temperature is not None and not 0.0 <= temperature <= 2.0:
+            raise ConfigError("temperature", temperature, "must be in 0..2")
+        self.inner, self.n, self.scorer, self.temperature = inner, n, scorer, temperature
+        tag = "" if temperature is None else f"-t{temperature:g}"
+        self.name = f"{inner.name}+best-of-{n}-{scorer.name}{tag}"
         self.cache_id = None  # the inner model's candidates are cached one by one
 
     async def generate(self, item: Item, sampling: Sampling, sample: int) -> Response:
+        if self.temperature is not None:  # inference-time scaling samples at its own temperature
+            import dataclasses
+
+            sampling = dataclasses.replace(sampling, temperature=self.temperature)
         cands = [
             await self.inner.generate(item, sampling, sample * self.n + j) for j in range(self.n)
         ]
@@ -228,8 +239,14 @@ def _factory(head: str, opts: dict[str, str]) -> BestOfNModel:
         n = int(n_txt)
     except ValueError:
         raise ConfigError("n", n_txt, "must be an integer") from None
+    opts = dict(opts)
+    temp = opts.pop("temperature", None)
+    try:
+        t = float(temp) if temp is not None else None
+    except ValueError:
+        raise ConfigError("temperature", temp, "must be a number") from None
     inner_spec = inner + "".join(f";{k}={v}" for k, v in opts.items())
-    return BestOfNModel(load_model(inner_spec), n, make_scorer(scorer))
+    return BestOfNModel(load_model(inner_spec), n, make_scorer(scorer), t)
 
 
 MODELS.register("bestofn", _factory)
