@@ -1,4 +1,4 @@
-"""CLI verbs for LLM-written stories and LLM-judged traces: ``narrate`` and ``judge``."""
+"""CLI verbs for LLM-written text and LLM judges: ``narrate``, ``backtranslate`` and ``judge``."""
 
 from __future__ import annotations
 
@@ -68,6 +68,24 @@ def cmd_judge(a: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_backtranslate(a: argparse.Namespace) -> int:
+    from .api import load_problems
+    from .run.store import write_jsonl
+    from .transforms.backtranslate import BackTranslateConfig, backtranslate
+
+    kept, stats = backtranslate(
+        load_problems(a.problems),
+        a.writer,
+        a.checker,
+        BackTranslateConfig(a.attempts, a.max_tokens, a.temperature, a.concurrency),
+    )
+    write_jsonl(a.out, kept)
+    print(
+        json.dumps({"out": a.out, **{k: v for k, v in stats.to_json().items() if k != "failures"}})
+    )
+    return 0
+
+
 def add_parsers(sub: Any) -> None:
     na = sub.add_parser(
         "narrate",
@@ -90,6 +108,20 @@ def add_parsers(sub: Any) -> None:
     na.add_argument("--json", action="store_true")
     na.add_argument("--quiet", action="store_true")
     na.set_defaults(fn=cmd_narrate)
+
+    bt = sub.add_parser(
+        "backtranslate",
+        help="rewrite edited FOL premises' sentences with an LLM, verified by translating back (z3)",
+    )
+    bt.add_argument("problems", help="problems.jsonl with edited fol problems and their originals")
+    bt.add_argument("--writer", required=True, help="model spec that rewrites sentences")
+    bt.add_argument("--checker", help="model spec that translates back (default: the writer)")
+    bt.add_argument("--attempts", type=int, default=3)
+    bt.add_argument("--max-tokens", type=int, default=160)
+    bt.add_argument("--temperature", type=float, default=0.7)
+    bt.add_argument("--concurrency", type=int, default=4)
+    bt.add_argument("--out", required=True, help="problems.jsonl of the kept problems")
+    bt.set_defaults(fn=cmd_backtranslate)
 
     ju = sub.add_parser(
         "judge",

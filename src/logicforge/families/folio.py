@@ -197,6 +197,42 @@ class FOLRenderer:
         return cot_item(build_kind_item(problem, self.name, prompt, schema))
 
 
+class FOLNLRenderer:
+    """``fol-nl``: the premises and the conclusion as FOLIO's sentences (the paper's CoT prompts).
+    An edited problem renders only once its sentences were back-translated and verified
+    (:mod:`logicforge.transforms.backtranslate`) — a stale sentence never reaches a prompt."""
+
+    name = "fol-nl"
+    kind = KIND
+    needs_backtranslation = True
+
+    def render(self, problem: LabelledProblem) -> Item:
+        from ..errors import ConfigError
+        from ..render.base import build_kind_item
+        from .ordering import cot_item
+
+        d = problem.problem
+        if problem.metadata.get("edit_level") and not problem.metadata.get("nl_verified"):
+            raise ConfigError(
+                "renderer",
+                "fol-nl",
+                f"{problem.problem_id} is edited but its sentences were not back-translated; "
+                "run `logicforge backtranslate` (or give the suite a `story:` writer) first",
+            )
+        if not d.get("premises_nl") or not d.get("conclusion_nl"):
+            raise ConfigError("renderer", "fol-nl", f"{problem.problem_id} has no sentences")
+        prompt = (
+            "Given the premises, is the conclusion True, False, or Uncertain (neither provable "
+            "nor refutable)?\n\nPremises:\n"
+            + "\n".join(f"{i}. {x}" for i, x in enumerate(d["premises_nl"], start=1))
+            + f"\n\nConclusion: {d['conclusion_nl']}\n\nThink step by step, then give your "
+            "final answer as \\boxed{True}, \\boxed{False} or \\boxed{Uncertain}."
+        )
+        schema = {"type": "object", "properties": {"answer": {"type": "string", "enum": ["True", "False", "Uncertain"]}},
+                  "required": ["answer"]}  # fmt: skip
+        return cot_item(build_kind_item(problem, self.name, prompt, schema))
+
+
 _WORD = {"true": "True", "false": "False", "uncertain": "Unknown", "unknown": "Unknown"}
 _BOX = re.compile(r"\\boxed\{\s*(?:\\text\{)?\s*(True|False|Uncertain|Unknown)\s*\}?\s*\}", re.I)
 _PHR = re.compile(r"(?i:answer)\s*(?i:is)?\s*[:=]?\s*\**\s*(True|False|Uncertain|Unknown)\b", re.I)
@@ -236,3 +272,4 @@ def oracle_text(item: Item) -> str:
 
 register_kind(KindSpec(KIND, parse, verify, oracle_text))
 RENDERERS.register("fol", FOLRenderer())
+RENDERERS.register("fol-nl", FOLNLRenderer())

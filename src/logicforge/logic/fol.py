@@ -330,3 +330,56 @@ def entails(premises: list[Formula], conclusion: Formula, timeout_s: float = 10.
     if proves and refutes:
         return "Inconsistent"  # the premises contradict each other
     return "True" if proves else "False" if refutes else "Unknown"
+
+
+def equivalent(a: Formula, b: Formula, timeout_s: float = 10.0) -> bool | None:
+    """True when ``a`` and ``b`` have the same models (a ⊨ b and b ⊨ a, one z3 check of
+    ¬(a ↔ b)); None when z3 cannot decide within ``timeout_s``.
+
+    Example:
+        >>> equivalent(parse_fol("¬(A ∧ B)"), parse_fol("¬A ∨ ¬B"))
+        True
+    """
+    import z3
+
+    za, zb = _z3([a, b])
+    s = z3.Solver()
+    s.set("timeout", int(timeout_s * 1000))
+    s.add(z3.Not(za == zb))
+    r = s.check()
+    return None if r == z3.unknown else r == z3.unsat
+
+
+def symbols(f: Formula | Term) -> tuple[dict[str, int], set[str]]:
+    """The predicates (name → arity) and constants a formula uses.
+
+    Example:
+        >>> symbols(parse_fol("∀x (Dog(x) → Likes(x, rex))"))
+        ({'Dog': 1, 'Likes': 2}, {'rex'})
+    """
+    preds: dict[str, int] = {}
+    consts: set[str] = set()
+
+    def walk(g: Any) -> None:
+        if isinstance(g, Pred):
+            preds[g.name] = len(g.args)
+            for t in g.args:
+                walk(t)
+        elif isinstance(g, Const):
+            consts.add(g.name)
+        elif isinstance(g, Func):
+            for t in g.args:
+                walk(t)
+        elif isinstance(g, Eq):
+            walk(g.left)
+            walk(g.right)
+        elif isinstance(g, Not):
+            walk(g.arg)
+        elif isinstance(g, BinOp):
+            walk(g.left)
+            walk(g.right)
+        elif isinstance(g, Quant):
+            walk(g.body)
+
+    walk(f)
+    return preds, consts

@@ -111,6 +111,16 @@ class Suite(_Strict):
                 raise ConfigError(
                     "renderers", r, "is written by an LLM: add a `story:` block with a writer model"
                 )
+        edits = any(b.edits for b in self.problems)
+        for r in self.renderers:
+            bt = getattr(RENDERERS.get(r), "needs_backtranslation", False)
+            if bt and edits and self.story is None:
+                raise ConfigError(
+                    "renderers",
+                    r,
+                    "edited sentences are back-translated by an LLM: add a `story:` block "
+                    "with a writer model",
+                )
         if self.story is not None:
             from ..render.story import StoryConfig
 
@@ -285,6 +295,30 @@ def _data_block(b: ProblemBlock) -> list[Any]:
     return load_logicaldeduction(path, programs if programs.exists() else None)[: b.count]
 
 
+def _backtranslated(suite: Suite, problems: list[Any], out: Path) -> list[Any]:
+    """Edited ``fol`` problems with verified sentences (``backtranslated.jsonl``; reused on a rerun)."""
+    import json
+
+    from ..api import load_problems
+    from ..run.store import write_jsonl
+    from ..transforms.backtranslate import BackTranslateConfig, backtranslate
+
+    path = out / "backtranslated.jsonl"
+    if path.exists():
+        return load_problems(path)
+    st = suite.story
+    assert st is not None, "validated before work: back-translation needs a writer"
+    kept, stats = backtranslate(
+        problems,
+        st.writer,
+        st.checker,
+        BackTranslateConfig(st.attempts, st.max_tokens, st.temperature, st.concurrency),
+    )
+    (out / "backtranslation.json").write_text(json.dumps(stats.to_json(), indent=1) + "\n")
+    write_jsonl(path, kept)
+    return kept
+
+
 def run_suite(
     suite: Suite,
     out: str | Path,
@@ -325,6 +359,10 @@ def run_suite(
                 concurrency=st.concurrency,
                 progress=progress,
             )
+        elif getattr(RENDERERS.get(r), "needs_backtranslation", False) and any(
+            p.metadata.get("edit_level") for p in ps
+        ):
+            items += api.render(_backtranslated(suite, ps, out), r)
         else:
             items += api.render(ps, r)
     write_jsonl(out / "items.jsonl", items)
