@@ -119,3 +119,32 @@ def test_judge_cli_over_http_judge_that_never_answers_json(tmp_path) -> None:
     out = json.loads((tmp_path / "j.jsonl").read_text())
     assert "judge error" in out["extra"]["trace_judge"]["error"]
     assert out["verdict"] == json.loads(r.model_dump_json())["verdict"]
+
+
+def test_judge_classifies_what_no_rule_could() -> None:
+    sat, _, (it, _) = _items()
+    wrong = _rec(it, "Everyone knows such puzzles never work out.\n[UNSAT]")
+    assert not wrong.verdict.correct and wrong.verdict.error_type == "spurious contradiction"
+    judge = Scripted(
+        [
+            '{"error_type": "vibes"}',
+            json.dumps({"error_type": "spurious priors", "evidence": "Everyone knows"}),
+        ]
+    )
+    out = judge_traces([wrong], [it], judge)[0]
+    assert out.verdict.details["judge_error_type"] == "spurious priors"
+    assert out.verdict.error_type == "spurious contradiction"  # the rule's class stays
+    assert (
+        out.extra["trace_judge"]["attempts"] == 2 and out.extra["trace_judge"]["task"] == "classify"
+    )
+    row = judged_summary([out.model_dump()])[0]
+    assert row["classified"] == 1 and row["judge: spurious priors"] == 1
+    # a rule-classified error (claimed SAT with a falsifying assignment) is not sent to the judge
+    uns_it = _items()[2][1]
+    bias = _rec(
+        uns_it,
+        "[SAT]\n"
+        + json.dumps({"answer": "SAT", "assignment": {f"x{v}": True for v in range(1, 5)}}),
+    )
+    assert bias.verdict.error_type == "satisfiability bias"
+    assert judge_traces([bias], [uns_it], Scripted([]))[0] == bias

@@ -7,6 +7,10 @@ Two jobs, both optional layers over the deterministic verdict:
   the item's names. The *solver* then checks that assignment against every clause — the judge
   only reads, it never decides validity. The verdict's ``witness_valid`` and ``details`` record
   the outcome with ``assignment_source: judge``.
+* **Error classes.** A wrong answer that no rule could classify (e.g. UNSAT claimed for a
+  satisfiable formula without a checkable citation) gets one of SATBench's classes from the judge
+  (satisfiability bias, context inconsistency, condition omission, spurious priors, other) as
+  ``details.judge_error_type`` — next to the rule-decided ``error_type``, never replacing it.
 * **Core second opinion.** For a right UNSAT answer the judge sees the conditions, the trace and
   a computed minimal unsatisfiable core, and says whether the reasoning identifies a real
   conflict (the paper's judge-against-core comparison). It is stored beside the deterministic
@@ -106,6 +110,8 @@ async def judge_record(rec: Record, item: Item, judge: Model) -> Record:
             if valid and v.error_type in ("incomplete witness", "condition omission"):
                 upd["error_type"] = None
         return rec.model_copy(update={"extra": extra, "verdict": v.model_copy(update=upd)})
+    if not v.correct and v.error_type in (None, "spurious contradiction"):
+        return await classify_error(rec, item, judge)
     if a.decision == "UNSAT" and v.correct:
         core = [i + 1 for i in minimal_unsat_core([list(c) for c in clauses], n or 0)]
         schema = {
@@ -127,6 +133,50 @@ async def judge_record(rec: Record, item: Item, judge: Model) -> Record:
             update={"extra": extra, "verdict": v.model_copy(update={"details": details})}
         )
     return rec
+
+
+CLASSES = (
+    "satisfiability bias",
+    "context inconsistency",
+    "condition omission",
+    "spurious priors",
+    "other",
+)
+CLASSIFY = (
+    "A model answered a logic puzzle wrongly. Classify the main cause of the error in its "
+    "reasoning as one of: satisfiability bias (declares the conditions satisfiable without "
+    "checking them all), context inconsistency (gives a variable conflicting values or "
+    "contradicts its own earlier steps), condition omission (ignores or misreads a condition), "
+    "spurious priors (relies on assumptions or outside knowledge the puzzle does not state), "
+    "other. Quote the step that shows it."
+)
+
+
+async def classify_error(rec: Record, item: Item, judge: Model) -> Record:
+    """SATBench §5.3 error classes for a wrong answer no rule could classify (judge-decided,
+    stored as ``details.judge_error_type`` beside the rule's own ``error_type``)."""
+    assert rec.verdict is not None and rec.text is not None
+    schema = {
+        "type": "object",
+        "properties": {
+            "error_type": {"type": "string", "enum": list(CLASSES)},
+            "evidence": {"type": "string"},
+        },
+        "required": ["error_type"],
+    }
+    j = Judge(judge, schema, CLASSIFY, retries=2, max_tokens=256)
+    res = await j.ask(
+        f"Correct answer: {item.gold.get('label')}\n\nConditions:\n{_conditions(item)}\n\n"
+        f"Reasoning:\n{rec.text[-6000:]}",
+        key=f"{rec.record_id}:classify",
+    )
+    extra = rec.extra | {"trace_judge": res.to_json() | {"task": "classify"}}
+    if res.verdict is None:
+        return rec.model_copy(update={"extra": extra})
+    details = rec.verdict.details | {"judge_error_type": res.verdict["error_type"]}
+    return rec.model_copy(
+        update={"extra": extra, "verdict": rec.verdict.model_copy(update={"details": details})}
+    )
 
 
 def judge_traces(
@@ -174,6 +224,9 @@ def judged_summary(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
         if "judge_assignment_valid" in d:
             row["extracted"] += 1
             row["extracted_valid"] += bool(d["judge_assignment_valid"])
+        if "judge_error_type" in d:
+            row["classified"] += 1
+            row[f"judge: {d['judge_error_type']}"] += 1
         if "judge_core_valid" in d:
             row["core_opinions"] += 1
             row["judge_says_valid"] += bool(d["judge_core_valid"])
