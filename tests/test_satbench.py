@@ -58,3 +58,20 @@ def test_buckets_and_the_balanced_suite_layout() -> None:
     counts = Counter((p.metadata["n_clauses"], p.label) for p in ps)
     assert len({n for n, _ in counts}) == 15  # fifteen clause counts from 4 to 50
     assert all(counts[(n, "SAT")] == counts[(n, "UNSAT")] for n, _ in counts)  # balanced
+
+
+def test_satbench_twins_through_the_pairing_transform() -> None:
+    from logicforge.logic.cnf import CNF
+    from logicforge.logic.sat import solve
+    from logicforge.transforms.pair import make_pairs
+
+    ps = lf.generate("satbench", {"n_clauses": 12, "target_label": "UNSAT"}, count=4, seed=0)
+    pairs, skipped = make_pairs(ps)
+    assert skipped == 0 and len(pairs) == 8
+    for a, b in zip(pairs[::2], pairs[1::2], strict=True):
+        assert a.metadata["pair_id"] == b.metadata["pair_id"]
+        assert (
+            (a.label, b.label)
+            == ("UNSAT", "SAT")
+            == (solve(CNF.from_json(a.problem)).label, solve(CNF.from_json(b.problem)).label)
+        )
