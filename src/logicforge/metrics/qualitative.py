@@ -186,7 +186,8 @@ def code_records(
         try:
             return list(await asyncio.gather(*(one(r) for r in records)))
         finally:
-            await m.aclose()
+            if isinstance(judge, str):  # close only what was loaded here
+                await m.aclose()
 
     return asyncio.run(go())
 

@@ -203,7 +203,8 @@ def judge_traces(
         try:
             return list(await asyncio.gather(*(one(r) for r in records)))
         finally:
-            await m.aclose()
+            if isinstance(judge, str):  # close only what was loaded here
+                await m.aclose()
 
     return asyncio.run(go())
 

@@ -94,7 +94,8 @@ def narrate(
                 if progress:
                     print(f"\rnarrate {len(done) + len(got)}/{len(probs)}", end="", flush=True)
         finally:
-            for m in {id(w): w, id(c): c}.values():
+            owned = [m for m, spec in ((w, writer), (c, checker)) if isinstance(spec, str)]
+            for m in {id(m): m for m in owned}.values():  # only what narrate loaded itself
                 await m.aclose()
             if progress:
                 print()

@@ -205,7 +205,8 @@ def backtranslate(
             got = await asyncio.gather(*(one(k) for k in keys))
             return dict(zip(keys, got, strict=True))
         finally:
-            for m in {id(w): w, id(c): c}.values():
+            owned = [m for m, spec in ((w, writer), (c, checker)) if isinstance(spec, str)]
+            for m in {id(m): m for m in owned}.values():  # only what it loaded itself
                 await m.aclose()
 
     done = asyncio.run(go()) if jobs else {}
