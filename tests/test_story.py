@@ -316,3 +316,20 @@ def test_error_aware_prompt() -> None:
     assert it.rendering == "story-aware" and "satisfiability bias" in it.messages[0].content
     f = lf.render(problems(2)[:1], "formula-trace-aware")[0]
     assert "condition omission" in f.messages[0].content
+
+
+def test_suite_story_block_validation_and_writer_override(tmp_path) -> None:
+    from logicforge.suites import load_suite
+
+    y = tmp_path / "s.yaml"
+    y.write_text(
+        "name: s\nproblems:\n  - family: satbench\n    params: {n_clauses: 5, dims: [2, 2]}\n"
+        "    count: 1\nrenderers: [story-spy]\nmodels: [oracle]\n"
+    )
+    with pytest.raises(ConfigError, match="story"):
+        load_suite(y)
+    s = load_suite(y, writer="random")
+    assert s.story is not None and s.story.writer == "random" and s.story.attempts == 3
+    with pytest.raises(lf.errors.UnknownNameError, match="no-such-model"):
+        load_suite(y, writer="no-such-model")
+    assert load_suite("satbench-formula-vs-story", writer="oracle").story.writer == "oracle"

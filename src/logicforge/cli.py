@@ -232,11 +232,7 @@ def cmd_suite(a: argparse.Namespace) -> int:
         print("shipped suites:", ", ".join(list_suites()))
         return 0
     overrides: dict[str, Any] = {"models": a.model or None, "renderers": a.renderer or None}
-    suite = load_suite(a.name, **overrides)
-    if a.writer is not None and suite.story is not None:
-        suite = suite.model_copy(
-            update={"story": suite.story.model_copy(update={"writer": a.writer})}
-        )
+    suite = load_suite(a.name, writer=a.writer, **overrides)
     if a.count is not None:
         suite = suite.model_copy(
             update={"problems": [b.model_copy(update={"count": a.count}) for b in suite.problems]}

@@ -154,8 +154,9 @@ def list_suites() -> list[str]:
     )
 
 
-def load_suite(name_or_path: str | Path, **overrides: Any) -> Suite:
-    """Load a shipped suite by name or a YAML file by path; ``overrides`` replace top-level keys.
+def load_suite(name_or_path: str | Path, writer: str | None = None, **overrides: Any) -> Suite:
+    """Load a shipped suite by name or a YAML file by path; ``overrides`` replace top-level keys
+    and ``writer`` the story block's writer model (adding the block if the suite has none).
 
     Example:
         >>> load_suite("twosat-table1").name
@@ -181,6 +182,8 @@ def load_suite(name_or_path: str | Path, **overrides: Any) -> Suite:
     if not isinstance(data, dict):
         raise ConfigError("suite", str(name_or_path), "must be a YAML mapping")
     data.update({k: v for k, v in overrides.items() if v is not None})
+    if writer is not None:
+        data["story"] = {**(data.get("story") or {}), "writer": writer}
     try:
         suite = Suite.model_validate(data)
     except ValidationError as e:
