@@ -182,3 +182,14 @@ def test_inference_time_scaling_samples_at_its_own_temperature() -> None:
     from logicforge.suites import load_suite
 
     assert "symbcot:embedded" in load_suite("logicedit-strategies").models
+
+
+def test_qualitative_coding_with_the_embedded_judge() -> None:
+    pytest.importorskip("llama_cpp", reason="installed by `make test` via the [embedded] extra")
+    its = _items()[:1]
+    rec = lf.score([{"record_id": "r", "item_id": its[0].item_id, "model": "m", "sample": 0,
+                     "text": "The green book is left of the black one, so \\boxed{A}"}], its)[0]  # fmt: skip
+    q = code_records([rec], its, "embedded")[0].extra["qualitative"]
+    assert q["judge"] == "smollm2-135m-instruct"
+    # JSON-constrained decoding makes the reply parse; the schema (0/1 codes) decides the rest
+    assert q["error"] is not None or set(q["scores"].values()) <= {0, 1}
