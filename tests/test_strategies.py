@@ -193,3 +193,27 @@ def test_qualitative_coding_with_the_embedded_judge() -> None:
     assert q["judge"] == "smollm2-135m-instruct"
     # JSON-constrained decoding makes the reply parse; the schema (0/1 codes) decides the rest
     assert q["error"] is not None or set(q["scores"].values()) <= {0, 1}
+
+
+def test_logicedit_strategies_suite_on_the_embedded_model(tmp_path) -> None:
+    """CoT, inference-time scaling and SymbCoT on one cumulative chain, end to end."""
+    pytest.importorskip("llama_cpp", reason="installed by `make test` via the [embedded] extra")
+    from logicforge.suites import load_suite, run_suite
+
+    suite = load_suite(
+        "logicedit-strategies",
+        models=["embedded", "bestofn:2:majority:embedded;temperature=0.7", "symbcot:embedded"],
+        sampling={"max_tokens": 48, "temperature": 0.1},
+    )
+    blocks = [b.model_copy(update={"count": 1, "grid": {"n_objects": [3]}}) for b in suite.problems]
+    html = run_suite(suite.model_copy(update={"problems": blocks}), tmp_path, progress=False)
+    recs = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
+    models = {r["model"] for r in recs}
+    assert models == {
+        "smollm2-135m-instruct",
+        "smollm2-135m-instruct+best-of-2-majority-t0.7",
+        "smollm2-135m-instruct+symbcot",
+    }
+    assert all(r["verdict"] is not None or r["error"] is not None for r in recs)
+    acc = (html.parent / "edits_acc_norm.md").read_text()
+    assert all(m in acc for m in models)
