@@ -131,7 +131,7 @@ def test_suite_backtranslates_before_rendering(shared_data, tmp_path, monkeypatc
     from logicforge.suites import run_suite
 
     run_suite(load_suite(y), tmp_path / "run", progress=False)
-    st = json.loads((tmp_path / "run" / "backtranslation.json").read_text())
+    st = json.loads((tmp_path / "run" / "backtranslation-fol.json").read_text())
     assert (
         st["problems_kept"] == 0 and st["problems_dropped"] >= 1
     )  # a baseline writes nothing usable

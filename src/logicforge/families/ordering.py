@@ -205,11 +205,25 @@ class DeductionRenderer:
 
     name = "deduction"
     kind = KIND
+    needs_backtranslation = True  # edited *loaded* questions only; generated clues are templates
 
     def render(self, problem: LabelledProblem) -> Item:
         from ..render.base import build_kind_item
 
         d = problem.problem
+        if (
+            "context" in d
+            and problem.metadata.get("edit_level")
+            and not problem.metadata.get("nl_verified")
+        ):
+            from ..errors import ConfigError
+
+            raise ConfigError(
+                "renderer",
+                "deduction",
+                f"{problem.problem_id} is an edited LogicalDeduction question whose context was "
+                "not back-translated; run `logicforge backtranslate` (or a suite `story:` writer)",
+            )
         text, opts = (
             (d["context"], d["options"]) if "context" in d else (story(d), options(d))
         )  # loaded LogicalDeduction questions carry their own text

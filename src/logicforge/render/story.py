@@ -119,7 +119,7 @@ async def ask(
         return Response(text=None, error=f"{type(e).__name__}: {e}")
 
 
-def clean_text(text: str | None) -> tuple[str, str]:
+def clean_text(text: str | None, max_chars: int = MAX_CONDITION_CHARS) -> tuple[str, str]:
     """(condition, '') or ('', why it is unusable): one paragraph, quotes and labels stripped."""
     if text is None:
         return "", "no text"
@@ -128,7 +128,7 @@ def clean_text(text: str | None) -> tuple[str, str]:
     t = " ".join(t.split()).strip().strip('"“”').strip()
     if not t:
         return "", "empty reply"
-    if len(t) > MAX_CONDITION_CHARS:
+    if len(t) > max_chars:
         return "", f"too long ({len(t)} characters)"
     return t, ""
 

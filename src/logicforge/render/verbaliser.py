@@ -189,7 +189,11 @@ class VerbaliserStyle:
                 temperature=ctx.cfg.temperature,
                 sample=a,
             )
-            text, why = clean_text(r.text) if r.error is None else ("", f"writer: {r.error}")
+            text, why = (
+                clean_text(r.text, max_chars=2000)
+                if r.error is None
+                else ("", f"writer: {r.error}")
+            )
             low = set(text.lower().replace(".", " ").replace(",", " ").split())
             if not why and re.search(r"\bUNSAT\b|\bSAT\b|[{}]", text):
                 why = "introduction contains answer text"

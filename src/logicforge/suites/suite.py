@@ -111,7 +111,7 @@ class Suite(_Strict):
                 raise ConfigError(
                     "renderers", r, "is written by an LLM: add a `story:` block with a writer model"
                 )
-        edits = any(b.edits for b in self.problems)
+        edits = any(b.edits and b.data for b in self.problems)  # text from data, not templates
         for r in self.renderers:
             bt = getattr(RENDERERS.get(r), "needs_backtranslation", False)
             if bt and edits and self.story is None:
@@ -295,18 +295,26 @@ def _data_block(b: ProblemBlock) -> list[Any]:
     from ..families.ordering import load_logicaldeduction
 
     programs = path.with_name(path.stem + "_programs_gpt-4.json")
-    return load_logicaldeduction(path, programs if programs.exists() else None)[: b.count]
+    probs = load_logicaldeduction(path, programs if programs.exists() else None)[: b.count]
+    if not b.edits:
+        return probs
+    from ..families.logicaldeduction import ld_cumulative, ld_individual
+    from ..transforms.edits import expand
+
+    return [q for p in probs for q in expand(p, b.edits, ld_cumulative, ld_individual)]
 
 
 def _backtranslated(suite: Suite, problems: list[Any], out: Path) -> list[Any]:
-    """Edited ``fol`` problems with verified sentences (``backtranslated.jsonl``; reused on a rerun)."""
+    """Edited data-backed problems with verified sentences (``backtranslated-<kind>.jsonl``,
+    reused on a rerun; statistics in ``backtranslation-<kind>.json``)."""
     import json
 
     from ..api import load_problems
     from ..run.store import write_jsonl
     from ..transforms.backtranslate import BackTranslateConfig, backtranslate
 
-    path = out / "backtranslated.jsonl"
+    kind = problems[0].kind
+    path = out / f"backtranslated-{kind}.jsonl"
     if path.exists():
         return load_problems(path)
     st = suite.story
@@ -317,7 +325,7 @@ def _backtranslated(suite: Suite, problems: list[Any], out: Path) -> list[Any]:
         st.checker,
         BackTranslateConfig(st.attempts, st.max_tokens, st.temperature, st.concurrency),
     )
-    (out / "backtranslation.json").write_text(json.dumps(stats.to_json(), indent=1) + "\n")
+    (out / f"backtranslation-{kind}.json").write_text(json.dumps(stats.to_json(), indent=1) + "\n")
     write_jsonl(path, kept)
     return kept
 
@@ -343,6 +351,8 @@ def run_suite(
         import json
 
         (out / "pairing.json").write_text(json.dumps(notes, indent=1) + "\n")
+    from ..transforms.backtranslate import needs_backtranslation
+
     items = []
     for r in suite.renderers:  # each renderer renders the problems of its own kind
         kind = getattr(RENDERERS.get(r), "kind", "cnf")
@@ -363,7 +373,7 @@ def run_suite(
                 progress=progress,
             )
         elif getattr(RENDERERS.get(r), "needs_backtranslation", False) and any(
-            p.metadata.get("edit_level") for p in ps
+            needs_backtranslation(p) for p in ps
         ):
             items += api.render(_backtranslated(suite, ps, out), r)
         else:

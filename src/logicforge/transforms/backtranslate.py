@@ -1,5 +1,8 @@
-"""Back-translation of edited FOL premises into natural language (the symbolic-edits paper's
-sentence-level correction for external data).
+"""Back-translation of edited premises into natural language (the symbolic-edits paper's
+sentence-level correction for external data): FOLIO's sentences for edited FOL premises, and the
+context sentences of Logic-LM LogicalDeduction questions whose program lines were edited (each
+line's ``:::`` gloss locates its sentence in the context; the translated-back constraint must hold
+on exactly the same assignments as the edited one).
 
 An operator edit changes a premise's formula; its sentence must change with it. For every edited
 premise a writer model gets the original sentence, the original formula and the edited formula
@@ -52,6 +55,7 @@ class BackTranslateStats:
     first_try: int = 0
     retried: int = 0
     unmatched: int = 0
+    unlocated: int = 0  # problems whose edited sentence could not be found in the text
     kept: int = 0
     dropped: int = 0
     failures: list[str] = field(default_factory=list)
@@ -62,6 +66,7 @@ class BackTranslateStats:
             "first_try": self.first_try,
             "retried": self.retried,
             "unmatched": self.unmatched,
+            "problems_unlocated": self.unlocated,
             "problems_kept": self.kept,
             "problems_dropped": self.dropped,
             "failures": self.failures[:50],
@@ -75,21 +80,139 @@ def _vocabulary(f: Any) -> str:
     return f"predicates (name/arity): {p}; constants: {c}"
 
 
+class _Kind:
+    """What back-translation needs to know about one problem kind."""
+
+    def jobs(self, p: LabelledProblem, root: LabelledProblem) -> list[tuple[int, str, str, str]]:
+        """(position, original sentence, original formula, edited formula) per edited premise;
+        a sentence that cannot be located is given as ''."""
+        raise NotImplementedError
+
+    def instructions(self, root: LabelledProblem, new: str) -> str:
+        raise NotImplementedError
+
+    def check(self, root: LabelledProblem, got: str, new: str) -> str:
+        raise NotImplementedError
+
+    def apply(
+        self, p: LabelledProblem, root: LabelledProblem, texts: dict[int, str]
+    ) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+class _FOL(_Kind):
+    def jobs(self, p: LabelledProblem, root: LabelledProblem) -> list[tuple[int, str, str, str]]:
+        nl = root.problem.get("premises_nl") or []
+        aligned = len(nl) == len(root.problem["premises"])
+        return [
+            (i, nl[i] if aligned else "", root.problem["premises"][i], p.problem["premises"][i])
+            for i in p.metadata["edit_positions"]
+        ]
+
+    def instructions(self, root: LabelledProblem, new: str) -> str:
+        return (
+            "Translate the sentence into one first-order logic formula. Use only these "
+            f"{_vocabulary(parse_fol(new))}. Notation: ∀x, ∃x, ¬, ∧, ∨, ⊕ (either-or), →, ↔, "
+            "parentheses."
+        )
+
+    def check(self, root: LabelledProblem, got: str, new: str) -> str:
+        try:
+            eq = equivalent(parse_fol(got), parse_fol(new))
+        except FOLParseError as e:
+            return f"back-translation does not parse: {str(e).splitlines()[0]}"
+        if eq is None:
+            return "equivalence undecided (z3 time-out)"
+        return "" if eq else f"back-translation {got!r} is not equivalent to {new!r}"
+
+    def apply(
+        self, p: LabelledProblem, root: LabelledProblem, texts: dict[int, str]
+    ) -> dict[str, Any]:
+        nl = list(root.problem["premises_nl"])
+        for i, t in texts.items():
+            nl[i] = t
+        return p.problem | {"premises_nl": nl}
+
+
+class _Deduction(_Kind):
+    """Loaded LogicalDeduction questions: program lines glossed by sentences of the context."""
+
+    @staticmethod
+    def _split(line: str) -> tuple[str, str]:
+        expr, _, gloss = line.partition(":::")
+        return expr.strip(), gloss.strip()
+
+    def jobs(self, p: LabelledProblem, root: LabelledProblem) -> list[tuple[int, str, str, str]]:
+        old_lines = root.problem["program"].splitlines()
+        new_lines = p.problem["program"].splitlines()
+        out = []
+        for i in p.metadata["edit_positions"]:
+            old, gloss = self._split(old_lines[i])
+            new, _ = self._split(new_lines[i])
+            out.append((i, gloss if gloss and gloss in root.problem["context"] else "", old, new))
+        return out
+
+    def instructions(self, root: LabelledProblem, new: str) -> str:
+        from ..logic.csp import parse_program
+
+        csp = parse_program(root.problem["program"])
+        vals = sorted({v for d in csp.domains.values() for v in d})
+        glosses = "; ".join(f"{k} = {g}" for k, g in sorted(csp.value_glosses.items()))
+        return (
+            "Translate the sentence into one constraint over these variables: "
+            f"{', '.join(csp.domains)} (each a position {vals[0]}–{vals[-1]}; {glosses}). "
+            "Write it like `a < b`, `a > b`, `a == 3` or `a != b`."
+        )
+
+    def check(self, root: LabelledProblem, got: str, new: str) -> str:
+        from ..families.logicaldeduction import same_constraint
+
+        same = same_constraint(got, new, root.problem["program"])
+        if same is None:
+            return f"back-translation {got!r} is not a constraint over the variables"
+        return "" if same else f"back-translation {got!r} is not equivalent to {new!r}"
+
+    def apply(
+        self, p: LabelledProblem, root: LabelledProblem, texts: dict[int, str]
+    ) -> dict[str, Any]:
+        context = root.problem["context"]
+        old_lines = root.problem["program"].splitlines()
+        lines = p.problem["program"].splitlines()
+        for i, t in texts.items():
+            _, gloss = self._split(old_lines[i])
+            context = context.replace(gloss, t, 1)
+            expr, _ = self._split(lines[i])
+            lines[i] = f"{expr} ::: {t}"
+        return p.problem | {"context": context, "program": "\n".join(lines)}
+
+
+KINDS: dict[str, _Kind] = {"fol": _FOL(), "deduction": _Deduction()}
+
+
+def needs_backtranslation(p: LabelledProblem) -> bool:
+    """An edited problem whose text comes from data (FOLIO sentences, a LogicalDeduction
+    context) rather than from templates."""
+    if not p.metadata.get("edit_level") or p.kind not in KINDS:
+        return False
+    return p.kind == "fol" or "context" in p.problem
+
+
 async def correct_sentence(
     sentence: str,
     old: str,
     new: str,
+    instructions: str,
+    check: Any,
     writer: Model,
     checker: Model,
     cfg: BackTranslateConfig,
     key: str,
 ) -> tuple[str | None, int, list[str]]:
-    """(the corrected sentence or None, attempts used, why each failed attempt failed)."""
+    """(the corrected sentence or None, attempts used, why each failed attempt failed);
+    ``check(formula) -> ''`` or the reason the translated-back formula does not match."""
     from ..models.judge import Judge
     from ..render.story import ask, clean_text
 
-    target = parse_fol(new)
-    vocab = _vocabulary(target)
     failures: list[str] = []
     for a in range(cfg.attempts):
         r = await ask(
@@ -119,8 +242,7 @@ async def correct_sentence(
                     "properties": {"formula": {"type": "string"}},
                     "required": ["formula"],
                 },
-                "Translate the sentence into one first-order logic formula. Use only these "
-                f"{vocab}. Notation: ∀x, ∃x, ¬, ∧, ∨, ⊕ (either-or), →, ↔, parentheses.",
+                instructions,
                 retries=1,
                 max_tokens=200,
             )
@@ -128,18 +250,7 @@ async def correct_sentence(
             if res.verdict is None:
                 why = f"back-translation unusable: {res.error}"
             else:
-                try:
-                    got = parse_fol(str(res.verdict["formula"]))
-                    eq = equivalent(got, target)
-                    why = (
-                        ""
-                        if eq
-                        else "equivalence undecided (z3 time-out)"
-                        if eq is None
-                        else f"back-translation {res.verdict['formula']!r} is not equivalent to {new!r}"
-                    )
-                except FOLParseError as e:
-                    why = f"back-translation does not parse: {str(e).splitlines()[0]}"
+                why = check(str(res.verdict["formula"]))
         if not why:
             return text, a + 1, failures
         failures.append(why[:300])
@@ -152,7 +263,8 @@ def backtranslate(
     checker: str | Model | None = None,
     cfg: BackTranslateConfig | None = None,
 ) -> tuple[list[LabelledProblem], BackTranslateStats]:
-    """Correct the sentences of every edited ``fol`` problem; unedited ones pass through.
+    """Correct the sentences of every edited data-backed problem (``fol``, loaded
+    LogicalDeduction); unedited and template-rendered ones pass through.
 
     Edited problems need their chain's unedited problem among ``problems`` (it holds the
     original sentences and formulas). Returns the kept problems (in order) and the statistics."""
@@ -160,34 +272,33 @@ def backtranslate(
     w = load_model(writer) if isinstance(writer, str) else writer
     c = (load_model(checker) if isinstance(checker, str) else checker) if checker else w
     roots = {p.problem_id: p for p in problems if not p.metadata.get("edit_level")}
-    jobs: dict[tuple[str, int, str], tuple[str, str]] = {}
+    jobs: dict[tuple[str, int, str], tuple[str, str, LabelledProblem]] = {}
     for p in problems:
-        if p.kind != "fol" or not p.metadata.get("edit_level"):
+        if not needs_backtranslation(p):
             continue
         root = roots.get(p.metadata["chain_id"])
         if root is None:
             raise ConfigError(
                 "problems", p.problem_id, "back-translation needs its unedited problem as well"
             )
-        for i in p.metadata["edit_positions"]:
-            nl = root.problem.get("premises_nl") or []
-            if len(nl) == len(root.problem["premises"]):
-                jobs[(root.problem_id, i, p.problem["premises"][i])] = (
-                    nl[i],
-                    root.problem["premises"][i],
-                )
+        for i, sentence, old, new in KINDS[p.kind].jobs(p, root):
+            if sentence:
+                jobs[(root.problem_id, i, new)] = (sentence, old, root)
     stats = BackTranslateStats()
 
     async def go() -> dict[tuple[str, int, str], str | None]:
         sem = asyncio.Semaphore(cfg.concurrency)
 
         async def one(k: tuple[str, int, str]) -> str | None:
-            sentence, old = jobs[k]
+            sentence, old, root = jobs[k]
+            kind = KINDS[root.kind]
             async with sem:
                 text, used, fails = await correct_sentence(
                     sentence,
                     old,
                     k[2],
+                    kind.instructions(root, k[2]),
+                    lambda got: kind.check(root, got, k[2]),
                     w,
                     c,
                     cfg,
@@ -212,24 +323,26 @@ def backtranslate(
     done = asyncio.run(go()) if jobs else {}
     out = []
     for p in problems:
-        if p.kind != "fol" or not p.metadata.get("edit_level"):
+        if not needs_backtranslation(p):
             out.append(p)
             continue
         root = roots[p.metadata["chain_id"]]
-        nl = list(root.problem.get("premises_nl") or [])
-        pos = p.metadata["edit_positions"]
-        texts = [done.get((root.problem_id, i, p.problem["premises"][i])) for i in pos]
-        if len(nl) != len(root.problem["premises"]) or any(t is None for t in texts):
-            stats.dropped += 1
+        kind = KINDS[p.kind]
+        found = kind.jobs(p, root)
+        texts = {i: done.get((root.problem_id, i, new)) for i, _, _, new in found}
+        stats.unlocated += any(not sentence for _, sentence, _, _ in found)
+        if any(t is None for t in texts.values()):
+            stats.dropped += 1  # a sentence could not be located or matched
             continue
-        for i, t in zip(pos, texts, strict=True):
-            nl[i] = t
         stats.kept += 1
         meta = p.metadata | {
             "nl_verified": True,
-            "backtranslation": {"positions": pos, "writer": w.name, "checker": c.name},
+            "backtranslation": {
+                "positions": p.metadata["edit_positions"],
+                "writer": w.name,
+                "checker": c.name,
+            },
         }
-        out.append(
-            p.model_copy(update={"problem": p.problem | {"premises_nl": nl}, "metadata": meta})
-        )
+        problem = kind.apply(p, root, {i: t for i, t in texts.items() if t is not None})
+        out.append(p.model_copy(update={"problem": problem, "metadata": meta}))
     return out, stats

@@ -1,0 +1,127 @@
+"""Operator edits of Logic-LM's LogicalDeduction programs (the symbolic-edits paper on its
+external deduction data), with the text brought along by back-translation.
+
+A loaded question (:func:`logicforge.families.ordering.load_logicaldeduction` with programs)
+carries its constraint program; each constraint line ``a op b ::: sentence`` glosses one sentence
+of the question's context. An edit swaps ``<`` ↔ ``>`` or ``==`` ↔ ``!=`` in one line and the CSP
+oracle re-solves the program — cumulative label-preserving chains and individual preserving /
+altering edits, recorded like every other family's edits. Only questions whose program reproduces
+the dataset's answer are edited (262 of 300 with Logic-LM's GPT-4 programs); the others keep
+level 0 only.
+
+An edited question's context is stale until :mod:`logicforge.transforms.backtranslate` rewrites
+the edited sentences (found in the context by their gloss) and verifies each one by translating
+it back into a constraint that must hold on exactly the same assignments as the edited one. The
+``deduction`` renderer refuses an edited loaded question whose context was not verified.
+
+Example:
+    >>> edit_line("blue_book > yellow_book ::: The blue book is to the right of the yellow book.")
+    ('blue_book < yellow_book ::: The blue book is to the right of the yellow book.', '>→<')
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from ..logic.csp import CSPParseError, parse_constraint, parse_program, solve_csp
+from ..schema import LabelledProblem
+from ..transforms.edits import SWAP, edit_variant
+
+
+def constraint_lines(program: str) -> list[int]:
+    """Indices (into ``program.splitlines()``) of the editable comparison constraints."""
+    out, section = [], None
+    for i, line in enumerate(program.splitlines()):
+        s = line.strip()
+        if s in ("Domain:", "Variables:", "Constraints:", "Query:"):
+            section = s
+            continue
+        if section == "Constraints:" and s and edit_line(s) is not None:
+            out.append(i)
+    return out
+
+
+def edit_line(line: str) -> tuple[str, str] | None:
+    """The line with its comparison swapped (gloss kept, stale), or None if not editable."""
+    expr, sep, gloss = line.partition(":::")
+    try:
+        c = parse_constraint(expr, set(_names(expr)))
+    except CSPParseError:
+        return None
+    if c.op not in SWAP:
+        return None
+    new = f"{c.args[0].text()} {SWAP[c.op]} {c.args[1].text()}"
+    return (f"{new} {sep}{gloss}" if sep else new), f"{c.op}→{SWAP[c.op]}"
+
+
+def _names(expr: str) -> list[str]:
+    import re
+
+    return re.findall(r"[A-Za-z_][A-Za-z0-9_]*", expr)
+
+
+def _solve(program: str) -> str:
+    return solve_csp(parse_program(program))
+
+
+def _with(p: LabelledProblem, lines: list[str]) -> tuple[dict[str, Any], str]:
+    prog = "\n".join(lines)
+    return {**p.problem, "program": prog}, _solve(prog)
+
+
+def _editable(p: LabelledProblem) -> bool:
+    return "program" in p.problem and p.metadata.get("program_answer") == p.label
+
+
+def ld_cumulative(p: LabelledProblem) -> list[LabelledProblem]:
+    """Levels 0 … K of the label-preserving chain over the program's comparison lines."""
+    out = [edit_variant(p, p.problem, p.label, 0, "cumulative", [], [])]
+    if not _editable(p):
+        return out
+    lines = p.problem["program"].splitlines()
+    pos: list[int] = []
+    ops: list[str] = []
+    for i in constraint_lines(p.problem["program"]):
+        e = edit_line(lines[i])
+        assert e is not None
+        trial = [*lines[:i], e[0], *lines[i + 1 :]]
+        problem, answer = _with(p, trial)
+        if answer != p.label:
+            continue
+        lines, pos, ops = trial, [*pos, i], [*ops, e[1]]
+        out.append(edit_variant(p, problem, answer, len(pos), "cumulative", pos, ops))
+    return out
+
+
+def ld_individual(p: LabelledProblem, mode: str = "preserve") -> list[LabelledProblem]:
+    """One-edit variants; ``alter`` keeps edits that make another single option true."""
+    if not _editable(p):
+        return []
+    lines = p.problem["program"].splitlines()
+    out = []
+    for i in constraint_lines(p.problem["program"]):
+        e = edit_line(lines[i])
+        assert e is not None
+        problem, answer = _with(p, [*lines[:i], e[0], *lines[i + 1 :]])
+        keep = answer == p.label if mode == "preserve" else (answer != p.label and len(answer) == 1)
+        if keep:
+            out.append(edit_variant(p, problem, answer, 1, mode, [i], [e[1]]))
+    return out
+
+
+def same_constraint(a: str, b: str, program: str) -> bool | None:
+    """True when constraints ``a`` and ``b`` hold on exactly the same assignments of the
+    program's domains (None when either does not parse over its variables)."""
+    csp = parse_program(program)
+    try:
+        ca = parse_constraint(a, set(csp.domains))
+        cb = parse_constraint(b, set(csp.domains))
+    except CSPParseError:
+        return None
+    vs = sorted(ca.vars() | cb.vars())
+    for vals in itertools.product(*(csp.domains[v] for v in vs)):
+        env = dict(zip(vs, vals, strict=True))
+        if ca.holds(env) != cb.holds(env):
+            return False
+    return True
