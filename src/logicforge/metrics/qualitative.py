@@ -24,14 +24,13 @@ Example:
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..models.base import Model, load_model
-from ..models.judge import Judge
+from ..models.base import Model
+from ..models.judge import Judge, judge_records
 from ..schema import Item, Record
 
 CODES = {
@@ -170,26 +169,7 @@ def code_records(
     records: Sequence[Record], items: Sequence[Item], judge: str | Model, *, concurrency: int = 4
 ) -> list[Record]:
     """Code every record whose item is known (order kept)."""
-    by_id = {it.item_id: it for it in items}
-    m = load_model(judge) if isinstance(judge, str) else judge
-
-    async def go() -> list[Record]:
-        sem = asyncio.Semaphore(concurrency)
-
-        async def one(r: Record) -> Record:
-            it = by_id.get(r.item_id)
-            if it is None:
-                return r
-            async with sem:
-                return await code_record(r, it, m)
-
-        try:
-            return list(await asyncio.gather(*(one(r) for r in records)))
-        finally:
-            if isinstance(judge, str):  # close only what was loaded here
-                await m.aclose()
-
-    return asyncio.run(go())
+    return judge_records(records, items, judge, code_record, concurrency)
 
 
 def _coded(records: Sequence[Mapping[str, Any]]) -> list[tuple[Mapping[str, Any], dict[str, int]]]:

@@ -26,15 +26,14 @@ Example:
 
 from __future__ import annotations
 
-import asyncio
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..logic.cnf import CNF
 from ..logic.sat import minimal_unsat_core
-from ..models.base import Model, load_model
-from ..models.judge import Judge
+from ..models.base import Model
+from ..models.judge import Judge, judge_records
 from ..schema import Item, Record
 
 EXTRACT = (
@@ -187,26 +186,7 @@ def judge_traces(
     concurrency: int = 4,
 ) -> list[Record]:
     """Run :func:`judge_record` over records (in order; records without a need pass through)."""
-    by_id = {it.item_id: it for it in items}
-    m = load_model(judge) if isinstance(judge, str) else judge
-
-    async def go() -> list[Record]:
-        sem = asyncio.Semaphore(concurrency)
-
-        async def one(r: Record) -> Record:
-            it = by_id.get(r.item_id)
-            if it is None:
-                return r
-            async with sem:
-                return await judge_record(r, it, m)
-
-        try:
-            return list(await asyncio.gather(*(one(r) for r in records)))
-        finally:
-            if isinstance(judge, str):  # close only what was loaded here
-                await m.aclose()
-
-    return asyncio.run(go())
+    return judge_records(records, items, judge, judge_record, concurrency)
 
 
 def judged_summary(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

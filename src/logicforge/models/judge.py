@@ -20,12 +20,12 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..parse.jsonish import json_objects
-from ..schema import Item, Message
+from ..schema import Item, Message, Record
 from .base import Model, Response, Sampling
 
 _TYPES: dict[str, tuple[type, ...]] = {
@@ -155,3 +155,38 @@ class Judge:
             ]
         res.error = f"judge error after {res.attempts} attempts: {why}"
         return res
+
+
+def judge_records(
+    records: Sequence[Record],
+    items: Sequence[Item],
+    judge: str | Model,
+    one: Callable[[Record, Item, Model], Awaitable[Record]],
+    concurrency: int = 4,
+) -> list[Record]:
+    """``one(record, item, judge)`` over every record whose item is known, ``concurrency`` at a
+    time, order kept; a judge given as a spec is loaded here and closed afterwards."""
+    import asyncio
+
+    from .base import load_model
+
+    by_id = {it.item_id: it for it in items}
+    m = load_model(judge) if isinstance(judge, str) else judge
+
+    async def go() -> list[Record]:
+        sem = asyncio.Semaphore(concurrency)
+
+        async def each(r: Record) -> Record:
+            it = by_id.get(r.item_id)
+            if it is None:
+                return r
+            async with sem:
+                return await one(r, it, m)
+
+        try:
+            return list(await asyncio.gather(*(each(r) for r in records)))
+        finally:
+            if isinstance(judge, str):  # close only what was loaded here
+                await m.aclose()
+
+    return asyncio.run(go())
