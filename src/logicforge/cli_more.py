@@ -64,8 +64,17 @@ def _first_line(text: str | None) -> str:
 
 
 def describe(obj: Any) -> str:
-    """One line about a registered object: its class docstring, else its module's."""
-    own = _first_line(inspect.getdoc(type(obj)) if not inspect.isfunction(obj) else obj.__doc__)
+    """One line about a registered object: its own docstring (an instance may carry one), its
+    class docstring, else its module's."""
+    doc = (
+        obj.__doc__
+        if isinstance(obj.__dict__ if hasattr(obj, "__dict__") else None, dict)
+        and "__doc__" in getattr(obj, "__dict__", {})
+        else None
+    )
+    own = _first_line(
+        doc or (inspect.getdoc(type(obj)) if not inspect.isfunction(obj) else obj.__doc__)
+    )
     if own and not own.startswith(type(obj).__name__ + "("):  # not a dataclass's default repr
         return own
     return _first_line(sys.modules[getattr(obj, "__module__", type(obj).__module__)].__doc__)

@@ -493,6 +493,14 @@ class StoryRenderer:
 
     def __init__(self, name: str) -> None:
         self.name = name
+        theme = name.removeprefix("story-")
+        self.__doc__ = (
+            "SATBench story: an LLM-written scenario, statements and one condition per clause, "
+            "each proven by round trip (needs a writer: `logicforge narrate` or a suite `story:`)."
+            if name == "story"
+            else f"The 2-SAT paper's LLM verbaliser, {theme} theme: one clue per clause, two-step "
+            "validator, template fallback (needs a writer: `logicforge narrate` or a suite `story:`)."
+        )
 
     def style(self) -> Style:
         if self.name == "story":
