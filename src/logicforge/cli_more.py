@@ -66,12 +66,7 @@ def _first_line(text: str | None) -> str:
 def describe(obj: Any) -> str:
     """One line about a registered object: its own docstring (an instance may carry one), its
     class docstring, else its module's."""
-    doc = (
-        obj.__doc__
-        if isinstance(obj.__dict__ if hasattr(obj, "__dict__") else None, dict)
-        and "__doc__" in getattr(obj, "__dict__", {})
-        else None
-    )
+    doc = vars(obj).get("__doc__") if hasattr(obj, "__dict__") else None
     own = _first_line(
         doc or (inspect.getdoc(type(obj)) if not inspect.isfunction(obj) else obj.__doc__)
     )
