@@ -5,6 +5,7 @@ none may reach an Item."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import re
@@ -333,3 +334,23 @@ def test_suite_story_block_validation_and_writer_override(tmp_path) -> None:
     with pytest.raises(lf.errors.UnknownNameError, match="no-such-model"):
         load_suite(y, writer="no-such-model")
     assert load_suite("satbench-formula-vs-story", writer="oracle").story.writer == "oracle"
+
+
+def test_stories_over_a_real_http_backend() -> None:
+    """Writer and checker behind a real OpenAI-compatible server on 127.0.0.1 that only ever
+    answers {"answer": ...}: every request goes over HTTP, nothing usable comes back, and every
+    condition ends as the template — no crash, nothing unverified in the item."""
+    from .fakeserver import FakeServer
+
+    ps = problems(2)
+    with FakeServer() as srv:
+        m = lf.load_model(f"openai-compatible:{srv.base_url}:writer")
+        items = narrate(ps, "story-detective", writer=m, cfg=StoryConfig(attempts=2))
+        asyncio.run(m.aclose())
+        assert srv.requests >= 2 * 9 * 2
+    for it in items:
+        st = it.metadata["story"]
+        assert st["fallbacks"] == 9 and st["scene_source"] == "template"
+        assert all(
+            "entity extraction unusable" in f for c in st["conditions"] for f in c["failures"]
+        )
