@@ -77,3 +77,25 @@ def test_ray_run_survives_a_killed_worker(tmp_path) -> None:
     assert c["total"] == len(items) and c["errors"] == 0
     assert (tmp_path / "ray.jsonl").read_bytes().count(b"\n") == len(items)
     assert _stable(tmp_path / "ray.jsonl") == _stable(tmp_path / "local.jsonl")
+
+
+def test_ray_run_uses_the_drivers_cache_and_error_budget(tmp_path) -> None:
+    """Cache hits are scored at the driver and never shipped; worker responses are cached;
+    past --max-errors the Ray run stops with the local run's message and keeps every record."""
+    items = lf.render(lf.generate("ksat/random", {"n_vars": 5, "alpha": 3.0}, count=40, seed=4))
+    cache = tmp_path / "cache.sqlite"
+    with FakeServer() as srv:
+        spec = f"openai-compatible:{srv.base_url}:fake"
+        a = lf.run(items, spec, tmp_path / "a.jsonl", executor="ray", cache_path=cache)
+        assert a["done"] == 40 and a["cached"] == 0 and srv.requests == 40
+        b = lf.run(items, spec, tmp_path / "b.jsonl", executor="ray", cache_path=cache)
+        assert b["done"] == 40 and b["cached"] == 40 and srv.requests == 40  # nothing shipped
+        assert _stable(tmp_path / "a.jsonl") == _stable(tmp_path / "b.jsonl")
+    with FakeServer() as srv:
+        srv.default_script = ["500"]
+        srv.sticky.update(it.messages[-1].content for it in items)
+        spec = f"openai-compatible:{srv.base_url}:down;max_retries=0"
+        with pytest.raises(lf.ModelError, match="error budget: 3"):
+            lf.run(items, spec, tmp_path / "c.jsonl", executor="ray", max_errors=3)
+    kept = (tmp_path / "c.jsonl").read_text().splitlines()
+    assert 3 < len(kept) < 40 and all(json.loads(x)["error"] for x in kept)

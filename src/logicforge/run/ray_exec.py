@@ -7,7 +7,9 @@ byte-identical to the local executor's.
 Evaluation ships shards of items to workers; each worker builds its own client from the model
 spec and returns scored records; only the driver writes the results store, and it skips any
 record id already there. A worker that dies takes its unfinished shard with it and Ray retries
-the shard elsewhere (``max_retries``), so nothing is lost, and nothing is written twice.
+the shard elsewhere (``max_retries``), so nothing is lost, and nothing is written twice. The
+response cache and the error budget (``max_errors``) work as in a local run: the driver answers
+cache hits itself, caches what workers send back, and cancels pending shards past the budget.
 
 The cluster address comes from ``address`` (``--ray-address``), else ``RAY_ADDRESS``, else a local
 cluster is started. ``pip install ray`` provides it.
@@ -74,8 +76,11 @@ def _eval_shard(
     sampling: dict[str, Any],
     concurrency: int,
     tokenizer: str | None,
-) -> list[tuple[str, bytes, bool]]:
-    """Run one shard in a worker: (record id, record line, errored) for every sample asked."""
+) -> list[tuple[str, bytes, bool, dict[str, Any]]]:
+    """Run one shard in a worker: (record id, record line, errored, the raw response) for every
+    sample asked; the driver scores nothing again, it only caches the response."""
+    import dataclasses
+
     from ..metrics.tokens import TokenCounter
     from ..models.base import Sampling, load_model
     from .runner import clean_text, score_response
@@ -88,7 +93,7 @@ def _eval_shard(
         for js, ks in zip(items_json, todo, strict=True)
         for k in ks
     ]
-    out: list[tuple[str, bytes, bool]] = []
+    out: list[tuple[str, bytes, bool, dict[str, Any]]] = []
 
     async def main() -> None:
         sem = asyncio.Semaphore(max(1, concurrency))
@@ -98,7 +103,8 @@ def _eval_shard(
                 r = await model.generate(item, s, k)
             r.text = clean_text(r.text)
             rec = score_response(item, model.name, k, r, tokens=tokens)
-            out.append((rec.record_id, rec.model_dump_json().encode(), rec.error is not None))
+            raw = dataclasses.asdict(r)
+            out.append((rec.record_id, rec.model_dump_json().encode(), rec.error is not None, raw))
 
         try:
             await asyncio.gather(*(one(i, k) for i, k in jobs))
@@ -123,11 +129,29 @@ def run_on_ray(
     order: list[str],
     progress: Any,
     address: str | None = None,
+    cache: Any = None,
+    cache_id: str | None = None,
+    max_errors: int | None = None,
 ) -> dict[str, int]:
-    """Evaluate ``items`` with the model ``spec`` on Ray, appending to ``store`` (driver only)."""
+    """Evaluate ``items`` with the model ``spec`` on Ray, appending to ``store`` (driver only).
+
+    The response cache lives at the driver, as in a local run: hits are scored here and never
+    shipped; workers' responses are cached as they arrive. Past ``max_errors`` error records the
+    pending shards are cancelled and the run stops with the local run's message."""
     import dataclasses
 
-    from .runner import record_id
+    from ..errors import ModelError
+    from ..models.base import Response
+    from .cache import cache_key
+    from .runner import record_id, score_response
+
+    tokens = None
+    if tokenizer and cache is not None:
+        from ..metrics.tokens import TokenCounter
+
+        tokens = TokenCounter(tokenizer)
+    keys: dict[str, str] = {}  # record id → cache key, for responses still on their way
+    counts = {"done": 0, "errors": 0, "cached": 0}
 
     ray = ray_init(address)
     task = ray.remote(max_retries=3, retry_exceptions=False)(_eval_shard)
@@ -141,10 +165,21 @@ def run_on_ray(
             for k in range(samples):
                 rid = record_id(it.item_id, name, k)
                 order.append(rid)
-                if rid not in store or (retry_errors and rid in store.errored):
-                    want.append(k)
-                else:
+                if rid in store and not (retry_errors and rid in store.errored):
                     progress.skip()
+                    continue
+                key = cache_key(cache_id, it, sampling, k) if cache and cache_id else None
+                hit = cache.get(key) if key else None
+                if hit is not None:  # scored at the driver, never shipped
+                    rec = score_response(it, name, k, hit, cached=True, tokens=tokens)
+                    store.append(rid, rec.model_dump_json().encode(), errored=False)
+                    counts["done"] += 1
+                    counts["cached"] += 1
+                    progress.update()
+                    continue
+                if key:
+                    keys[rid] = key
+                want.append(k)
             if want:
                 js.append(it.model_dump_json())
                 ks.append(want)
@@ -154,7 +189,6 @@ def run_on_ray(
         if js:
             yield js, ks
 
-    counts = {"done": 0, "errors": 0, "cached": 0}
     per_task = max(1, concurrency // max(1, int(ray.cluster_resources().get("CPU", 1))))
     gen = shards()
     pending: list[Any] = []
@@ -163,13 +197,23 @@ def run_on_ray(
             pending.append(task.remote(spec, sh[0], sh[1], samp, per_task, tokenizer))
     while pending:
         ready, pending = ray.wait(pending, num_returns=1)
-        for rid, line, errored in ray.get(ready[0]):
+        for rid, line, errored, raw in ray.get(ready[0]):
             if rid in store and not (retry_errors and rid in store.errored):
                 continue  # a retried shard re-sends what is already safe on disk
             store.append(rid, line, errored=errored)
+            if rid in keys:
+                cache.put(keys.pop(rid), Response(**raw))
             counts["done"] += 1
             counts["errors"] += errored
             progress.update()
+        if max_errors is not None and counts["errors"] > max_errors:
+            for ref in pending:
+                ray.cancel(ref)
+            raise ModelError(
+                f"stopped after {counts['errors']} error records (error budget: {max_errors}); "
+                "every finished record is saved — fix the cause and rerun the same command to "
+                "resume (--retry-errors redoes the failed ones)"
+            )
         nxt = next(gen, None)
         if nxt is not None:
             pending.append(task.remote(spec, nxt[0], nxt[1], samp, per_task, tokenizer))

@@ -237,6 +237,9 @@ def run_model(
             order=order,
             progress=bar,
             address=ray[1],
+            cache=cache,
+            cache_id=model.cache_id,
+            max_errors=max_errors,
         )
 
     try:  # one store discipline for both executors: close the bar, compact, release the lock
