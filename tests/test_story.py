@@ -354,3 +354,17 @@ def test_stories_over_a_real_http_backend() -> None:
         assert all(
             "entity extraction unusable" in f for c in st["conditions"] for f in c["failures"]
         )
+
+
+@pytest.mark.parametrize("renderer", ["story-spy", "story-heist", "story-detective"])
+def test_theme_state_words_are_read_as_values(renderer: str) -> None:
+    p = problems(2)[0]  # a SAT formula
+    it = narrate([p], renderer, writer="oracle")[0]
+    model = {abs(x): x > 0 for x in p.oracle["model"]}
+    words = {v: w for w, v in it.value_words.items()}
+    answer = {n: words[model[v]] for n, v in it.mapping.items()}
+    text = "[SAT]\n" + json.dumps({"answer": "SAT", "assignment": answer})
+    rec = lf.score(
+        [{"record_id": "r", "item_id": it.item_id, "model": "m", "sample": 0, "text": text}], [it]
+    )[0]
+    assert rec.verdict.correct and rec.verdict.witness_valid

@@ -99,6 +99,7 @@ class StoryContext:
     scene_failures: list[str] = field(default_factory=list)
     history: list[Message] = field(default_factory=list)  # accepted turns (multi-turn styles)
     legend: str = ""
+    value_words: dict[str, bool] = field(default_factory=dict)  # theme words read as values
 
 
 async def ask(
@@ -243,7 +244,9 @@ async def write_story(
         "fallbacks": sum(1 for c in conds if c.source == "template"),
         "formula_equivalent": whole,
     }
-    return item.model_copy(update={"metadata": item.metadata | {"story": story}})
+    return item.model_copy(
+        update={"metadata": item.metadata | {"story": story}, "value_words": ctx.value_words}
+    )
 
 
 def story_stats(items: Sequence[Item | Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -178,6 +178,10 @@ class VerbaliserStyle:
         t = self.theme
         ctx.names = entity_names(t, ctx.cnf.num_vars)
         ctx.legend = f" (true = {t.true_state}, false = {t.false_state})"
+        ctx.value_words = {
+            t.true_state.removeprefix("is ").removeprefix("a "): True,
+            t.false_state.removeprefix("is ").removeprefix("a "): False,
+        }
         words = {w.lower() for w in (t.true_state + " " + t.false_state).split()} - {"is", "a"}
         for a in range(ctx.cfg.attempts):
             msgs = [Message(role="user", content=self.intro_prompt(ctx.names))]
