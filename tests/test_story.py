@@ -17,7 +17,8 @@ from logicforge.errors import ConfigError
 from logicforge.logic.cnf import CNF
 from logicforge.logic.sat import solve
 from logicforge.models.base import Response
-from logicforge.render.story import StoryConfig, sat_fallback, story_stats
+from logicforge.render.satbench_story import sat_fallback
+from logicforge.render.story import StoryConfig, story_stats
 from logicforge.render.verbaliser import THEMES, VerbaliserStyle
 from logicforge.run.narrate import narrate
 
