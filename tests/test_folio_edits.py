@@ -78,3 +78,18 @@ def test_logicedit_folio_suite_reads_its_data_and_reports(
     assert (html.parent / "edit_transitions.png").exists()  # the Sankey-style view
     recs = [json.loads(x) for x in (tmp_path / "b" / "records.jsonl").read_text().splitlines()]
     assert all(r["verdict"]["correct"] for r in recs if r["model"] == "oracle")
+
+
+def test_logicedit_folio_suite_on_the_embedded_model(shared_data, tmp_path, monkeypatch) -> None:
+    pytest.importorskip("llama_cpp", reason="installed by `make test` via the [embedded] extra")
+    from logicforge.suites import load_suite, run_suite
+
+    monkeypatch.setenv("LOGICFORGE_DATA", str(shared_data))
+    suite = load_suite(
+        "logicedit-folio", models=["embedded"], sampling={"max_tokens": 32, "structured": True}
+    )
+    blocks = [b.model_copy(update={"count": 1, "edits": "cumulative"}) for b in suite.problems]
+    html = run_suite(suite.model_copy(update={"problems": blocks}), tmp_path, progress=False)
+    recs = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
+    assert recs and all(r["model"] == "smollm2-135m-instruct" and r["verdict"] for r in recs)
+    assert "Acc_norm(0)" in (html.parent / "edits_acc_norm.md").read_text()
