@@ -53,3 +53,25 @@ def test_satbench_stories_with_the_embedded_model(tmp_path) -> None:
     assert (rep / "formula_vs_story.csv").exists()
     text = html.read_text()
     assert "story_validation" in text and "trace_accuracy" in text
+
+
+def test_twosat_llm_verbaliser_suite_with_the_embedded_writer(tmp_path) -> None:
+    suite = load_suite("twosat-llm-verbaliser", models=["oracle"], renderers=["logic", "story-spy"])
+    suite = suite.model_copy(
+        update={
+            "problems": [
+                suite.problems[0].model_copy(update={"count": 1, "grid": {"n_clauses": [5]}})
+            ],
+            "story": suite.story.model_copy(update={"attempts": 1, "max_tokens": 48}),
+        }
+    )
+    html = run_suite(suite, tmp_path, progress=False)
+    (it,) = [json.loads(x) for x in (tmp_path / "stories-story-spy.jsonl").read_text().splitlines()]
+    st = it["metadata"]["story"]
+    assert st["writer"] == "smollm2-135m-instruct" and st["n_conditions"] >= 5
+    assert st["first_try"] + st["fallbacks"] == st["n_conditions"]
+    val = list(csv.DictReader((html.parent / "story_validation.csv").open()))
+    assert val[0]["rendering"] == "story-spy"
+    recs = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
+    assert {r["meta"]["rendering"] for r in recs} == {"logic", "story-spy"}
+    assert all(r["verdict"]["correct"] for r in recs)  # the oracle, through both renderings
