@@ -43,6 +43,8 @@ class StoryBot:
         p = item.messages[0].content  # a judge's retry appends turns; its task is the first
         if len(item.messages) > 1 and "Write the next clue" in item.messages[-1].content:
             return Response(text=self._write(item.messages[-1].content, p))
+        if p.startswith("You check a logic puzzle"):  # the whole-puzzle consistency check
+            return Response(text='{"consistent": true, "mismatched": []}')
         if "Invent a short story background" in p:
             return Response(text=self._mapping(p))
         if p.startswith("Translate a condition"):
@@ -369,3 +371,17 @@ def test_theme_state_words_are_read_as_values(renderer: str) -> None:
         [{"record_id": "r", "item_id": it.item_id, "model": "m", "sample": 0, "text": text}], [it]
     )[0]
     assert rec.verdict.correct and rec.verdict.witness_valid
+
+
+def test_optional_llm_consistency_check_is_recorded_not_trusted() -> None:
+    ps = problems(2)
+    cfg = StoryConfig(llm_check=True)
+    items = narrate(ps, "story", writer=StoryBot(["flip", "faithful"]), cfg=cfg)
+    for it in items:
+        chk = it.metadata["story"]["llm_check"]
+        assert chk["verdict"] == {"consistent": True, "mismatched": []} and chk["error"] is None
+    st = story_stats(items)[0]
+    assert st["llm_checked"] == 2 and st["llm_consistent"] == 2
+    # a checker that cannot answer the question leaves a recorded error, the story unchanged
+    it = narrate(ps[:1], "story", writer=StoryBot(["faithful"]), checker="oracle", cfg=cfg)[0]
+    assert it.metadata["story"]["llm_check"]["error"] is not None

@@ -12,7 +12,7 @@ def cmd_narrate(a: argparse.Namespace) -> int:
     from .render.story import StoryConfig, story_stats
     from .run.narrate import narrate
 
-    cfg = StoryConfig(a.attempts, a.max_tokens, a.temperature, a.aware)
+    cfg = StoryConfig(a.attempts, a.max_tokens, a.temperature, a.aware, a.llm_check)
     items = narrate(
         load_problems(a.problems),
         a.renderer,
@@ -103,6 +103,11 @@ def add_parsers(sub: Any) -> None:
     na.add_argument("--max-tokens", type=int, default=200)
     na.add_argument("--temperature", type=float, default=0.7)
     na.add_argument("--aware", action="store_true", help="error-aware evaluation prompt")
+    na.add_argument(
+        "--llm-check",
+        action="store_true",
+        help="also ask the checker SATBench's whole-puzzle consistency question (recorded only)",
+    )
     na.add_argument("--out", required=True, help="items.jsonl (appended; a rerun resumes)")
     na.add_argument("--concurrency", type=int, default=4)
     na.add_argument("--json", action="store_true")

@@ -56,6 +56,7 @@ class StoryConfig:
     max_tokens: int = 200
     temperature: float = 0.7
     aware: bool = False
+    llm_check: bool = False  # SATBench's whole-puzzle LLM consistency check, as a second opinion
 
     def __post_init__(self) -> None:
         if not isinstance(self.attempts, int) or not 1 <= self.attempts <= 10:
@@ -244,9 +245,44 @@ async def write_story(
         "fallbacks": sum(1 for c in conds if c.source == "template"),
         "formula_equivalent": whole,
     }
+    if cfg.llm_check:
+        story["llm_check"] = await consistency_check(ctx, [c.text for c in conds])
     return item.model_copy(
         update={"metadata": item.metadata | {"story": story}, "value_words": ctx.value_words}
     )
+
+
+CONSISTENCY = (
+    "You check a logic puzzle written from a formula. Given the variable mapping, the clauses "
+    "and the puzzle's numbered conditions, say whether each condition states exactly its clause "
+    "(same variables, same negations), with no condition extra and none missing."
+)
+
+
+async def consistency_check(ctx: StoryContext, conditions: list[str]) -> dict[str, Any]:
+    """SATBench's LLM validation (its Figure A2) over the whole puzzle, recorded beside the
+    solver's per-condition proofs — a second opinion that never overrides them."""
+    from ..models.judge import Judge
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "consistent": {"type": "boolean"},
+            "mismatched": {"type": "array", "items": {"type": "integer"}},
+        },
+        "required": ["consistent"],
+    }
+    mapping = "\n".join(f"x{i} = {n}" for i, n in enumerate(ctx.names, start=1))
+    clauses = "\n".join(
+        f"{i}. " + describe([list(c)], [f"x{v}" for v in range(1, len(ctx.names) + 1)])
+        for i, c in enumerate(ctx.cnf.clauses, start=1)
+    )
+    body = "\n".join(f"{i}. {t}" for i, t in enumerate(conditions, start=1))
+    res = await Judge(ctx.checker, schema, CONSISTENCY, retries=1, max_tokens=200).ask(
+        f"Mapping:\n{mapping}\n\nClauses:\n{clauses}\n\nConditions:\n{body}",
+        key=f"{ctx.key}:consistency",
+    )
+    return {"verdict": res.verdict, "error": res.error, "judge": res.judge}
 
 
 def story_stats(items: Sequence[Item | Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -282,6 +318,10 @@ def story_stats(items: Sequence[Item | Mapping[str, Any]]) -> list[dict[str, Any
         r["retried"] += st["retried"]
         r["fallbacks"] += st["fallbacks"]
         r["llm_scenes"] += st["scene_source"] == "llm"
+        chk = (st.get("llm_check") or {}).get("verdict")
+        if chk is not None:
+            r["llm_checked"] = r.get("llm_checked", 0) + 1
+            r["llm_consistent"] = r.get("llm_consistent", 0) + bool(chk.get("consistent"))
     out = []
     for r in rows.values():
         n = max(r["conditions"], 1)

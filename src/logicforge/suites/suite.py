@@ -77,6 +77,7 @@ class StoryBlock(_Strict):
     max_tokens: int = 200
     temperature: float = 0.7
     aware: bool = False
+    llm_check: bool = False  # SATBench's whole-puzzle LLM consistency check (second opinion)
     concurrency: int = Field(4, ge=1, le=256)
 
 
@@ -367,7 +368,7 @@ def run_suite(
                 r,
                 writer=st.writer,
                 checker=st.checker,
-                cfg=StoryConfig(st.attempts, st.max_tokens, st.temperature, st.aware),
+                cfg=StoryConfig(st.attempts, st.max_tokens, st.temperature, st.aware, st.llm_check),
                 out=out / f"stories-{r}.jsonl",  # resumable: a rerun keeps finished stories
                 concurrency=st.concurrency,
                 progress=progress,
