@@ -173,6 +173,27 @@ def individual_fol(
     return out
 
 
+ANSWER_SCHEMA = {"type": "object", "properties": {"answer": {"type": "string", "enum": ["True", "False", "Uncertain"]}},
+                 "required": ["answer"]}  # fmt: skip
+
+
+def _fol_item(
+    problem: LabelledProblem, rendering: str, head: str, premises: list[str], conclusion: str
+) -> Item:
+    """The shared FOL prompt (the paper's CoT prompts around it), over formulas or sentences."""
+    from ..render.base import build_kind_item
+    from .ordering import cot_item
+
+    prompt = (
+        f"{head}, is the conclusion True, False, or Uncertain (neither provable nor refutable)?"
+        "\n\nPremises:\n"
+        + "\n".join(f"{i}. {x}" for i, x in enumerate(premises, start=1))
+        + f"\n\nConclusion: {conclusion}\n\nThink step by step, then give your final "
+        "answer as \\boxed{True}, \\boxed{False} or \\boxed{Uncertain}."
+    )
+    return cot_item(build_kind_item(problem, rendering, prompt, ANSWER_SCHEMA))
+
+
 class FOLRenderer:
     """``fol``: the premises and the conclusion as formulas; True / False / Uncertain in ``\\boxed{}``."""
 
@@ -180,21 +201,9 @@ class FOLRenderer:
     kind = KIND
 
     def render(self, problem: LabelledProblem) -> Item:
-        from ..render.base import build_kind_item
-
         d = problem.problem
-        prompt = (
-            "Given the premises (first-order logic), is the conclusion True, False, or Uncertain "
-            "(neither provable nor refutable)?\n\nPremises:\n"
-            + "\n".join(f"{i}. {x}" for i, x in enumerate(d["premises"], start=1))
-            + f"\n\nConclusion: {d['conclusion']}\n\nThink step by step, then give your final "
-            "answer as \\boxed{True}, \\boxed{False} or \\boxed{Uncertain}."
-        )
-        schema = {"type": "object", "properties": {"answer": {"type": "string", "enum": ["True", "False", "Uncertain"]}},
-                  "required": ["answer"]}  # fmt: skip
-        from .ordering import cot_item
-
-        return cot_item(build_kind_item(problem, self.name, prompt, schema))
+        head = "Given the premises (first-order logic)"
+        return _fol_item(problem, self.name, head, d["premises"], d["conclusion"])
 
 
 class FOLNLRenderer:
@@ -208,8 +217,6 @@ class FOLNLRenderer:
 
     def render(self, problem: LabelledProblem) -> Item:
         from ..errors import ConfigError
-        from ..render.base import build_kind_item
-        from .ordering import cot_item
 
         d = problem.problem
         if problem.metadata.get("edit_level") and not problem.metadata.get("nl_verified"):
@@ -221,16 +228,9 @@ class FOLNLRenderer:
             )
         if not d.get("premises_nl") or not d.get("conclusion_nl"):
             raise ConfigError("renderer", "fol-nl", f"{problem.problem_id} has no sentences")
-        prompt = (
-            "Given the premises, is the conclusion True, False, or Uncertain (neither provable "
-            "nor refutable)?\n\nPremises:\n"
-            + "\n".join(f"{i}. {x}" for i, x in enumerate(d["premises_nl"], start=1))
-            + f"\n\nConclusion: {d['conclusion_nl']}\n\nThink step by step, then give your "
-            "final answer as \\boxed{True}, \\boxed{False} or \\boxed{Uncertain}."
+        return _fol_item(
+            problem, self.name, "Given the premises", d["premises_nl"], d["conclusion_nl"]
         )
-        schema = {"type": "object", "properties": {"answer": {"type": "string", "enum": ["True", "False", "Uncertain"]}},
-                  "required": ["answer"]}  # fmt: skip
-        return cot_item(build_kind_item(problem, self.name, prompt, schema))
 
 
 _WORD = {"true": "True", "false": "False", "uncertain": "Unknown", "unknown": "Unknown"}

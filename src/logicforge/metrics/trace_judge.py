@@ -26,6 +26,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -58,80 +59,124 @@ def _conditions(item: Item) -> str:
     return text
 
 
+async def _consult(
+    rec: Record,
+    judge: Model,
+    task: str,
+    schema: dict[str, Any],
+    instructions: str,
+    content: str,
+    max_tokens: int = 256,
+) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """Ask the judge one task about ``rec``: (its verdict or None, the record's new ``extra``
+    with the judge's prompt, replies and any error under ``trace_judge``)."""
+    res = await Judge(judge, schema, instructions, retries=2, max_tokens=max_tokens).ask(
+        content, key=f"{rec.record_id}:{task}"
+    )
+    return res.verdict, rec.extra | {"trace_judge": res.to_json() | {"task": task}}
+
+
+def _updated(rec: Record, extra: dict[str, Any], **verdict: Any) -> Record:
+    """``rec`` with a new ``extra`` and its verdict updated (``details`` are merged)."""
+    assert rec.verdict is not None
+    if "details" in verdict:
+        verdict["details"] = rec.verdict.details | verdict["details"]
+    return rec.model_copy(
+        update={"extra": extra, "verdict": rec.verdict.model_copy(update=verdict)}
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _mus(clauses: tuple[tuple[int, ...], ...], n_vars: int) -> list[int]:
+    """1-based condition numbers of a minimal unsatisfiable core (one per formula, cached:
+    every model's and sample's record of an item shares it)."""
+    return [i + 1 for i in minimal_unsat_core([list(c) for c in clauses], n_vars)]
+
+
 async def judge_record(rec: Record, item: Item, judge: Model) -> Record:
     """One record through the judge (when it needs one); returns the updated record."""
     a, v = rec.answer, rec.verdict
     if a is None or v is None or rec.text is None or item.kind != "cnf":
         return rec
-    clauses = item.problem["clauses"]
-    n = item.problem.get("num_vars")
-    cnf = CNF(clauses, n)
-    used = {abs(x) for c in clauses for x in c}
+    used = {abs(x) for c in item.problem["clauses"] for x in c}
     if a.decision == "SAT" and (a.assignment is None or used - a.assignment.keys()):
-        names = list(item.mapping)
-        schema = {
-            "type": "object",
-            "properties": {
-                "assignment": {
-                    "type": "object",
-                    "properties": {nm: {"type": "boolean"} for nm in names},
-                }
-            },
-            "required": ["assignment"],
-        }
-        j = Judge(judge, schema, EXTRACT, retries=2, max_tokens=64 + 16 * len(names))
-        res = await j.ask(
-            f"Variables: {', '.join(names)}\n\nReasoning:\n{rec.text[-6000:]}",
-            key=f"{rec.record_id}:extract",
-        )
-        extra = rec.extra | {"trace_judge": res.to_json() | {"task": "extract"}}
-        if res.verdict is None:
-            return rec.model_copy(update={"extra": extra})
-        got = {
-            item.mapping[k]: bool(x)
-            for k, x in res.verdict["assignment"].items()
-            if k in item.mapping
-        }
-        missing = sorted(used - got.keys())
-        bad = cnf.falsified(got) if not missing else []
-        valid = not missing and not bad
-        why = (
-            f"judge-extracted assignment leaves {len(missing)} variable(s) unset"
-            if missing
-            else f"judge-extracted assignment falsifies {len(bad)} clause(s)"
-            if bad
-            else ""
-        )
-        details = v.details | {"assignment_source": "judge", "judge_assignment_valid": valid}
-        upd: dict[str, Any] = {"details": details}
-        if v.correct:
-            upd |= {"witness_valid": valid, "reason": f"witness invalid: {why}" if why else ""}
-            if valid and v.error_type in ("incomplete witness", "condition omission"):
-                upd["error_type"] = None
-        return rec.model_copy(update={"extra": extra, "verdict": v.model_copy(update=upd)})
+        return await extract_assignment(rec, item, judge, used)
     if not v.correct and v.error_type in (None, "spurious contradiction"):
         return await classify_error(rec, item, judge)
     if a.decision == "UNSAT" and v.correct:
-        core = [i + 1 for i in minimal_unsat_core([list(c) for c in clauses], n or 0)]
-        schema = {
-            "type": "object",
-            "properties": {"valid": {"type": "boolean"}, "explanation": {"type": "string"}},
-            "required": ["valid"],
-        }
-        j = Judge(judge, schema, CORE, retries=2, max_tokens=256)
-        res = await j.ask(
-            f"Conditions:\n{_conditions(item)}\n\nA minimal contradictory set: conditions "
-            f"{core}\n\nProof:\n{rec.text[-6000:]}",
-            key=f"{rec.record_id}:core",
-        )
-        extra = rec.extra | {"trace_judge": res.to_json() | {"task": "core"}}
-        if res.verdict is None:
-            return rec.model_copy(update={"extra": extra})
-        details = v.details | {"judge_core_valid": bool(res.verdict["valid"]), "mus": core}
-        return rec.model_copy(
-            update={"extra": extra, "verdict": v.model_copy(update={"details": details})}
-        )
+        return await core_opinion(rec, item, judge)
     return rec
+
+
+async def extract_assignment(rec: Record, item: Item, judge: Model, used: set[int]) -> Record:
+    """The judge reads an assignment out of free text; the solver checks it."""
+    assert rec.verdict is not None and rec.text is not None
+    names = list(item.mapping)
+    schema = {
+        "type": "object",
+        "properties": {
+            "assignment": {
+                "type": "object",
+                "properties": {nm: {"type": "boolean"} for nm in names},
+            }
+        },
+        "required": ["assignment"],
+    }
+    verdict, extra = await _consult(
+        rec,
+        judge,
+        "extract",
+        schema,
+        EXTRACT,
+        f"Variables: {', '.join(names)}\n\nReasoning:\n{rec.text[-6000:]}",
+        max_tokens=64 + 16 * len(names),
+    )
+    if verdict is None:
+        return rec.model_copy(update={"extra": extra})
+    got = {item.mapping[k]: bool(x) for k, x in verdict["assignment"].items() if k in item.mapping}
+    missing = sorted(used - got.keys())
+    cnf = CNF(item.problem["clauses"], item.problem.get("num_vars"))
+    bad = cnf.falsified(got) if not missing else []
+    valid = not missing and not bad
+    why = (
+        f"judge-extracted assignment leaves {len(missing)} variable(s) unset"
+        if missing
+        else f"judge-extracted assignment falsifies {len(bad)} clause(s)"
+        if bad
+        else ""
+    )
+    upd: dict[str, Any] = {
+        "details": {"assignment_source": "judge", "judge_assignment_valid": valid}
+    }
+    if rec.verdict.correct:
+        upd |= {"witness_valid": valid, "reason": f"witness invalid: {why}" if why else ""}
+        if valid and rec.verdict.error_type in ("incomplete witness", "condition omission"):
+            upd["error_type"] = None
+    return _updated(rec, extra, **upd)
+
+
+async def core_opinion(rec: Record, item: Item, judge: Model) -> Record:
+    """The paper's judge-against-core opinion on a right UNSAT answer, beside the cited-core check."""
+    assert rec.text is not None
+    clauses = item.problem["clauses"]
+    core = _mus(tuple(tuple(c) for c in clauses), item.problem.get("num_vars") or 0)
+    schema = {
+        "type": "object",
+        "properties": {"valid": {"type": "boolean"}, "explanation": {"type": "string"}},
+        "required": ["valid"],
+    }
+    verdict, extra = await _consult(
+        rec,
+        judge,
+        "core",
+        schema,
+        CORE,
+        f"Conditions:\n{_conditions(item)}\n\nA minimal contradictory set: conditions "
+        f"{core}\n\nProof:\n{rec.text[-6000:]}",
+    )
+    if verdict is None:
+        return rec.model_copy(update={"extra": extra})
+    return _updated(rec, extra, details={"judge_core_valid": bool(verdict["valid"]), "mus": core})
 
 
 CLASSES = (
@@ -154,7 +199,7 @@ CLASSIFY = (
 async def classify_error(rec: Record, item: Item, judge: Model) -> Record:
     """SATBench §5.3 error classes for a wrong answer no rule could classify (judge-decided,
     stored as ``details.judge_error_type`` beside the rule's own ``error_type``)."""
-    assert rec.verdict is not None and rec.text is not None
+    assert rec.text is not None
     schema = {
         "type": "object",
         "properties": {
@@ -163,19 +208,18 @@ async def classify_error(rec: Record, item: Item, judge: Model) -> Record:
         },
         "required": ["error_type"],
     }
-    j = Judge(judge, schema, CLASSIFY, retries=2, max_tokens=256)
-    res = await j.ask(
+    verdict, extra = await _consult(
+        rec,
+        judge,
+        "classify",
+        schema,
+        CLASSIFY,
         f"Correct answer: {item.gold.get('label')}\n\nConditions:\n{_conditions(item)}\n\n"
         f"Reasoning:\n{rec.text[-6000:]}",
-        key=f"{rec.record_id}:classify",
     )
-    extra = rec.extra | {"trace_judge": res.to_json() | {"task": "classify"}}
-    if res.verdict is None:
+    if verdict is None:
         return rec.model_copy(update={"extra": extra})
-    details = rec.verdict.details | {"judge_error_type": res.verdict["error_type"]}
-    return rec.model_copy(
-        update={"extra": extra, "verdict": rec.verdict.model_copy(update={"details": details})}
-    )
+    return _updated(rec, extra, details={"judge_error_type": verdict["error_type"]})
 
 
 def judge_traces(

@@ -214,9 +214,9 @@ class VerbaliserStyle:
             Message(role="assistant", content=t.template_intro),
         ]
 
-    def request(self, ctx: StoryContext, clause: list[int]) -> list[Message]:
+    def _clue_request(self, ctx: StoryContext, clause: list[int]) -> Message:
         rule = self.fallback_text(clause, ctx.names)
-        ask_ = Message(
+        return Message(
             role="user",
             content=(
                 "Write the next clue: a short paragraph (two or three sentences) in the story "
@@ -224,13 +224,14 @@ class VerbaliserStyle:
                 "Do not reveal which possibility is true. Write only the paragraph."
             ),
         )
-        return [*ctx.history[:2], *ctx.history[2:][-4:], ask_]
+
+    def request(self, ctx: StoryContext, clause: list[int]) -> list[Message]:
+        return [*ctx.history, self._clue_request(ctx, clause)]
 
     def accept(self, ctx: StoryContext, clause: list[int], text: str) -> None:
-        ctx.history += [
-            self.request(ctx, clause)[-1],
-            Message(role="assistant", content=text),
-        ]
+        """Keep the introduction and the last two accepted clues (the conversation's window)."""
+        turn = [self._clue_request(ctx, clause), Message(role="assistant", content=text)]
+        ctx.history = [*ctx.history[:2], *(ctx.history[2:] + turn)[-4:]]
 
     async def check(
         self, ctx: StoryContext, clause: list[int], text: str, key: str

@@ -132,44 +132,38 @@ def build_report(
     if usage:
         _write(out, "usage", usage)
         tables.append(("usage (tokens, latency" + (", cost)" if prices else ")"), usage))
-    tax = compute.error_taxonomy(records)
-    if tax:
-        _write(out, "error_taxonomy", tax)
-        tables.append(("error_taxonomy (rule-decided error classes; trace accuracy)", tax))
-    trace = compute.trace_table(records)
-    if trace:
-        _write(out, "trace_accuracy", trace)
-        tables.append(("trace_accuracy (per bucket and label; SATBench Tables 3-4)", trace))
-    fvs = compute.formula_vs_story(records)
-    if fvs:
-        _write(out, "formula_vs_story", fvs)
-        tables.append(("formula_vs_story (same problems; SATBench Table 6)", fvs))
     from ..metrics import qualitative as qual
     from ..metrics.trace_judge import judged_summary
     from ..render.story import story_stats
 
-    qt = qual.qualitative_table(records)
-    if qt:
-        for name, t, cap in (
-            ("qualitative", qt, "judge-coded PF / IV / AC / AL by edit level"),
-            (
-                "qualitative_correlation",
-                qual.score_accuracy_correlation(records),
-                "overall score vs correct",
-            ),
-            ("negative_tokens", qual.negative_tokens(records), "justification tokens of 0 scores"),
-        ):
+    coded = qual.qualitative_table(records)
+    optional: list[tuple[str, str, Any]] = [  # written and shown only when not empty
+        ("error_taxonomy", "rule-decided error classes; trace accuracy", compute.error_taxonomy),
+        ("trace_accuracy", "per bucket and label; SATBench Tables 3-4", compute.trace_table),
+        ("formula_vs_story", "same problems; SATBench Table 6", compute.formula_vs_story),
+        ("qualitative", "judge-coded PF / IV / AC / AL by edit level", lambda _: coded),
+        (
+            "qualitative_correlation",
+            "overall score vs correct",
+            lambda rs: qual.score_accuracy_correlation(rs) if coded else [],
+        ),
+        (
+            "negative_tokens",
+            "justification tokens of 0 scores",
+            lambda rs: qual.negative_tokens(rs) if coded else [],
+        ),
+        ("trace_judge", "judge-read traces; the solver checks every assignment", judged_summary),
+        (
+            "story_validation",
+            "round-trip checks of LLM-written conditions",
+            lambda _: story_stats(list(items)),
+        ),
+    ]
+    for name, caption, table_of in optional:
+        t = table_of(records)
+        if t:
             _write(out, name, t)
-            tables.append((f"{name} ({cap})", t))
-    tj = judged_summary(records)
-    if tj:
-        _write(out, "trace_judge", tj)
-        tables.append(("trace_judge (judge-read traces; the solver checks every assignment)", tj))
-
-    stories = story_stats(list(items))
-    if stories:
-        _write(out, "story_validation", stories)
-        tables.append(("story_validation (round-trip checks of LLM-written conditions)", stories))
+            tables.append((f"{name} ({caption})", t))
     edit_tabs = compute.edit_tables(records)
     for name, t in edit_tabs:
         _write(out, name.split(" ")[0], t)

@@ -20,6 +20,7 @@ from ..models.base import Model, load_model
 from ..registry import RENDERERS
 from ..render.story import StoryConfig, StoryRenderer, write_story
 from ..schema import Item, LabelledProblem
+from .store import read_jsonl
 
 
 def story_renderer(name: str) -> StoryRenderer:
@@ -34,23 +35,15 @@ def story_renderer(name: str) -> StoryRenderer:
 
 
 def _done(out: Path) -> dict[str, Item]:
-    """Items already written to ``out``; a torn last line (a killed run) is cut off."""
-    done: dict[str, Item] = {}
+    """Items already written to ``out``. A torn last line (a killed run: no final newline) is cut
+    off; a malformed line in the middle is refused by :func:`read_jsonl`, naming it."""
     if not out.exists():
-        return done
+        return {}
     raw = out.read_bytes()
-    good = 0
-    for line in raw.splitlines(keepends=True):
-        try:
-            it = Item.model_validate_json(line)
-        except ValueError:
-            break
-        done[it.item_id] = it
-        good += len(line)
-    if good < len(raw):
+    if raw and not raw.endswith(b"\n"):
         with out.open("r+b") as f:
-            f.truncate(good)
-    return done
+            f.truncate(raw.rfind(b"\n") + 1)
+    return {it.item_id: it for it in map(Item.model_validate, read_jsonl(out))}
 
 
 def narrate(

@@ -80,6 +80,14 @@ class StoryBlock(_Strict):
     llm_check: bool = False  # SATBench's whole-puzzle LLM consistency check (second opinion)
     concurrency: int = Field(4, ge=1, le=256)
 
+    def config(self) -> Any:
+        """The :class:`~logicforge.render.story.StoryConfig` this block describes (validated)."""
+        from ..render.story import StoryConfig
+
+        return StoryConfig(
+            self.attempts, self.max_tokens, self.temperature, self.aware, self.llm_check
+        )
+
 
 class Suite(_Strict):
     name: str
@@ -123,11 +131,7 @@ class Suite(_Strict):
                     "with a writer model",
                 )
         if self.story is not None:
-            from ..render.story import StoryConfig
-
-            StoryConfig(
-                self.story.attempts, self.story.max_tokens, self.story.temperature, self.story.aware
-            )
+            self.story.config()
             load_model(self.story.writer)
             if self.story.checker:
                 load_model(self.story.checker)
@@ -359,7 +363,6 @@ def run_suite(
         kind = getattr(RENDERERS.get(r), "kind", "cnf")
         ps = [p for p in problems if p.kind == kind]
         if getattr(RENDERERS.get(r), "needs_writer", False) and suite.story is not None:
-            from ..render.story import StoryConfig
             from ..run.narrate import narrate
 
             st = suite.story
@@ -368,7 +371,7 @@ def run_suite(
                 r,
                 writer=st.writer,
                 checker=st.checker,
-                cfg=StoryConfig(st.attempts, st.max_tokens, st.temperature, st.aware, st.llm_check),
+                cfg=st.config(),
                 out=out / f"stories-{r}.jsonl",  # resumable: a rerun keeps finished stories
                 concurrency=st.concurrency,
                 progress=progress,

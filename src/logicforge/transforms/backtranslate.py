@@ -273,6 +273,7 @@ def backtranslate(
     c = (load_model(checker) if isinstance(checker, str) else checker) if checker else w
     roots = {p.problem_id: p for p in problems if not p.metadata.get("edit_level")}
     jobs: dict[tuple[str, int, str], tuple[str, str, LabelledProblem]] = {}
+    edited: dict[str, list[tuple[int, str, str, str]]] = {}  # problem id → its sentences to fix
     for p in problems:
         if not needs_backtranslation(p):
             continue
@@ -281,7 +282,8 @@ def backtranslate(
             raise ConfigError(
                 "problems", p.problem_id, "back-translation needs its unedited problem as well"
             )
-        for i, sentence, old, new in KINDS[p.kind].jobs(p, root):
+        edited[p.problem_id] = KINDS[p.kind].jobs(p, root)
+        for i, sentence, old, new in edited[p.problem_id]:
             if sentence:
                 jobs[(root.problem_id, i, new)] = (sentence, old, root)
     stats = BackTranslateStats()
@@ -328,7 +330,7 @@ def backtranslate(
             continue
         root = roots[p.metadata["chain_id"]]
         kind = KINDS[p.kind]
-        found = kind.jobs(p, root)
+        found = edited[p.problem_id]
         texts = {i: done.get((root.problem_id, i, new)) for i, _, _, new in found}
         stats.unlocated += any(not sentence for _, sentence, _, _ in found)
         if any(t is None for t in texts.values()):
