@@ -121,11 +121,16 @@ async def ask(
         return Response(text=None, error=f"{type(e).__name__}: {e}")
 
 
-def clean_text(text: str | None, max_chars: int = MAX_CONDITION_CHARS) -> tuple[str, str]:
-    """(condition, '') or ('', why it is unusable): one paragraph, quotes and labels stripped."""
-    if text is None:
+def usable_reply(r: Response, max_chars: int = MAX_CONDITION_CHARS) -> tuple[str, str]:
+    """(text, '') or ('', why the reply is unusable): one paragraph, thinking, quotes and
+    labels stripped."""
+    from ..parse.decision import strip_thinking
+
+    if r.error is not None:
+        return "", f"writer: {r.error}"
+    if r.text is None:
         return "", "no text"
-    t = re.sub(r"<think>.*?</think>", "", text, flags=re.S).strip()
+    t = strip_thinking(r.text).strip()
     t = re.sub(r"^(clue|condition|sentence|paragraph)\s*\d*\s*[:.-]\s*", "", t, flags=re.I)
     t = " ".join(t.split()).strip().strip('"“”').strip()
     if not t:
@@ -189,7 +194,7 @@ async def write_conditions(ctx: StoryContext, style: Style) -> list[Condition]:
                 temperature=ctx.cfg.temperature,
                 sample=a,
             )
-            text, why = clean_text(r.text) if r.error is None else ("", f"writer: {r.error}")
+            text, why = usable_reply(r)
             if not why:
                 why, recon = await style.check(ctx, clause, text, f"{ctx.key}:c{i}:a{a}")
                 if not why:

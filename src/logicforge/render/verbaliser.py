@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from ..errors import ConfigError
 from ..schema import Message
-from .story import StoryContext, ask, clean_text
+from .story import StoryContext, ask, usable_reply
 
 
 @dataclass(frozen=True)
@@ -193,11 +193,7 @@ class VerbaliserStyle:
                 temperature=ctx.cfg.temperature,
                 sample=a,
             )
-            text, why = (
-                clean_text(r.text, max_chars=2000)
-                if r.error is None
-                else ("", f"writer: {r.error}")
-            )
+            text, why = usable_reply(r, max_chars=2000)
             low = set(text.lower().replace(".", " ").replace(",", " ").split())
             if not why and re.search(r"\bUNSAT\b|\bSAT\b|[{}]", text):
                 why = "introduction contains answer text"

@@ -211,7 +211,7 @@ async def correct_sentence(
     """(the corrected sentence or None, attempts used, why each failed attempt failed);
     ``check(formula) -> ''`` or the reason the translated-back formula does not match."""
     from ..models.judge import Judge
-    from ..render.story import ask, clean_text
+    from ..render.story import ask, usable_reply
 
     failures: list[str] = []
     for a in range(cfg.attempts):
@@ -233,7 +233,7 @@ async def correct_sentence(
             temperature=cfg.temperature,
             sample=a,
         )
-        text, why = clean_text(r.text) if r.error is None else ("", f"writer: {r.error}")
+        text, why = usable_reply(r)
         if not why:
             judge = Judge(
                 checker,
