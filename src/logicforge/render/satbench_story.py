@@ -86,10 +86,13 @@ class SATBenchStyle:
         dims = ctx.problem.metadata.get("dims")
         shape = f"indexed as an array with dimensions {dims}" if dims else "independent"
 
-        def usable(v: dict[str, Any]) -> str:
+        def tidy(v: dict[str, Any]) -> tuple[list[str], str]:  # statements, scene
             st = v["statements"]
             stmts = [" ".join(str(st[x]).split()).rstrip(".") for x in var_names]
-            return mapping_problem(var_names, st, stmts, " ".join(str(v["scenario"]).split()))
+            return stmts, " ".join(str(v["scenario"]).split())
+
+        def usable(v: dict[str, Any]) -> str:
+            return mapping_problem(var_names, v["statements"], *tidy(v))
 
         judge = Judge(
             ctx.writer,
@@ -105,9 +108,8 @@ class SATBenchStyle:
         )
         res = await judge.ask("Write the background and the statements.", key=f"{ctx.key}:map")
         if res.verdict is not None:
-            st = res.verdict["statements"]
-            ctx.names = [" ".join(str(st[v]).split()).rstrip(".") for v in var_names]
-            ctx.scene, ctx.scene_source = " ".join(str(res.verdict["scenario"]).split()), "llm"
+            ctx.names, ctx.scene = tidy(res.verdict)
+            ctx.scene_source = "llm"
             return
         ctx.scene_failures.append((res.error or "")[:300])
         ctx.names, ctx.scene = template_statements(ctx.problem, n), TEMPLATE_SCENE
