@@ -140,10 +140,9 @@ def run_on_ray(
     pending shards are cancelled and the run stops with the local run's message."""
     import dataclasses
 
-    from ..errors import ModelError
     from ..models.base import Response
     from .cache import cache_key
-    from .runner import record_id, score_response
+    from .runner import over_budget, record_id, score_response
 
     tokens = None
     if tokenizer and cache is not None:
@@ -209,11 +208,7 @@ def run_on_ray(
         if max_errors is not None and counts["errors"] > max_errors:
             for ref in pending:
                 ray.cancel(ref)
-            raise ModelError(
-                f"stopped after {counts['errors']} error records (error budget: {max_errors}); "
-                "every finished record is saved — fix the cause and rerun the same command to "
-                "resume (--retry-errors redoes the failed ones)"
-            )
+            raise over_budget(counts["errors"], max_errors)
         nxt = next(gen, None)
         if nxt is not None:
             pending.append(task.remote(spec, nxt[0], nxt[1], samp, per_task, tokenizer))

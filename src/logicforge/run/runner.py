@@ -100,6 +100,15 @@ def score_response(
     )
 
 
+def over_budget(errors: int, max_errors: int) -> ModelError:
+    """The error a run raises once more than ``max_errors`` records ended in an error."""
+    return ModelError(
+        f"stopped after {errors} error records (error budget: {max_errors}); every "
+        "finished record is saved — fix the cause and rerun the same command to resume "
+        "(--retry-errors redoes the failed ones)"
+    )
+
+
 async def _run(
     items: Iterable[Item],
     model: Model,
@@ -158,11 +167,7 @@ async def _run(
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
     if max_errors is not None and counts["errors"] > max_errors:
-        raise ModelError(
-            f"stopped after {counts['errors']} error records (error budget: {max_errors}); every "
-            "finished record is saved — fix the cause and rerun the same command to resume "
-            "(--retry-errors redoes the failed ones)"
-        )
+        raise over_budget(counts["errors"], max_errors)
     return counts
 
 
