@@ -20,6 +20,7 @@ from ..models.base import Model, load_model
 from ..registry import RENDERERS
 from ..render.story import StoryConfig, StoryRenderer, write_story
 from ..schema import Item, LabelledProblem
+from .progress import Progress
 from .store import read_jsonl
 
 
@@ -73,6 +74,9 @@ def narrate(
     if concurrency < 1:
         raise ConfigError("concurrency", concurrency, "must be ≥ 1")
 
+    bar = Progress(len(probs), f"narrate {rendering}", enabled=progress)
+    bar.skip(len(probs) - len(todo))
+
     async def go() -> dict[str, Item]:
         got: dict[str, Item] = {}
         try:
@@ -84,14 +88,12 @@ def narrate(
                         for it in items:
                             f.write(it.model_dump_json() + "\n")
                 got |= {it.item_id: it for it in items}
-                if progress:
-                    print(f"\rnarrate {len(done) + len(got)}/{len(probs)}", end="", flush=True)
+                bar.update(len(items))
         finally:
             owned = [m for m, spec in ((w, writer), (c, checker)) if isinstance(spec, str)]
             for m in {id(m): m for m in owned}.values():  # only what narrate loaded itself
                 await m.aclose()
-            if progress:
-                print()
+            bar.close()
         return got
 
     if path is not None:
