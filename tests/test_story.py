@@ -229,6 +229,12 @@ def test_mapping_validation_falls_back_to_template() -> None:
     assert "crate 0 ships" in it.mapping
 
 
+def score(it, text: str):
+    """One response to ``it``, parsed and verified."""
+    rec = {"record_id": "r", "item_id": it.item_id, "model": "m", "sample": 0, "text": text}
+    return lf.score([rec], [it])[0]
+
+
 def test_story_items_score_through_parse_and_verify() -> None:
     """The oracle's answer, phrased over the story's names, scores perfectly; perturbed fails."""
     ps = problems()
@@ -238,52 +244,19 @@ def test_story_items_score_through_parse_and_verify() -> None:
             model = {abs(x): x > 0 for x in p.oracle["model"]}
             good = {n: model[v] for n, v in it.mapping.items()}
             text = "[SAT]\n" + json.dumps({"answer": "SAT", "assignment": good})
-            rec = lf.score(
-                [
-                    {
-                        "record_id": "r",
-                        "item_id": it.item_id,
-                        "model": "m",
-                        "sample": 0,
-                        "text": text,
-                    }
-                ],
-                [it],
-            )[0]
+            rec = score(it, text)
             assert rec.verdict.correct and rec.verdict.witness_valid
             bad = dict(good)
             cl = CNF.from_json(p.problem).clauses[0]
             for x in cl:  # falsify the first clause
                 bad[next(n for n, v in it.mapping.items() if v == abs(x))] = x < 0
             text = "[SAT]\n" + json.dumps({"answer": "SAT", "assignment": bad})
-            rec = lf.score(
-                [
-                    {
-                        "record_id": "r",
-                        "item_id": it.item_id,
-                        "model": "m",
-                        "sample": 0,
-                        "text": text,
-                    }
-                ],
-                [it],
-            )[0]
+            rec = score(it, text)
             assert not rec.verdict.witness_valid
         else:
             core = [i + 1 for i in p.oracle["mus"]]
             text = "[UNSAT]\n" + json.dumps({"answer": "UNSAT", "conflict": core})
-            rec = lf.score(
-                [
-                    {
-                        "record_id": "r",
-                        "item_id": it.item_id,
-                        "model": "m",
-                        "sample": 0,
-                        "text": text,
-                    }
-                ],
-                [it],
-            )[0]
+            rec = score(it, text)
             assert (
                 rec.verdict.correct
                 and rec.verdict.witness_valid
@@ -367,9 +340,7 @@ def test_theme_state_words_are_read_as_values(renderer: str) -> None:
     words = {v: w for w, v in it.value_words.items()}
     answer = {n: words[model[v]] for n, v in it.mapping.items()}
     text = "[SAT]\n" + json.dumps({"answer": "SAT", "assignment": answer})
-    rec = lf.score(
-        [{"record_id": "r", "item_id": it.item_id, "model": "m", "sample": 0, "text": text}], [it]
-    )[0]
+    rec = score(it, text)
     assert rec.verdict.correct and rec.verdict.witness_valid
 
 
