@@ -15,9 +15,8 @@ import time
 from collections import Counter
 
 import logicforge as lf
-from logicforge.metrics import verify
+from logicforge.kinds import parse_answer, verify
 from logicforge.models.baselines import OracleBaseline
-from logicforge.parse import parse_answer
 from logicforge.transforms.pair import make_pairs
 
 ALPHAS = [3.5, 3.6, 3.7, 3.8, 3.9, 4.0]

@@ -24,7 +24,7 @@ from pathlib import Path
 from pysat.solvers import Solver
 
 import logicforge as lf
-from logicforge.run.store import write_jsonl
+from logicforge.runner.store import write_jsonl
 
 
 def bench_generation(n: int) -> None:

@@ -26,7 +26,7 @@ import venv
 from pathlib import Path
 
 import logicforge as lf
-from logicforge.run.store import write_jsonl
+from logicforge.runner.store import write_jsonl
 
 HERE = Path(__file__).resolve().parent
 

@@ -15,8 +15,8 @@ import argparse
 import time
 
 import logicforge as lf
-from logicforge.render.story import StoryConfig, story_stats
-from logicforge.run.narrate import narrate
+from logicforge.llm.story import StoryConfig, story_stats
+from logicforge.runner.narrate import narrate
 
 
 def main() -> None:

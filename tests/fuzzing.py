@@ -15,12 +15,11 @@ from hypothesis import strategies as st
 
 import logicforge as lf
 from logicforge.errors import DimacsError
-from logicforge.metrics import verify
-from logicforge.metrics.tokens import reasoning_text
-from logicforge.models.bestofn import read_score
-from logicforge.parse import parse_answer
+from logicforge.kinds import parse_answer, verify
+from logicforge.models.tokens import reasoning_text
 from logicforge.parse.decision import parse_decision
 from logicforge.parse.jsonish import json_objects
+from logicforge.strategies.bestofn import read_score
 
 from .helpers import render_any
 

@@ -12,9 +12,9 @@ import pytest
 
 import logicforge as lf
 from logicforge.families.folio import cumulative_fol, individual_fol, load_folio
+from logicforge.llm.backtranslate import BackTranslateConfig, backtranslate
 from logicforge.logic.fol import equivalent, parse_fol
 from logicforge.models.base import Response
-from logicforge.transforms.backtranslate import BackTranslateConfig, backtranslate
 
 pytest.importorskip("z3")
 

@@ -9,8 +9,8 @@ import pytest
 
 import logicforge as lf
 from logicforge.models.base import Response, Sampling, load_model
-from logicforge.models.bestofn import BestOfNModel, ModelScorer, read_score
-from logicforge.report.compute import best_of_n_table
+from logicforge.reports.compute import best_of_n_table
+from logicforge.strategies.bestofn import BestOfNModel, ModelScorer, read_score
 
 from .fakeserver import FakeServer
 

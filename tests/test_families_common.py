@@ -9,10 +9,9 @@ import numpy as np
 import pytest
 
 import logicforge as lf
-from logicforge.metrics import verify
+from logicforge.kinds import parse_answer, verify
 from logicforge.models.baselines import OracleBaseline
-from logicforge.parse import parse_answer
-from logicforge.run.store import write_jsonl
+from logicforge.runner.store import write_jsonl
 
 from .helpers import render_any
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import logicforge as lf
-from logicforge.parse import parse_answer
+from logicforge.kinds import parse_answer
 
 from .fuzzing import _items, targets, texts
 

@@ -14,7 +14,7 @@ import pytest
 
 import logicforge as lf
 from logicforge.models.openai_compat import OpenAICompatModel
-from logicforge.run.store import RecordStore
+from logicforge.runner.store import RecordStore
 
 from .fakeserver import FakeServer
 
@@ -128,7 +128,7 @@ def test_the_cache_tolerates_concurrent_writers_and_readers(small_items, tmp_pat
     cache = tmp_path / "c.sqlite"
     code = (
         "import logicforge as lf, sys\n"
-        "from logicforge.run.cache import ResponseCache\n"
+        "from logicforge.runner.cache import ResponseCache\n"
         "from logicforge.models.base import Response\n"
         "c = ResponseCache(sys.argv[1], commit_every_s=0.0)\n"
         "for i in range(300):\n"
@@ -140,7 +140,7 @@ def test_the_cache_tolerates_concurrent_writers_and_readers(small_items, tmp_pat
         subprocess.Popen([sys.executable, "-c", code, str(cache), tag]) for tag in ("a", "b", "c")
     ]
     assert [p.wait(timeout=120) for p in procs] == [0, 0, 0]
-    from logicforge.run.cache import ResponseCache
+    from logicforge.runner.cache import ResponseCache
 
     c = ResponseCache(cache)
     assert all(c.get(f"{t}-{i}") is not None for t in "abc" for i in range(300))

@@ -9,8 +9,8 @@ import json
 import pytest
 
 import logicforge as lf
+from logicforge.llm.judge import Judge, validate
 from logicforge.models.base import Response
-from logicforge.models.judge import Judge, validate
 
 from .fakeserver import FakeServer
 

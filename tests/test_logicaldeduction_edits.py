@@ -12,8 +12,8 @@ import pytest
 import logicforge as lf
 from logicforge.families.logicaldeduction import ld_cumulative, ld_individual, same_constraint
 from logicforge.families.ordering import load_logicaldeduction
+from logicforge.llm.backtranslate import backtranslate
 from logicforge.logic.csp import parse_program
-from logicforge.transforms.backtranslate import backtranslate
 
 from .test_backtranslate import Rewriter
 

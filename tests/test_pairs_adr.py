@@ -149,7 +149,7 @@ def test_adr_table_from_records(tmp_path) -> None:
 
 
 def test_formula_stats_prompt_and_solver_comparison(tmp_path) -> None:
-    from logicforge.parse import parse_answer
+    from logicforge.kinds import parse_answer
 
     ps = lf.generate(
         "ksat/random", {"n_vars": 12}, count=4, seed=2, grid={"alpha": [3.0, 4.26, 6.0]}

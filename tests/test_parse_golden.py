@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from logicforge.parse import parse_answer
+from logicforge.kinds import parse_answer
 from logicforge.schema import Item, Message
 
 ANY = object()

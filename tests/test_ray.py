@@ -12,7 +12,7 @@ import time
 import pytest
 
 import logicforge as lf
-from logicforge.run.store import write_jsonl
+from logicforge.runner.store import write_jsonl
 
 from .fakeserver import FakeServer
 

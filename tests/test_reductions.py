@@ -13,9 +13,8 @@ from ortools.sat.python import cp_model
 
 import logicforge as lf
 from logicforge import CNF
-from logicforge.metrics import verify
+from logicforge.kinds import parse_answer, verify
 from logicforge.models.baselines import OracleBaseline
-from logicforge.parse import parse_answer
 from logicforge.reductions import reduce_problem
 from logicforge.reductions.packing import check_placement, placement_to_assignment
 from logicforge.reductions.vertex_cover import check_cover, cover_to_assignment

@@ -13,7 +13,7 @@ import pytest
 
 import logicforge as lf
 from logicforge.errors import DataFileError
-from logicforge.run.store import RecordStore, write_jsonl
+from logicforge.runner.store import RecordStore, write_jsonl
 
 from .fakeserver import FakeServer
 

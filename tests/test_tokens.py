@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 import logicforge as lf
-from logicforge.metrics.tokens import TokenCounter, reasoning_text, smollm2_available
 from logicforge.models.base import Response
-from logicforge.run.runner import score_response
+from logicforge.models.tokens import TokenCounter, reasoning_text, smollm2_available
+from logicforge.runner.runner import score_response
 
 
 @pytest.mark.parametrize(

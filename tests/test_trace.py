@@ -8,9 +8,8 @@ import json
 import pytest
 
 import logicforge as lf
-from logicforge.metrics import verify
-from logicforge.parse import parse_answer
-from logicforge.report.compute import error_taxonomy
+from logicforge.kinds import parse_answer, verify
+from logicforge.reports.compute import error_taxonomy
 
 
 @pytest.fixture(scope="module")

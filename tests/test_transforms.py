@@ -7,9 +7,8 @@ import pytest
 import logicforge as lf
 from logicforge import CNF
 from logicforge.cli import main
-from logicforge.metrics import verify
+from logicforge.kinds import parse_answer, verify
 from logicforge.models.baselines import OracleBaseline
-from logicforge.parse import parse_answer
 from logicforge.transforms import apply_transform
 
 from .test_families_common import SMALL

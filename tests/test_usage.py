@@ -45,7 +45,7 @@ def test_usage_table_totals_and_cost() -> None:
 def test_dry_run_counts_requests_tokens_and_resume(tmp_path, capsys) -> None:
     items = lf.render(lf.generate("ksat/random", {"n_vars": 6, "alpha": 3.0}, count=5, seed=1))
     lf.run(items[:2], "random", tmp_path / "r.jsonl", samples=2)  # 4 records already done
-    from logicforge.run.store import write_jsonl
+    from logicforge.runner.store import write_jsonl
 
     write_jsonl(tmp_path / "items.jsonl", items)
     (tmp_path / "p.yaml").write_text("random*: {prompt: 1.0, completion: 2.0}\n")

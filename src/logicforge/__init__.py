@@ -9,10 +9,8 @@ Example:
     3
 """
 
-__version__ = "0.1.0"
-
-# The stage subpackages load first: the verbs below then own the names ``lf.run``/``lf.report``.
-from . import render as _render_pkg, report as _report_pkg, run as _run_pkg  # noqa: F401, I001
+from . import transforms  # noqa: E402, F401  (lf.transforms.pair, lf.transforms.edits)
+from ._version import __version__
 from .api import (
     generate,
     iter_items,
@@ -49,7 +47,6 @@ from .metrics.reward import reward
 from .models import Sampling, load_model
 from .registry import FAMILIES, METRICS, MODELS, RENDERERS, TRANSFORMS
 from .schema import Answer, Item, LabelledProblem, Record, Verdict
-from . import transforms  # noqa: E402, F401  (lf.transforms.pair, lf.transforms.edits)
 
 __all__ = [
     "__version__",

@@ -9,10 +9,10 @@ from typing import Any
 
 from .errors import ConfigError, DataFileError
 from .models.base import Model, Sampling, load_model
-from .render.base import render_problem
-from .run.cache import ResponseCache
-from .run.runner import item_meta, run_model, score_response
-from .run.store import read_jsonl
+from .renderers.base import render_problem
+from .runner.cache import ResponseCache
+from .runner.runner import item_meta, run_model, score_response
+from .runner.store import read_jsonl
 from .schema import Item, LabelledProblem, Record
 
 
@@ -182,7 +182,7 @@ def report(
     ``items`` (a list or an items.jsonl path) adds each prompt to the record drill-down;
     ``prices`` (a mapping or a YAML file, see :mod:`logicforge.metrics.usage`) adds costs."""
     from .metrics.usage import PriceTable
-    from .report.build import build_report
+    from .reports.build import build_report
 
     table_of_prices = (
         None

@@ -12,7 +12,7 @@ from pathlib import Path
 from . import api
 from .errors import ModelError
 from .models.base import Sampling
-from .run.store import write_jsonl
+from .runner.store import write_jsonl
 
 ALPHAS = [3.0, 3.5, 4.0, 4.26, 4.5, 5.0, 5.5]
 BASELINES = ["random", "always-sat", "always-unsat", "oracle"]

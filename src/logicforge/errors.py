@@ -64,3 +64,24 @@ class DataFileError(LogicforgeError):
 
 class ModelError(LogicforgeError):
     """A model backend could not be configured or reached in a way retries cannot fix."""
+
+
+class CertificationError(LogicforgeError):
+    """A construction or a check failed to certify what it promises (a label, a witness, a
+    model). This is a bug in logicforge or in a solver, never in the user's input: please report
+    it with the command that raised it."""
+
+
+def certify(cond: object, what: str = "a certified property") -> None:
+    """Raise :class:`CertificationError` unless ``cond`` holds; unlike ``assert``, ``python -O``
+    cannot remove it.
+
+    Example:
+        >>> certify(1 + 1 == 2, "arithmetic")
+        >>> certify(False, "the planted core is UNSAT")
+        Traceback (most recent call last):
+        ...
+        logicforge.errors.CertificationError: certification failed: the planted core is UNSAT
+    """
+    if not cond:
+        raise CertificationError(f"certification failed: {what}")

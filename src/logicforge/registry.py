@@ -1,39 +1,72 @@
-"""Name → object registries for families, renderers, models and metrics.
+"""Name → object registries: kinds, families, renderers, transforms, models, metrics and the
+optional kind capabilities (twins, reductions).
+
+The registry imports nothing of logicforge but :mod:`~logicforge.errors`. A registry fills
+itself on its first lookup: it imports the built-in modules that :mod:`logicforge._manifest`
+lists for it (by name, so no import edge runs upward), then every plug-in of the entry-point
+group ``logicforge.plugins`` (a third-party package declares
+``[project.entry-points."logicforge.plugins"] mine = "mypkg.logicforge_plugin"``; importing that
+module registers its objects).
 
 Example:
-    >>> from logicforge.registry import FAMILIES
-    >>> "ksat/random" in FAMILIES.names()
-    True
+    >>> from logicforge.registry import FAMILIES, KINDS
+    >>> "ksat/random" in FAMILIES.names(), "cnf" in KINDS
+    (True, True)
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator
+from importlib.metadata import entry_points
 from typing import Generic, TypeVar
 
-from .errors import UnknownNameError
+from .errors import LogicforgeError, UnknownNameError
 
 T = TypeVar("T")
 
+PLUGIN_GROUP = "logicforge.plugins"
+_plugins_loaded = False
+
+
+def _load_plugins() -> None:
+    global _plugins_loaded
+    if _plugins_loaded:
+        return
+    _plugins_loaded = True
+    for ep in entry_points(group=PLUGIN_GROUP):
+        try:
+            ep.load()
+        except Exception as e:  # a broken plug-in must say which one it is
+            raise LogicforgeError(
+                f"plug-in {ep.name!r} ({ep.value}) of entry-point group {PLUGIN_GROUP!r} failed "
+                f"to load: {type(e).__name__}: {e}; fix or uninstall that package"
+            ) from e
+
 
 class Registry(Generic[T]):
-    """A mapping from names to registered objects with one error type for unknown names."""
+    """A mapping from names to registered objects with one error type for unknown names.
 
-    def __init__(self, kind: str, loader: Callable[[], None] | None = None) -> None:
-        self.kind = kind
+    ``what`` names the registry in messages and selects its built-in modules in the manifest.
+    """
+
+    def __init__(self, what: str) -> None:
+        self.what = what
         self._items: dict[str, T] = {}
-        self._loader = loader
-        self._loaded = loader is None
+        self._loaded = False
 
     def _load(self) -> None:
-        if not self._loaded:
-            self._loaded = True
-            assert self._loader is not None
-            self._loader()
+        if self._loaded:
+            return
+        self._loaded = True
+        manifest = importlib.import_module("logicforge._manifest")
+        for module in manifest.BUILTINS.get(self.what, ()):
+            importlib.import_module(module)
+        _load_plugins()
 
     def register(self, name: str, obj: T) -> T:
         if name in self._items:
-            raise ValueError(f"{self.kind} {name!r} is already registered")
+            raise ValueError(f"{self.what} {name!r} is already registered")
         self._items[name] = obj
         return obj
 
@@ -48,7 +81,12 @@ class Registry(Generic[T]):
         try:
             return self._items[name]
         except KeyError:
-            raise UnknownNameError(self.kind, name, list(self._items)) from None
+            raise UnknownNameError(self.what, name, list(self._items)) from None
+
+    def find(self, name: str) -> T | None:
+        """The registered object, or None (for optional capabilities)."""
+        self._load()
+        return self._items.get(name)
 
     def names(self) -> list[str]:
         self._load()
@@ -62,29 +100,14 @@ class Registry(Generic[T]):
         return iter(self.names())
 
 
-def _families() -> None:
-    from . import families  # noqa: F401
-
-
-def _renderers() -> None:
-    from . import families, reductions, render  # noqa: F401
-
-
-def _models() -> None:
-    from . import models  # noqa: F401
-
-
-def _transforms() -> None:
-    from . import families, transforms  # noqa: F401
-
-
-def _metrics() -> None:
-    from .metrics import aggregate  # noqa: F401
-
-
 # Each registry imports its built-in modules on first use, so a command pays only for what it uses.
-FAMILIES: Registry[object] = Registry("family", _families)
-RENDERERS: Registry[object] = Registry("renderer", _renderers)
-MODELS: Registry[object] = Registry("model", _models)
-METRICS: Registry[object] = Registry("metric", _metrics)
-TRANSFORMS: Registry[object] = Registry("transform", _transforms)
+KINDS: Registry[object] = Registry("kind")
+FAMILIES: Registry[object] = Registry("family")
+RENDERERS: Registry[object] = Registry("renderer")
+MODELS: Registry[object] = Registry("model")
+METRICS: Registry[object] = Registry("metric")
+TRANSFORMS: Registry[object] = Registry("transform")
+# optional capabilities of a kind, keyed by the kind's name
+TWINS: Registry[object] = Registry("twin")  # a minimally different problem of the other label
+# reductions between kinds, keyed "<from>-><to>" (e.g. "cnf->vc", "coloring->cnf")
+REDUCTIONS: Registry[object] = Registry("reduction")

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
-Decision = Literal["SAT", "UNSAT"]
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class _Frozen(BaseModel):
@@ -57,6 +55,7 @@ class Item(_Frozen):
     mapping: dict[str, int]  # display name -> DIMACS variable
     problem: dict[str, Any]
     answer_schema: dict[str, Any] | None = None  # JSON schema for structured output
+    answer_format: str = ""  # how the answer is asked for and read back ("" = the kind's default)
     value_words: dict[str, bool] = Field(default_factory=dict)  # scheme words for true / false
     metadata: dict[str, Any] = Field(default_factory=dict)
 
@@ -69,9 +68,15 @@ class Usage(_Frozen):
 
 
 class Answer(_Frozen):
-    """What the parser read from a response."""
+    """What the parser read from a response.
 
-    decision: Decision | None = None
+    ``label`` is a member of the kind's label set: ``SAT`` / ``UNSAT`` for the binary kinds (a
+    YES of a reduced problem is ``SAT``), the chosen option for multiple choice (``"C"``,
+    ``"True"``, ``"Unknown"`` …), ``SAT`` (a grid) or ``UNSAT`` (no solution) for logic grids.
+    ``None`` means no answer could be read (``parse_error`` says why).
+    """
+
+    label: str | None = None
     assignment: dict[int, bool] | None = None
     parse_error: str | None = None
     rule: str | None = None  # which parsing rule produced the decision
@@ -80,6 +85,22 @@ class Answer(_Frozen):
     stats: dict[str, int] | None = (
         None  # solver-style counts a model reported (branches, conflicts)
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy(cls, data: Any) -> Any:
+        """Records written before ``label`` existed stored ``decision`` (and, for multiple
+        choice, the option under ``certificate.choice``)."""
+        if isinstance(data, dict) and "decision" in data:
+            data = dict(data)
+            label = data.pop("decision")
+            cert = data.get("certificate")
+            if isinstance(cert, dict) and "choice" in cert:
+                label = cert["choice"]
+                rest = {k: v for k, v in cert.items() if k != "choice"}
+                data["certificate"] = rest or None
+            data.setdefault("label", label)
+        return data
 
 
 class Verdict(_Frozen):

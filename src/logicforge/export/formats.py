@@ -7,7 +7,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..logic.cnf import CNF, to_dimacs
+from ..kinds import get_kind
+from ..logic.cnf import to_dimacs
 from ..schema import Item, LabelledProblem
 
 
@@ -41,14 +42,16 @@ def export_sft(items: Iterable[Item], records: Iterable[Mapping[str, Any]], out:
 
 
 def export_dimacs(problems: Iterable[LabelledProblem], out_dir: str | Path) -> int:
-    """One ``<problem_id>.cnf`` per CNF problem, its label and origin in ``c`` comment lines."""
+    """One ``<problem_id>.cnf`` per problem whose kind exports DIMACS (``Kind.exports``), its
+    label and origin in ``c`` comment lines."""
     d = Path(out_dir)
     d.mkdir(parents=True, exist_ok=True)
     n = 0
     for p in problems:
-        if p.kind != "cnf":
+        to_cnf = get_kind(p.kind).exports.get("dimacs")
+        if to_cnf is None:
             continue
-        cnf = CNF(p.problem["clauses"], p.problem["num_vars"])
+        cnf = to_cnf(p.problem)
         comments = [
             f"logicforge problem {p.problem_id}",
             f"family {p.family} params {json.dumps(p.params, sort_keys=True)}",
@@ -69,7 +72,7 @@ def export_zebralogic(problems: Iterable[LabelledProblem], out: str | Path) -> i
     n = 0
     with open(p, "w", encoding="utf-8") as f:
         for q in problems:
-            if q.kind != "zebra" or "solution" not in q.problem:
+            if "zebra-json" not in get_kind(q.kind).exports or "solution" not in q.problem:
                 continue
             d = q.problem
             row = {

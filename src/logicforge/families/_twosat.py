@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError
+from ..errors import CertificationError, ConfigError, certify
 from ..logic.cnf import CNF
 from ..logic.twosat import TwoSatResult, check_certificate, forced_literals, solve_2sat
 
@@ -18,7 +18,7 @@ MODEL_COUNT_MAX_VARS = 16  # count models exactly (all 2^n assignments) up to th
 
 def brute_force_count(clauses: Sequence[Clause], n: int) -> int:
     """Models of a CNF over n ≤ 20 variables, by evaluating every assignment at once."""
-    assert n <= 20
+    certify(n <= 20, "n <= 20")
     bits = (np.arange(1 << n)[:, None] >> np.arange(n)[None, :]) & 1
     ok = np.ones(1 << n, dtype=bool)
     for c in clauses:
@@ -69,21 +69,31 @@ def label(
     cnf = CNF(clauses, n)
     r = solve_2sat(cnf)
     if expect is not None:
-        assert r.label == expect, (
-            f"construction should be {expect} but the 2-SAT oracle says {r.label}"
+        certify(
+            r.label == expect,
+            f"construction should be {expect} but the 2-SAT oracle says {r.label}",
         )
     meta: dict[str, Any] = {"n_vars": n, "n_clauses": cnf.num_clauses}
     oracle: dict[str, Any] = {"solver": "2sat-scc", "label": r.label, "components": r.components}
     if r.label == "SAT":
-        assert cnf.evaluate({abs(x): x > 0 for x in r.model or ()})
+        certify(
+            cnf.evaluate({abs(x): x > 0 for x in r.model or ()}),
+            "cnf.evaluate({abs(x): x > 0 for x in r.model or ()})",
+        )
         oracle["model"] = list(r.model or ())
         bb = forced_literals(cnf)
         meta["backbone_size"] = len(bb)
         if count and n <= MODEL_COUNT_MAX_VARS:
             meta["model_count"] = brute_force_count(cnf.clauses, n)
     else:
-        assert r.witness_var is not None
-        assert check_certificate(cnf, r.witness_var, r.path_pos_to_neg, r.path_neg_to_pos)
+        if r.witness_var is None:
+            raise CertificationError(
+                "certification failed: an UNSAT 2-SAT certificate names its witness variable"
+            )
+        certify(
+            check_certificate(cnf, r.witness_var, r.path_pos_to_neg, r.path_neg_to_pos),
+            "check_certificate(cnf, r.witness_var, r.path_pos_to_neg, r.path_neg_to_pos)",
+        )
         oracle["witness_var"] = r.witness_var
         oracle["certificate"] = [r.path_pos_to_neg, r.path_neg_to_pos]
         meta["certificate_length"] = len(r.path_pos_to_neg) + len(r.path_neg_to_pos)

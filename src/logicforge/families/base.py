@@ -14,6 +14,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..errors import ConfigError
+from ..executor import ordered_map
 from ..registry import FAMILIES
 from ..schema import LabelledProblem
 
@@ -111,39 +112,13 @@ def generate_problems(
         for j, p in enumerate(built)
         for start in range(0, count, _CHUNK)
     ]
-    if executor not in ("local", "ray"):
-        raise ConfigError("executor", executor, "choose local or ray")
-    if executor == "ray":
-        from ..run.ray_exec import generate_shards
-
-        yield from generate_shards(shards, ray_address)
-        return
-    if workers == 1 or len(shards) < 2:
-        for sh in shards:
+    if executor == "local" and (workers == 1 or len(shards) < 2):
+        for sh in shards:  # in this process: problems as built, no round trip through dicts
             yield from _shard(*sh)
         return
-    yield from _in_pool(shards, workers)
-
-
-def _in_pool(shards: list[tuple[Any, ...]], workers: int) -> Iterator[LabelledProblem]:
-    """Shards on a local process pool, at most ``4 · workers`` in flight, yielded in order."""
-    import multiprocessing as mp
-    from collections import deque
-    from concurrent.futures import ProcessPoolExecutor
-
-    ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        pending: deque[Any] = deque()
-        it = iter(shards)
-        for sh in itertools.islice(it, 4 * workers):
-            pending.append(pool.submit(_shard_fields, *sh))
-        while pending:
-            done = pending.popleft().result()
-            nxt = next(it, None)
-            if nxt is not None:
-                pending.append(pool.submit(_shard_fields, *nxt))
-            # validated in the worker; rebuilding from plain fields is ~50× cheaper than unpickling
-            yield from (LabelledProblem.model_construct(**f) for f in done)
+    for fields in ordered_map(_shard_fields, shards, executor, workers, ray_address):
+        # validated in the worker; rebuilding from plain fields is ~50× cheaper than unpickling
+        yield from (LabelledProblem.model_construct(**f) for f in fields)
 
 
 def _shard_fields(*shard: Any) -> list[dict[str, Any]]:

@@ -20,7 +20,6 @@ counted, never paired by clause tricks.
 from __future__ import annotations
 
 import itertools
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,12 +27,12 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError, DimacsError
-from ..kinds import KindSpec, register_kind, yes_no_head, yes_no_verdict
+from ..errors import ConfigError, DimacsError, certify
+from ..kinds import Kind, register_kind, yes_no_format, yes_no_head, yes_no_verdict
+from ..kinds.items import build_kind_item
 from ..logic.cnf import CNF, read_dimacs
 from ..logic.sat import solve
-from ..registry import FAMILIES, RENDERERS
-from ..render.base import build_kind_item
+from ..registry import FAMILIES, REDUCTIONS, RENDERERS, TWINS
 from ..schema import Answer, Item, LabelledProblem, Verdict
 
 KIND = "coloring"
@@ -149,7 +148,10 @@ def colour_problem(
     oracle = sol.to_json()
     if sol.label == "SAT":
         col = colouring_from_model(sol.assignment or {}, num_nodes, k)
-        assert check_colouring(num_nodes, edges, k, col) == ""
+        certify(
+            check_colouring(num_nodes, edges, k, col) == "",
+            'check_colouring(num_nodes, edges, k, col) == ""',
+        )
         oracle["colouring"] = {str(v): c for v, c in col.items()}
     return {"num_nodes": num_nodes, "edges": edges, "k": k}, sol.label, oracle
 
@@ -191,9 +193,12 @@ class PlantedColoringFamily:
         edges = (
             sorted([list(cand[i]) for i in rng.choice(len(cand), m, replace=False)]) if m else []
         )
-        assert check_colouring(n, edges, k, {v: planted[v - 1] for v in range(1, n + 1)}) == ""
+        certify(
+            check_colouring(n, edges, k, {v: planted[v - 1] for v in range(1, n + 1)}) == "",
+            'check_colouring(n, edges, k, {v: planted[v - 1] for v in range(1, n + 1)}) == ""',
+        )
         data, label, oracle = colour_problem(n, edges, k)
-        assert label == "SAT", "a planted colouring exists, so the encoding must be SAT"
+        certify(label == "SAT", "a planted colouring exists, so the encoding must be SAT")
         meta = {
             "n_nodes": n,
             "n_edges": len(edges),
@@ -217,7 +222,10 @@ def uncolourable_twin(
         edges = sorted([*d["edges"], [u, v]])
         data, label, oracle = colour_problem(n, edges, k)
         if label == "UNSAT":
-            assert solve(encode(n, edges, k), solver="minisat22").label == "UNSAT"
+            certify(
+                solve(encode(n, edges, k), solver="minisat22").label == "UNSAT",
+                'solve(encode(n, edges, k), solver="minisat22").label == "UNSAT"',
+            )
             info = {
                 "pair_id": p.problem_id,
                 "edit": {"kind": "add-edge", "edge": [u, v], "distance": 1},
@@ -303,7 +311,7 @@ def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
         if isinstance(col, dict):
             try:
                 return Answer(
-                    decision="SAT",
+                    label="SAT",
                     rule=rule,
                     certificate={
                         "colouring": {
@@ -312,13 +320,13 @@ def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
                     },
                 )
             except (TypeError, ValueError):
-                return Answer(decision="SAT", rule=rule, parse_error="colouring holds a non-number")
+                return Answer(label="SAT", rule=rule, parse_error="colouring holds a non-number")
     pairs = _LINE.findall(body)
     if pairs:
         return Answer(
-            decision="SAT", rule=rule, certificate={"colouring": {a: int(b) for a, b in pairs}}
+            label="SAT", rule=rule, certificate={"colouring": {a: int(b) for a, b in pairs}}
         )
-    return Answer(decision="SAT", rule=rule)
+    return Answer(label="SAT", rule=rule)
 
 
 def verify(item: Item, answer: Answer) -> Verdict:
@@ -332,15 +340,40 @@ def verify(item: Item, answer: Answer) -> Verdict:
     return yes_no_verdict(item, answer, "colouring", check)
 
 
-def oracle_text(item: Item) -> str:
+def oracle(item: Item) -> Answer:
     d = item.problem
     sol = solve(encode(d["num_nodes"], d["edges"], d["k"]))
     if sol.label != "SAT":
-        return '{"answer": "NO"}'
+        return Answer(label="UNSAT")
     col = colouring_from_model(sol.assignment or {}, d["num_nodes"], d["k"])
-    return json.dumps({"answer": "YES", "colouring": {str(v): c for v, c in col.items()}})
+    return Answer(label="SAT", certificate={"colouring": {str(v): c for v, c in col.items()}})
 
 
-register_kind(KindSpec(KIND, parse, verify, oracle_text))
+def _twin(
+    p: LabelledProblem, rng: np.random.Generator, max_candidates: int = 4000, **_: Any
+) -> tuple[LabelledProblem, LabelledProblem] | None:
+    """A minimal graph edit, never a clause trick (colourable sources only)."""
+    return uncolourable_twin(p, rng, max_candidates) if p.label == "SAT" else None
+
+
+register_kind(
+    Kind(
+        KIND,
+        ("SAT", "UNSAT"),
+        (
+            yes_no_format(
+                "yes-no+colouring",
+                "colouring",
+                parse,
+                verify,
+                oracle,
+                lambda it: {str(v): 1 for v in range(1, it.problem["num_nodes"] + 1)},
+            ),
+        ),
+        group_columns=("n_nodes", "k"),
+    )
+)
+TWINS.register(KIND, _twin)
+REDUCTIONS.register(f"{KIND}->cnf", coloring_to_cnf)
 RENDERERS.register("coloring", ColoringRenderer())
 FAMILIES.register("coloring/planted", PlantedColoringFamily())

@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataFileError
-from ..kinds import KindSpec, register_kind
+from ..kinds import Kind, choice_format, register_kind
 from ..logic.fol import BinOp, FOLParseError, Formula, Not, Quant, entails, parse_fol, to_text
 from ..registry import RENDERERS
-from ..schema import Answer, Item, LabelledProblem, Verdict
-from ..transforms.edits import edit_variant
+from ..schema import Answer, Item, LabelledProblem
+from ._edits import edit_variant
 
 KIND = "fol"
 LABELS = ("True", "False", "Unknown")
@@ -181,7 +181,7 @@ def _fol_item(
     problem: LabelledProblem, rendering: str, head: str, premises: list[str], conclusion: str
 ) -> Item:
     """The shared FOL prompt (the paper's CoT prompts around it), over formulas or sentences."""
-    from ..render.base import build_kind_item
+    from ..kinds.items import build_kind_item
     from .ordering import cot_item
 
     prompt = (
@@ -209,7 +209,7 @@ class FOLRenderer:
 class FOLNLRenderer:
     """``fol-nl``: the premises and the conclusion as FOLIO's sentences (the paper's CoT prompts).
     An edited problem renders only once its sentences were back-translated and verified
-    (:mod:`logicforge.transforms.backtranslate`) — a stale sentence never reaches a prompt."""
+    (:mod:`logicforge.llm.backtranslate`) — a stale sentence never reaches a prompt."""
 
     name = "fol-nl"
     kind = KIND
@@ -241,35 +241,23 @@ _PHR = re.compile(r"(?i:answer)\s*(?i:is)?\s*[:=]?\s*\**\s*(True|False|Uncertain
 def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
     boxed = _BOX.findall(body)
     if boxed:
-        return Answer(
-            decision="SAT", rule="boxed", certificate={"choice": _WORD[boxed[-1].lower()]}
-        )
+        return Answer(label=_WORD[boxed[-1].lower()], rule="boxed")
     for obj in reversed(objs):
         v = obj.get("answer")
         if isinstance(v, str) and v.strip().lower() in _WORD:
-            return Answer(
-                decision="SAT", rule="json", certificate={"choice": _WORD[v.strip().lower()]}
-            )
+            return Answer(label=_WORD[v.strip().lower()], rule="json")
     ph = _PHR.findall(body)
     if ph:
-        return Answer(decision="SAT", rule="phrase", certificate={"choice": _WORD[ph[-1].lower()]})
+        return Answer(label=_WORD[ph[-1].lower()], rule="phrase")
     return Answer(parse_error="no answer: no True / False / Uncertain found")
 
 
-def verify(item: Item, answer: Answer) -> Verdict:
-    got = (answer.certificate or {}).get("choice")
-    if got is None:
-        return Verdict(correct=False, parse_failure=True, reason=answer.parse_error or "no answer")
-    gold = item.gold.get("label")
-    return Verdict(correct=got == gold, reason="" if got == gold else f"said {got}, gold {gold}")
+def _text(a: Answer, item: Item) -> str:
+    """FOLIO's word for Unknown is "Uncertain"."""
+    return json.dumps({"answer": {"Unknown": "Uncertain"}.get(str(a.label), a.label)})
 
 
-def oracle_text(item: Item) -> str:
-    return json.dumps(
-        {"answer": {"Unknown": "Uncertain"}.get(item.gold["label"], item.gold["label"])}
-    )
-
-
-register_kind(KindSpec(KIND, parse, verify, oracle_text))
+LABELS = ("True", "False", "Unknown")
+register_kind(Kind(KIND, LABELS, (choice_format(parse, lambda it: list(LABELS), _text),)))
 RENDERERS.register("fol", FOLRenderer())
 RENDERERS.register("fol-nl", FOLNLRenderer())

@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..errors import ConfigError, GenerationError
+from ..errors import CertificationError, ConfigError, GenerationError, certify
 from ..logic.cnf import CNF
 from ..logic.sat import solve
 from ..registry import FAMILIES
@@ -118,7 +118,10 @@ class KSATParams:
             return self.n_clauses
         if self.alpha_choices is not None:
             return int(round(self.alpha_choices[0] * self.n_vars))
-        assert self.alpha is not None
+        if self.alpha is None:
+            raise CertificationError(
+                "certification failed: a clause count comes from n_clauses, alpha or alpha_choices"
+            )
         return int(round(self.alpha * self.n_vars))
 
 
@@ -155,7 +158,10 @@ def _draw(p: KSATParams, rng: np.random.Generator, m: int | None = None) -> np.n
     else:
         lits = vars_ * np.where(rng.random((m, k)) < 0.5, -1, 1)
     # distinct variables per clause are checked by _draw_vars' exit test; shape and range here
-    assert lits.shape == (m, k) and (m == 0 or (vars_.min() >= 1 and vars_.max() <= n))
+    certify(
+        lits.shape == (m, k) and (m == 0 or (vars_.min() >= 1 and vars_.max() <= n)),
+        "lits.shape == (m, k) and (m == 0 or (vars_.min() >= 1 and vars_.max() <= n))",
+    )
     return lits
 
 
@@ -187,7 +193,7 @@ class KSATFamily:
                 if sol.model is not None and lits.size:  # the oracle's own witness must check out
                     vals = np.concatenate(([False], np.asarray(sol.model) > 0))
                     ok = (vals[np.abs(lits)] == (lits > 0)).any(axis=1).all()
-                    assert ok, "solver model does not satisfy the formula"
+                    certify(ok, "solver model does not satisfy the formula")
                 meta = {
                     "n_vars": cnf.num_vars,
                     "n_clauses": cnf.num_clauses,

@@ -9,7 +9,7 @@ altering edits, recorded like every other family's edits. Only questions whose p
 the dataset's answer are edited (262 of 300 with Logic-LM's GPT-4 programs); the others keep
 level 0 only.
 
-An edited question's context is stale until :mod:`logicforge.transforms.backtranslate` rewrites
+An edited question's context is stale until :mod:`logicforge.llm.backtranslate` rewrites
 the edited sentences (found in the context by their gloss) and verifies each one by translating
 it back into a constraint that must hold on exactly the same assignments as the edited one. The
 ``deduction`` renderer refuses an edited loaded question whose context was not verified.
@@ -24,9 +24,10 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from ..errors import CertificationError
 from ..logic.csp import CSPParseError, parse_constraint, parse_program, solve_csp
 from ..schema import LabelledProblem
-from ..transforms.edits import SWAP, edit_variant
+from ._edits import SWAP, edit_variant
 
 
 def constraint_lines(program: str) -> list[int]:
@@ -84,7 +85,8 @@ def ld_cumulative(p: LabelledProblem) -> list[LabelledProblem]:
     ops: list[str] = []
     for i in constraint_lines(p.problem["program"]):
         e = edit_line(lines[i])
-        assert e is not None
+        if e is None:
+            raise CertificationError("certification failed: every editable constraint has an edit")
         trial = [*lines[:i], e[0], *lines[i + 1 :]]
         problem, answer = _with(p, trial)
         if answer != p.label:
@@ -102,7 +104,8 @@ def ld_individual(p: LabelledProblem, mode: str = "preserve") -> list[LabelledPr
     out = []
     for i in constraint_lines(p.problem["program"]):
         e = edit_line(lines[i])
-        assert e is not None
+        if e is None:
+            raise CertificationError("certification failed: every editable constraint has an edit")
         problem, answer = _with(p, [*lines[:i], e[0], *lines[i + 1 :]])
         keep = answer == p.label if mode == "preserve" else (answer != p.label and len(answer) == 1)
         if keep:

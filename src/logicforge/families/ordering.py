@@ -30,11 +30,11 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError, DataFileError, LogicforgeError
-from ..kinds import KindSpec, register_kind
+from ..errors import CertificationError, ConfigError, DataFileError, LogicforgeError, certify
+from ..kinds import Kind, choice_format, register_kind
 from ..logic.csp import parse_program, solutions, solve_csp
 from ..registry import FAMILIES, RENDERERS
-from ..schema import Answer, Item, LabelledProblem, Verdict
+from ..schema import Answer, Item, LabelledProblem
 
 NAME = "ordering"
 KIND = "deduction"
@@ -74,7 +74,10 @@ def sentence(scene: str, objects: list[str], n: int, clue: str) -> str:
     """The English template of one constraint (exact, so edits back-translate exactly)."""
     lo, hi = SCENES[scene][3], SCENES[scene][4]
     m = re.fullmatch(r"(\w+) (==|!=|<|>) (\w+)", clue)
-    assert m, clue
+    if m is None:
+        raise CertificationError(
+            f"certification failed: not a constraint of the form <a> <op> <b>: {clue!r}"
+        )
     a, op, b = m.groups()
     who = _noun(scene, a).capitalize()
     if b.isdigit():
@@ -158,7 +161,7 @@ class OrderingFamily:
                 chosen = rest
         sents = [sentence(p.scene, objects, n, c) for c in chosen]
         prog = program(objects, chosen, sents, q, n)
-        assert solve_csp(parse_program(prog)) == answer, "the clues must determine the answer"
+        certify(solve_csp(parse_program(prog)) == answer, "the clues must determine the answer")
         problem = {
             "scene": p.scene,
             "objects": objects,
@@ -208,7 +211,7 @@ class DeductionRenderer:
     needs_backtranslation = True  # edited *loaded* questions only; generated clues are templates
 
     def render(self, problem: LabelledProblem) -> Item:
-        from ..render.base import build_kind_item
+        from ..kinds.items import build_kind_item
 
         d = problem.problem
         if (
@@ -279,7 +282,7 @@ def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
     ok = {chr(65 + i) for i in range(n)}
     boxed = [m.group(1) for m in _BOXED.finditer(body) if m.group(1) in ok]
     if boxed:
-        return Answer(decision="SAT", rule="boxed", certificate={"choice": boxed[-1]})
+        return Answer(label=boxed[-1], rule="boxed")
     for obj in reversed(objs):
         v = obj.get("answer")
         if (
@@ -287,26 +290,12 @@ def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
             and v.strip().strip("()").upper() in ok
             and len(v.strip().strip("()")) == 1
         ):
-            return Answer(
-                decision="SAT", rule="json", certificate={"choice": v.strip().strip("()").upper()}
-            )
+            return Answer(label=v.strip().strip("()").upper(), rule="json")
     ph = [(m.group(1) or m.group(2)) for m in _PHRASE.finditer(body)]
     ph = [x for x in ph if x in ok]
     if ph:
-        return Answer(decision="SAT", rule="phrase", certificate={"choice": ph[-1]})
+        return Answer(label=ph[-1], rule="phrase")
     return Answer(parse_error="no answer: no option letter found")
-
-
-def verify(item: Item, answer: Answer) -> Verdict:
-    got = (answer.certificate or {}).get("choice")
-    gold = item.gold.get("label")
-    if got is None:
-        return Verdict(correct=False, parse_failure=True, reason=answer.parse_error or "no option")
-    return Verdict(correct=got == gold, reason="" if got == gold else f"chose {got}, gold {gold}")
-
-
-def oracle_text(item: Item) -> str:
-    return json.dumps({"answer": item.gold["label"]})
 
 
 def load_logicaldeduction(
@@ -360,6 +349,16 @@ def load_logicaldeduction(
     return out
 
 
-register_kind(KindSpec(KIND, parse, verify, oracle_text))
+register_kind(
+    Kind(
+        KIND,
+        (),
+        (
+            choice_format(
+                parse, lambda it: [chr(65 + i) for i in range(int(it.problem.get("n_objects", 7)))]
+            ),
+        ),
+    )
+)
 FAMILIES.register(NAME, OrderingFamily())
 RENDERERS.register("deduction", DeductionRenderer())

@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..errors import ConfigError
+from ..errors import ConfigError, certify
 from ..logic.cnf import CNF
 from ..logic.sat import minimal_unsat_core as mus
 from ..logic.sat import solve
@@ -81,7 +81,7 @@ def pattern_clauses(name: str, vs: list[int]) -> list[list[int]]:
             [v if s else -v for v, s in zip(vs, signs, strict=True)]
             for signs in itertools.product((1, 0), repeat=k)
         ]
-    assert name == "xor-chain" and k % 2 == 1
+    certify(name == "xor-chain" and k % 2 == 1, 'name == "xor-chain" and k % 2 == 1')
     out = []
     for i in range(k):  # vs[i] ⊕ vs[i+1]: (a ∨ b) ∧ (¬a ∨ ¬b)
         a, b = vs[i], vs[(i + 1) % k]
@@ -145,11 +145,14 @@ class SATBenchFamily:
         planted_idx = sorted(order.index(i) for i in range(len(core)))
         cnf = CNF(clauses, n)
         sol = solve(cnf, stats=True)
-        assert sol.label == p.target_label, "the construction must give the asked label"
+        certify(sol.label == p.target_label, "the construction must give the asked label")
         oracle = sol.to_json()
         if sol.label == "UNSAT":
             m = mus([list(c) for c in clauses], n)
-            assert solve(CNF([clauses[i] for i in m], n)).label == "UNSAT"
+            certify(
+                solve(CNF([clauses[i] for i in m], n)).label == "UNSAT",
+                'solve(CNF([clauses[i] for i in m], n)).label == "UNSAT"',
+            )
             oracle["mus"] = m
         meta = {
             "n_vars": n,

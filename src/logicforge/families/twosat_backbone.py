@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import CertificationError, certify
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, knob, label, positive_int, rename
 
@@ -44,7 +45,8 @@ def _sizes(c: int, beta: float, rho: float) -> tuple[int, int, int]:
             key = (err > 1, err, beta_err + dens_err)
             if best is None or key < best[0]:
                 best = (key, b, f, m)
-    assert best is not None
+    if best is None:
+        raise CertificationError("certification failed: some backbone orientation was found")
     return best[1], best[2], best[3]
 
 
@@ -90,7 +92,7 @@ class BackboneFamily:
         from ..logic.twosat import forced_literals
 
         want = {perm[x - 1]: v for x, v in planted.items()}
-        assert forced_literals(cnf) == want, "the backbone must be exactly the planted variables"
+        certify(forced_literals(cnf) == want, "the backbone must be exactly the planted variables")
         meta.update(
             backbone=sorted(want),
             backbone_values=[want[v] for v in sorted(want)],

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import certify
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, knob, label, positive_int, rename
 
@@ -84,7 +85,7 @@ class MonoBridgeFamily:
         clauses.insert(s - 1, (-p_star, q_star))
         n = nP + nN
         witness = {v: True for v in P} | {v: v == q_star for v in N}
-        assert _satisfied(clauses, witness), "the planted witness must satisfy the formula"
+        certify(_satisfied(clauses, witness), "the planted witness must satisfy the formula")
         clauses, perm = rename(clauses, n, rng)
         cnf, res, meta = label(clauses, n, expect="SAT")
         meta.update(

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import certify
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, knob, label, planted_fillers, positive_int, rename
 
@@ -68,7 +69,7 @@ class ImplicationCycleFamily:
         core: list[Clause] = []
         for a, b in zip(chain, chain[1:], strict=False):
             core.append((-a,) if -a == b else (-a, b))  # a → b
-        assert len(core) == L + 1
+        certify(len(core) == L + 1, "len(core) == L + 1")
         fillers, _ = planted_fillers(r, list(range(L + 1, n + 1)), rng)
         clauses = core + fillers
         is_core = [True] * len(core) + [False] * len(fillers)
@@ -79,7 +80,10 @@ class ImplicationCycleFamily:
         clauses, _ = rename(clauses, n, rng)
         cnf, res, meta = label(clauses, n, expect="UNSAT")
         core_idx = [i for i, c in enumerate(is_core) if c]
-        assert label([clauses[i] for i in core_idx], n, expect="UNSAT", count=False)
+        certify(
+            label([clauses[i] for i in core_idx], n, expect="UNSAT", count=False),
+            'label([clauses[i] for i in core_idx], n, expect="UNSAT", count=False)',
+        )
         if r:
             label(
                 [c for c, ic in zip(clauses, is_core, strict=True) if not ic],

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import certify
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, knob, label, positive_int, rename
 
@@ -75,8 +76,8 @@ class EquivalenceCoreFamily:
         clauses, perm = rename(clauses, n, rng)
         cnf, res, meta = label(clauses, n, expect="SAT")
         if "model_count" in meta:
-            assert meta["model_count"] == 2**f, "equivalence core must have exactly 2^f models"
-        assert meta["backbone_size"] == 0
+            certify(meta["model_count"] == 2**f, "equivalence core must have exactly 2^f models")
+        certify(meta["backbone_size"] == 0, 'meta["backbone_size"] == 0')
         meta.update(
             free_vars=f,
             bound_vars=bound,

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError
+from ..errors import ConfigError, certify
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, label
 
@@ -94,8 +94,9 @@ class SymmetryFamily:
         total = n * p.copies
         cnf, res, meta = label(clauses, total, expect=blabel)
         if "model_count" in meta and "model_count" in bmeta:
-            assert meta["model_count"] == bmeta["model_count"] ** p.copies, (
-                "d copies must have M^d models"
+            certify(
+                meta["model_count"] == bmeta["model_count"] ** p.copies,
+                "d copies must have M^d models",
             )
         meta.update(
             copies=p.copies,

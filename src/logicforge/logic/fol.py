@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..errors import LogicforgeError
+from ..errors import CertificationError, LogicforgeError
 
 
 class FOLParseError(LogicforgeError):
@@ -258,7 +258,10 @@ def parse_fol(text: str, precedence: str = "standard") -> Formula:
     f = p.formula(0)
     if p.peek() is not None:
         t = p.peek()
-        assert t is not None
+        if t is None:
+            raise CertificationError(
+                "certification failed: a trailing token exists when the parser stops early"
+            )
         raise FOLParseError(text, t[2], f"unexpected {t[1]!r} after a complete formula")
     return f
 

@@ -24,7 +24,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from ..errors import ConfigError
+from ..errors import CertificationError, ConfigError
 from .fol import BinOp, Const, Eq, Formula, Not, Pred, Quant, Term, Var
 
 OPS = {"and": "&", "or": "|", "implies": "->", "iff": "<->"}
@@ -52,7 +52,10 @@ def to_prover9(f: Formula) -> str:
         if f.op == "xor":
             return f"-({a} <-> {b})"
         return f"({a} {OPS[f.op]} {b})"
-    assert isinstance(f, Quant)
+    if not isinstance(f, Quant):
+        raise CertificationError(
+            f"certification failed: every FOL formula node is known (got {type(f).__name__})"
+        )
     q = "all" if f.kind == "forall" else "exists"
     return f"({q} v_{f.var} {to_prover9(f.body)})"
 

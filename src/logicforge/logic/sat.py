@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..errors import ConfigError
+from ..errors import ConfigError, certify
 from .cnf import CNF
 
 if TYPE_CHECKING:
@@ -150,7 +150,7 @@ def minimal_unsat_core(clauses: list[list[int]], n_vars: int) -> list[int]:
         for i, c in enumerate(clauses):
             s.add_clause([*c, -(sel0 + 1 + i)])
         keep = list(range(len(clauses)))
-        assert not s.solve(assumptions=[sel0 + 1 + i for i in keep]), "formula must be UNSAT"
+        certify(not s.solve(assumptions=[sel0 + 1 + i for i in keep]), "formula must be UNSAT")
         core = sorted(x - sel0 - 1 for x in (s.get_core() or []) if x > sel0)
         keep = core or keep
         for i in list(keep):  # deletion: drop every clause the rest does not need

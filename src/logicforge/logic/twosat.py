@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import LogicforgeError
+from ..errors import LogicforgeError, certify
 from .cnf import CNF
 
 
@@ -211,7 +211,7 @@ def forced_literals(cnf: CNF) -> dict[int, bool]:
             indeg[v] -= 1
             if indeg[v] == 0:
                 order.append(v)
-    assert len(order) == k, "the condensation of a graph must be acyclic"
+    certify(len(order) == k, "the condensation of a graph must be acyclic")
     reach = [0] * k
     for c in reversed(order):
         r = 1 << c

@@ -4,10 +4,13 @@ Columns available for grouping: ``model``, ``sample`` and every key of a record'
 (``family``, ``label``, ``rendering``, ``n_vars``, ``alpha``, …).
 
 Metrics per group: n (scored records), unlabelled (records whose gold label timed out — never
-guessed, never scored), accuracy with its Wilson 95 % interval, precision / recall / F1 with SAT
-as the positive class and with UNSAT as the positive class, MCC, the SAT-prediction rate on UNSAT
-items, witness validity on SAT items, and parse-failure and error rates. A metric whose
-denominator vanishes is ``None`` (undefined) — never silently 0.
+guessed, never scored), accuracy with its Wilson 95 % interval, parse-failure, truncation and
+error rates, token means. Which further metrics apply follows the answer format's metric set
+(:mod:`logicforge.kinds`): for **binary** formats precision / recall / F1 with SAT as the positive
+class and with UNSAT as the positive class, MCC, the SAT-prediction rate, the SAT rate on UNSAT
+items and witness validity on SAT items; for **grids** the cell accuracy. A group that mixes
+metric sets gets only the shared metrics. A metric that does not apply is absent from the row; a
+metric whose denominator vanishes is ``None`` (undefined) — never silently 0.
 
 Example:
     >>> lo, hi = wilson(8, 10)
@@ -21,6 +24,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ..kinds import metric_set
 from ..registry import METRICS
 
 METRIC_NAMES = [
@@ -79,6 +83,14 @@ def mcc(tp: int, fp: int, fn: int, tn: int) -> float | None:
     return (tp * tn - fp * fn) / math.sqrt(den)
 
 
+def _metric_set(meta: Mapping[str, Any]) -> str | None:
+    """The record's metric set from its kind and answer format; a hand-written record without a
+    kind is binary when its gold label is SAT / UNSAT (/ UNKNOWN), else multiple choice."""
+    if "kind" not in meta:
+        return "binary" if meta.get("label") in ("SAT", "UNSAT", "UNKNOWN") else "choice"
+    return metric_set(str(meta["kind"]), str(meta.get("answer_format") or ""))
+
+
 def row_of(rec: Mapping[str, Any]) -> dict[str, Any]:
     """Flatten a record (dict form) into the columns metrics need."""
     v = rec.get("verdict") or {}
@@ -87,7 +99,8 @@ def row_of(rec: Mapping[str, Any]) -> dict[str, Any]:
         "model": rec.get("model"),
         "sample": rec.get("sample"),
         **(rec.get("meta") or {}),
-        "pred": a.get("decision"),
+        "pred": a.get("label", a.get("decision")),
+        "metric_set": _metric_set(rec.get("meta") or {}),
         "correct": bool(v.get("correct")),
         "excluded": bool(v.get("excluded")) or (rec.get("meta") or {}).get("label") == "UNKNOWN",
         "witness_valid": v.get("witness_valid"),
@@ -106,17 +119,33 @@ def _mean_of(rows: Sequence[Mapping[str, Any]], key: str) -> float | None:
 
 
 def _cell_accuracy(rows: Sequence[Mapping[str, Any]]) -> float | None:
-    """Mean partial score (zebra cells) where the kind defines one; a record without an answer
-    (parse failure or error) on such an item counts 0."""
-    scored = [r for r in rows if r.get("score") is not None or r.get("kind") == "zebra"]
-    if not scored:
+    """Mean partial score (grid cells); a record without an answer (parse failure or error)
+    counts 0."""
+    if not rows:
         return None
-    return sum(r.get("score") or 0.0 for r in scored) / len(scored)
+    return sum(r.get("score") or 0.0 for r in rows) / len(rows)
+
+
+BINARY_ONLY = (
+    "precision_sat",
+    "recall_sat",
+    "f1_sat",
+    "precision_unsat",
+    "recall_unsat",
+    "f1_unsat",
+    "mcc",
+    "pred_sat_rate",
+    "sat_rate_on_unsat",
+    "witness_valid_on_sat",
+)
+GRID_ONLY = ("cell_accuracy",)
 
 
 def metrics_of(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Metrics of one group. Records whose gold label is unknown (the solver timed out while
-    labelling) are not scored; they are counted in ``unlabelled``."""
+    labelling) are not scored; they are counted in ``unlabelled``. Binary-only and grid-only
+    metrics are present only when every row of the group has that metric set."""
+    sets = {r.get("metric_set") for r in rows}
     unlabelled = sum(bool(r.get("excluded")) for r in rows)
     rows = [r for r in rows if not r.get("excluded")]
     n = len(rows)
@@ -134,7 +163,7 @@ def metrics_of(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     ps, rs = _div(tp, tp + fp), _div(tp, n_sat)
     pu, ru = _div(tn, tn + fn_), _div(tn, n_unsat)
     wv = sum(bool(r.get("witness_valid")) for r, g in zip(rows, gold, strict=True) if g == "SAT")
-    return {
+    out = {
         "n": n,
         "unlabelled": unlabelled,
         "accuracy": _div(k, n),
@@ -157,6 +186,8 @@ def metrics_of(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "mean_completion_tokens": _mean_of(rows, "completion_tokens"),
         "mean_reasoning_tokens": _mean_of(rows, "reasoning_tokens"),
     }
+    drop = (() if sets == {"binary"} else BINARY_ONLY) + (() if sets == {"grid"} else GRID_ONLY)
+    return {k: v for k, v in out.items() if k not in drop}
 
 
 def group_rows(
@@ -175,10 +206,10 @@ def _sort_key(key: tuple[Any, ...]) -> tuple[Any, ...]:
 def aggregate(
     records: Iterable[Mapping[str, Any]], by: Sequence[str] = ("model",)
 ) -> list[dict[str, Any]]:
-    """One row per group of ``by`` columns with every metric in :data:`METRIC_NAMES`.
+    """One row per group of ``by`` columns with every metric in :data:`METRIC_NAMES` that applies.
 
     Example:
-        >>> recs = [{"model": "m", "meta": {"label": "SAT"}, "answer": {"decision": "SAT"},
+        >>> recs = [{"model": "m", "meta": {"kind": "cnf", "label": "SAT"}, "answer": {"label": "SAT"},
         ...          "verdict": {"correct": True, "witness_valid": True}}]
         >>> aggregate(recs)[0]["accuracy"], aggregate(recs)[0]["mcc"] is None
         (1.0, True)

@@ -29,8 +29,8 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..llm.judge import Judge, judge_records
 from ..models.base import Model
-from ..models.judge import Judge, judge_records
 from ..schema import Item, Record
 
 CODES = {

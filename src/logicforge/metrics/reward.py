@@ -21,13 +21,13 @@ Example:
 from __future__ import annotations
 
 from ..errors import ConfigError
+from ..kinds import verify
 from ..schema import Item
-from .verdict import verify
 
 
 def reward(item: Item, response: str | None) -> float:
     """Reward in [0, 1] for one response to one item (see the module docstring for the rules)."""
-    from ..parse.answer import parse_answer
+    from ..kinds import parse_answer
 
     if item.gold.get("label") == "UNKNOWN":
         raise ConfigError("item", item.item_id, "its gold label is unknown; it earns no reward")

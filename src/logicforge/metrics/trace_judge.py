@@ -31,10 +31,11 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..errors import CertificationError
+from ..llm.judge import Judge, judge_records
 from ..logic.cnf import CNF
 from ..logic.sat import minimal_unsat_core
 from ..models.base import Model
-from ..models.judge import Judge, judge_records
 from ..schema import Item, Record
 
 EXTRACT = (
@@ -78,7 +79,8 @@ async def _consult(
 
 def _updated(rec: Record, extra: dict[str, Any], **verdict: Any) -> Record:
     """``rec`` with a new ``extra`` and its verdict updated (``details`` are merged)."""
-    assert rec.verdict is not None
+    if rec.verdict is None:
+        raise CertificationError("certification failed: a judged record has a verdict")
     if "details" in verdict:
         verdict["details"] = rec.verdict.details | verdict["details"]
     return rec.model_copy(
@@ -96,21 +98,22 @@ def _mus(clauses: tuple[tuple[int, ...], ...], n_vars: int) -> list[int]:
 async def judge_record(rec: Record, item: Item, judge: Model) -> Record:
     """One record through the judge (when it needs one); returns the updated record."""
     a, v = rec.answer, rec.verdict
-    if a is None or v is None or rec.text is None or item.kind != "cnf":
+    if a is None or v is None or rec.text is None or "clauses" not in item.problem:
         return rec
     used = {abs(x) for c in item.problem["clauses"] for x in c}
-    if a.decision == "SAT" and (a.assignment is None or used - a.assignment.keys()):
+    if a.label == "SAT" and (a.assignment is None or used - a.assignment.keys()):
         return await extract_assignment(rec, item, judge, used)
     if not v.correct and v.error_type in (None, "spurious contradiction"):
         return await classify_error(rec, item, judge)
-    if a.decision == "UNSAT" and v.correct:
+    if a.label == "UNSAT" and v.correct:
         return await core_opinion(rec, item, judge)
     return rec
 
 
 async def extract_assignment(rec: Record, item: Item, judge: Model, used: set[int]) -> Record:
     """The judge reads an assignment out of free text; the solver checks it."""
-    assert rec.verdict is not None and rec.text is not None
+    if rec.verdict is None or rec.text is None:
+        raise CertificationError("certification failed: a judged record has a verdict and a text")
     names = list(item.mapping)
     schema = {
         "type": "object",
@@ -157,7 +160,8 @@ async def extract_assignment(rec: Record, item: Item, judge: Model, used: set[in
 
 async def core_opinion(rec: Record, item: Item, judge: Model) -> Record:
     """The paper's judge-against-core opinion on a right UNSAT answer, beside the cited-core check."""
-    assert rec.text is not None
+    if rec.text is None:
+        raise CertificationError("certification failed: a judged record has a response text")
     clauses = item.problem["clauses"]
     core = _mus(tuple(tuple(c) for c in clauses), item.problem.get("num_vars") or 0)
     schema = {
@@ -199,7 +203,8 @@ CLASSIFY = (
 async def classify_error(rec: Record, item: Item, judge: Model) -> Record:
     """SATBench §5.3 error classes for a wrong answer no rule could classify (judge-decided,
     stored as ``details.judge_error_type`` beside the rule's own ``error_type``)."""
-    assert rec.text is not None
+    if rec.text is None:
+        raise CertificationError("certification failed: a judged record has a response text")
     schema = {
         "type": "object",
         "properties": {

@@ -2,8 +2,9 @@
 
 * pass@k — the unbiased estimator 1 − C(n − c, k) / C(n, k) per item (n samples, c correct),
   averaged over items (best-of-n with an oracle verifier);
-* majority voting — decisions: the most frequent parsed decision (ties broken by first
-  occurrence); zebra grids: the sampled grid with the highest summed cell frequency across samples.
+* majority voting — the one vote of :mod:`logicforge.kinds.vote`: the most frequent label (ties
+  broken by first occurrence); grids: the sampled grid with the highest summed cell frequency
+  across samples. The winner's own verdict is scored, so every kind and format is right.
 
 Example:
     >>> round(pass_at_k(5, 2, 2), 3)
@@ -13,9 +14,13 @@ Example:
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+from ..kinds import format_of
+from ..kinds.vote import winner
+from ..schema import Answer
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -56,42 +61,20 @@ def pass_at_k_table(
     return rows
 
 
-def _grid_vote(rs: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
-    grids = [((r.get("answer") or {}).get("certificate") or {}).get("grid") or {} for r in rs]
-    freq: Counter[tuple[str, str, str]] = Counter(
-        (h, a, v) for g in grids for h, row in g.items() for a, v in row.items()
-    )
-    best = max(
-        range(len(rs)),
-        key=lambda i: sum(freq[(h, a, v)] for h, row in grids[i].items() for a, v in row.items()),
-    )
-    return rs[best]
-
-
 def majority_table(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Accuracy of the majority-voted answer per model (and cell accuracy for zebra)."""
+    """Accuracy of the majority-voted answer per model (and cell accuracy for grids)."""
     acc: dict[str, list[float]] = defaultdict(list)
     cells: dict[str, list[float]] = defaultdict(list)
     for (model, _), rs in _by_item(records).items():
         rs = sorted(rs, key=lambda r: r.get("sample") or 0)
-        if (rs[0].get("meta") or {}).get("kind") == "zebra":
-            pick = _grid_vote(rs)
-            v = pick.get("verdict") or {}
-            acc[model].append(float(bool(v.get("correct"))))
+        meta = rs[0].get("meta") or {}
+        fmt = format_of(str(meta.get("kind", "")), str(meta.get("answer_format") or ""))
+        answers = [Answer.model_validate(r["answer"]) if r.get("answer") else None for r in rs]
+        w = winner(fmt, answers) if fmt is not None else None
+        v = (rs[w].get("verdict") or {}) if w is not None else {}
+        acc[model].append(float(bool(v.get("correct"))))
+        if fmt is not None and fmt.metric_set == "grid":
             cells[model].append(float(v.get("score") or 0.0))
-            continue
-        votes = Counter(d for r in rs if (d := (r.get("answer") or {}).get("decision")) is not None)
-        gold = (rs[0].get("meta") or {}).get("label")
-        if not votes:
-            acc[model].append(0.0)
-            continue
-        top = max(votes.values())
-        winner = next(
-            d
-            for r in rs
-            if (d := (r.get("answer") or {}).get("decision")) is not None and votes[d] == top
-        )
-        acc[model].append(float(winner == gold))
     return [
         {
             "model": m,

@@ -5,10 +5,11 @@ Specs (``--model``): ``random[:seed=N]``, ``always-sat``, ``always-unsat``, ``or
 ``openai-compatible:<base URL>:<model name>`` (alias ``openai:``), ``hf:<local dir>``
 (transformers, batched), ``vllm:<model>`` (offline engine); wrappers
 ``selfverify:<rounds>:<none|oracle>:<spec>``, ``bestofn:<n>:<oracle|majority|model(<spec>)>:<spec>``
-and ``symbcot:<spec>`` (three-stage symbolic chain of thought).
+and ``symbcot:<spec>`` (three-stage symbolic chain of thought) live in
+:mod:`logicforge.strategies`.
 """
 
-from . import baselines, bestofn, embedded, local_batch, openai_compat, selfverify, symbcot
+from . import baselines, embedded, local_batch, openai_compat
 from .base import Model, Response, Sampling, load_model
 
 __all__ = [
@@ -17,10 +18,7 @@ __all__ = [
     "Sampling",
     "load_model",
     "baselines",
-    "bestofn",
     "embedded",
     "local_batch",
     "openai_compat",
-    "selfverify",
-    "symbcot",
 ]

@@ -15,7 +15,7 @@ import asyncio
 import time
 from typing import Any
 
-from ..errors import ConfigError, ModelError
+from ..errors import CertificationError, ConfigError, ModelError
 from ..registry import MODELS
 from ..rng import stable_int
 from ..schema import Item
@@ -53,7 +53,10 @@ class _Batcher:
         return await fut
 
     async def _loop(self) -> None:
-        assert self.queue is not None
+        if self.queue is None:
+            raise CertificationError(
+                "certification failed: the batching loop starts after its queue exists"
+            )
         while True:
             first = await self.queue.get()
             group = [first]

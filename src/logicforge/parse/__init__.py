@@ -1,7 +1,7 @@
-"""Answer extraction from model text: decisions and assignments. Parsers never raise."""
+"""Text parsing utilities: JSON finding, verdict words, assignment pairs. Parsers never raise."""
 
-from .answer import parse_answer
+from .answer import prepare
 from .assignment import parse_assignment
 from .decision import parse_decision, strip_thinking
 
-__all__ = ["parse_answer", "parse_assignment", "parse_decision", "strip_thinking"]
+__all__ = ["prepare", "parse_assignment", "parse_decision", "strip_thinking"]

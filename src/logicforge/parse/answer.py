@@ -1,13 +1,13 @@
-"""Turn a response into an :class:`~logicforge.schema.Answer` for an Item. Never raises."""
+"""Text utilities shared by the answer formats: reasoning and echo removal, reported counts,
+cited conditions. The formats themselves live with their kinds (:mod:`logicforge.kinds`)."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from ..schema import Answer, Item
-from .assignment import parse_assignment
-from .decision import parse_decision, strip_thinking
+from ..schema import Item
+from .decision import strip_thinking
 from .jsonish import json_objects
 
 MAX_CHARS = 2_000_000
@@ -85,53 +85,8 @@ def cited_conditions(objs: list[dict[str, Any]]) -> list[int] | None:
     return None
 
 
-def parse_answer(text: str | None, item: Item) -> Answer:
-    """Read decision and (for SAT) assignment from ``text``.
-
-    Example:
-        >>> from logicforge.schema import Item, Message
-        >>> it = Item(item_id="i", problem_id="p", family="f", kind="cnf", params={}, seed=0,
-        ...           rendering="formula", messages=[Message(role="user", content="?")],
-        ...           gold={"label": "SAT"}, mapping={"x1": 1}, problem={})
-        >>> parse_answer('{"answer": "SAT", "assignment": {"x1": true}}', it).assignment
-        {1: True}
-    """
-    try:
-        if text is None:
-            return Answer(parse_error="no response text")
-        if len(text) > MAX_CHARS:
-            text = text[-MAX_CHARS:]
-        body = _drop_echo(strip_thinking(text), item)
-        objs = json_objects(body)
-        if item.kind != "cnf":
-            from ..kinds import get_kind
-
-            return get_kind(item.kind).parse(body, objs, item)
-        decision, rule = parse_decision(body, objs)
-        if decision is None:
-            return Answer(parse_error=rule)
-        stats = reported_counts(body, objs)
-        if decision != "SAT":
-            cited = cited_conditions(objs)
-            return Answer(
-                decision="UNSAT",
-                rule=rule,
-                stats=stats,
-                certificate={"conflict": cited} if cited is not None else None,
-            )
-        tw = [w for w, v in item.value_words.items() if v]
-        fw = [w for w, v in item.value_words.items() if not v]
-        values, unknown, conflict = parse_assignment(body, item.mapping, objs, tw, fw)
-        if conflict:
-            return Answer(
-                decision="SAT",
-                rule=rule,
-                assignment=None,
-                unknown_names=unknown,
-                parse_error=conflict,
-            )
-        return Answer(
-            decision="SAT", rule=rule, assignment=values, unknown_names=unknown, stats=stats
-        )
-    except Exception as e:  # a parser bug must never take a run down; record it
-        return Answer(parse_error=f"parser error: {type(e).__name__}: {e}")
+def prepare(text: str, item: Item) -> tuple[str, list[dict[str, Any]]]:
+    """The reply with its reasoning (``<think>``) and echoed prompt lines removed, and the JSON
+    objects found in it: what every answer format parses."""
+    body = _drop_echo(strip_thinking(text), item)
+    return body, json_objects(body)

@@ -25,12 +25,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ConfigError
-from ..kinds import KindSpec, register_kind, yes_no_head, yes_no_verdict
+from ..kinds import Kind, register_kind, yes_no_format, yes_no_head, yes_no_verdict
+from ..kinds.items import build_kind_item
 from ..logic.cnf import CNF
-from ..registry import RENDERERS
-from ..render.base import build_kind_item
+from ..registry import REDUCTIONS, RENDERERS
 from ..schema import Answer, Item, LabelledProblem, Verdict
-from .base import REDUCERS, mapped_back, oracle_reply
+from .base import mapped_back, oracle_answer, reduction
 
 KIND = "packing"
 ANSWER_SCHEMA: dict[str, Any] = {
@@ -149,11 +149,11 @@ def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
         pl = obj.get("placement")
         if isinstance(pl, dict):
             return Answer(
-                decision="SAT",
+                label="SAT",
                 rule=rule,
                 certificate={"placement": {str(k): v for k, v in pl.items()}},
             )
-    return Answer(decision="SAT", rule=rule)
+    return Answer(label="SAT", rule=rule)
 
 
 def verify(item: Item, answer: Answer) -> Verdict:
@@ -164,10 +164,17 @@ def verify(item: Item, answer: Answer) -> Verdict:
     return yes_no_verdict(item, answer, "placement", check)
 
 
-def oracle_text(item: Item) -> str:
-    return oracle_reply(item, "placement", assignment_to_placement)
+def oracle(item: Item) -> Answer:
+    return oracle_answer(item, "placement", assignment_to_placement)
 
 
-REDUCERS[KIND] = reduce_cnf
-register_kind(KindSpec(KIND, parse, verify, oracle_text))
+REDUCTIONS.register(f"cnf->{KIND}", reduction(KIND, reduce_cnf))
+register_kind(
+    Kind(
+        KIND,
+        ("SAT", "UNSAT"),
+        (yes_no_format("yes-no+placement", "placement", parse, verify, oracle, lambda it: {}),),
+        group_columns=("n_vars", "alpha"),
+    )
+)
 RENDERERS.register("packing", PackingRenderer())

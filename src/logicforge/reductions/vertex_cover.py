@@ -21,12 +21,12 @@ import re
 from typing import Any
 
 from ..errors import ConfigError
-from ..kinds import KindSpec, register_kind, yes_no_head, yes_no_verdict
+from ..kinds import Kind, register_kind, yes_no_format, yes_no_head, yes_no_verdict
+from ..kinds.items import build_kind_item
 from ..logic.cnf import CNF
-from ..registry import RENDERERS
-from ..render.base import build_kind_item
+from ..registry import REDUCTIONS, RENDERERS
 from ..schema import Answer, Item, LabelledProblem, Verdict
-from .base import REDUCERS, mapped_back, oracle_reply
+from .base import mapped_back, oracle_answer, reduction
 
 KIND = "vc"
 ANSWER_SCHEMA: dict[str, Any] = {
@@ -128,16 +128,16 @@ def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
             try:
                 nodes = [int(str(x).strip().lstrip("vn")) for x in obj["cover"]]
             except ValueError:
-                return Answer(decision="SAT", rule=rule, parse_error="cover holds a non-number")
-            return Answer(decision="SAT", rule=rule, certificate={"cover": nodes})
+                return Answer(label="SAT", rule=rule, parse_error="cover holds a non-number")
+            return Answer(label="SAT", rule=rule, certificate={"cover": nodes})
     lines = _COVER_LINE.findall(body)
     if lines:
         return Answer(
-            decision="SAT",
+            label="SAT",
             rule=rule,
             certificate={"cover": [int(x) for x in re.findall(r"\d+", lines[-1])]},
         )
-    return Answer(decision="SAT", rule=rule)
+    return Answer(label="SAT", rule=rule)
 
 
 def verify(item: Item, answer: Answer) -> Verdict:
@@ -148,10 +148,17 @@ def verify(item: Item, answer: Answer) -> Verdict:
     return yes_no_verdict(item, answer, "cover", check)
 
 
-def oracle_text(item: Item) -> str:
-    return oracle_reply(item, "cover", assignment_to_cover)
+def oracle(item: Item) -> Answer:
+    return oracle_answer(item, "cover", assignment_to_cover)
 
 
-REDUCERS[KIND] = reduce_cnf
-register_kind(KindSpec(KIND, parse, verify, oracle_text))
+REDUCTIONS.register(f"cnf->{KIND}", reduction(KIND, reduce_cnf))
+register_kind(
+    Kind(
+        KIND,
+        ("SAT", "UNSAT"),
+        (yes_no_format("yes-no+cover", "cover", parse, verify, oracle, lambda it: []),),
+        group_columns=("n_vars", "alpha"),
+    )
+)
 RENDERERS.register("vc", VCRenderer())

@@ -35,7 +35,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..errors import ConfigError
+from ..errors import CertificationError, ConfigError
 from ..registry import FAMILIES, RENDERERS
 
 SHIPPED = "logicforge.suites"
@@ -81,8 +81,8 @@ class StoryBlock(_Strict):
     concurrency: int = Field(4, ge=1, le=256)
 
     def config(self) -> Any:
-        """The :class:`~logicforge.render.story.StoryConfig` this block describes (validated)."""
-        from ..render.story import StoryConfig
+        """The :class:`~logicforge.llm.story.StoryConfig` this block describes (validated)."""
+        from ..llm.story import StoryConfig
 
         return StoryConfig(
             self.attempts, self.max_tokens, self.temperature, self.aware, self.llm_check
@@ -252,14 +252,10 @@ def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> 
             q = p
             for spec in v.transforms:
                 name, opts = parse_transform_spec(spec)
-                if (
-                    name == "reduce"
-                ):  # change of representation: CNF → vc / packing, colouring → cnf
-                    from ..families.coloring import coloring_to_cnf
+                if name == "reduce":  # change of representation: cnf → vc / packing, coloring → cnf
                     from ..reductions import reduce_problem
 
-                    to = str(opts.get("to"))
-                    q = coloring_to_cnf(q) if to == "cnf" else reduce_problem(q, to)
+                    q = reduce_problem(q, str(opts.get("to")))
                 else:
                     q = apply_transform(q, name, opts)
             meta = q.metadata | {"variant": v.name, "source_problem_id": p.problem_id}
@@ -315,15 +311,18 @@ def _backtranslated(suite: Suite, problems: list[Any], out: Path) -> list[Any]:
     import json
 
     from ..api import load_problems
-    from ..run.store import write_jsonl
-    from ..transforms.backtranslate import BackTranslateConfig, backtranslate
+    from ..llm.backtranslate import BackTranslateConfig, backtranslate
+    from ..runner.store import write_jsonl
 
     kind = problems[0].kind
     path = out / f"backtranslated-{kind}.jsonl"
     if path.exists():
         return load_problems(path)
     st = suite.story
-    assert st is not None, "validated before work: back-translation needs a writer"
+    if st is None:
+        raise CertificationError(
+            "certification failed: validated before work: back-translation needs a writer"
+        )
     kept, stats = backtranslate(
         problems,
         st.writer,
@@ -346,7 +345,7 @@ def run_suite(
     """Generate, render, run every model and write the report; resumable (rerun to continue)."""
     from .. import api
     from ..models.base import Sampling
-    from ..run.store import write_jsonl
+    from ..runner.store import write_jsonl
 
     out = Path(out)
     notes: list[dict[str, Any]] = []
@@ -356,14 +355,14 @@ def run_suite(
         import json
 
         (out / "pairing.json").write_text(json.dumps(notes, indent=1) + "\n")
-    from ..transforms.backtranslate import needs_backtranslation
+    from ..llm.backtranslate import needs_backtranslation
 
     items = []
     for r in suite.renderers:  # each renderer renders the problems of its own kind
-        kind = getattr(RENDERERS.get(r), "kind", "cnf")
+        kind = RENDERERS.get(r).kind  # type: ignore[attr-defined]
         ps = [p for p in problems if p.kind == kind]
         if getattr(RENDERERS.get(r), "needs_writer", False) and suite.story is not None:
-            from ..run.narrate import narrate
+            from ..runner.narrate import narrate
 
             st = suite.story
             items += narrate(

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..errors import ConfigError
+from ..errors import ConfigError, certify
 from ..logic.cnf import CNF
 from ..logic.sat import solve
 from ..registry import TRANSFORMS
@@ -18,11 +18,28 @@ from ..schema import LabelledProblem
 
 
 class Transform(Protocol):
+    """A CNF transform: ``apply(cnf, rng)``; the label is re-derived by the solver and checked
+    against ``effect``. A transform of another kind's problem data implements
+    :class:`ProblemTransform` instead and certifies its own result."""
+
     name: str
+    kind: str  # the problem kind it applies to
     effect: str  # "preserves" | "flips" | "recompute"
 
     def apply(self, cnf: CNF, rng: np.random.Generator) -> tuple[CNF, dict[str, Any]]:
         """Return the transformed formula and facts worth recording (sizes, permutation …)."""
+        ...
+
+
+class ProblemTransform(Protocol):
+    name: str
+    kind: str
+    effect: str
+
+    def apply_problem(
+        self, problem: dict[str, Any], rng: np.random.Generator
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Return the transformed problem data (certified by the transform) and its facts."""
         ...
 
 
@@ -80,15 +97,15 @@ def apply_transform(
         (True, 'shuffle')
     """
     t = make_transform(name, params or {})
-    kind = getattr(t, "kind", "cnf")
-    if problem.kind != kind:
-        raise ConfigError("transform", name, f"applies to {kind} problems, not {problem.kind!r}")
+    if problem.kind != t.kind:
+        raise ConfigError("transform", name, f"applies to {t.kind} problems, not {problem.kind!r}")
     tag = _tag(name, params or {})
     rng = np.random.Generator(
         np.random.PCG64(np.random.SeedSequence(problem.seed, spawn_key=(*problem.spawn_key, tag)))
     )
-    if kind != "cnf":  # other kinds transform their own problem data and certify it themselves
-        data, facts = t.apply_problem(problem.problem, rng)  # type: ignore[attr-defined]
+    apply_problem = getattr(t, "apply_problem", None)
+    if apply_problem is not None:  # problem data of another kind, certified by the transform
+        data, facts = apply_problem(problem.problem, rng)
         chain = [
             *problem.metadata.get("transforms", []),
             {"name": name, "params": dict(params or {}), "effect": t.effect, **facts},
@@ -105,16 +122,18 @@ def apply_transform(
     out, facts = t.apply(cnf, rng)
     sol = solve(out, stats=True)
     if t.effect == "preserves":
-        assert sol.label == problem.label, (
-            f"transform {name} changed the label {problem.label} → {sol.label}"
+        certify(
+            sol.label == problem.label,
+            f"transform {name} changed the label {problem.label} → {sol.label}",
         )
     elif t.effect == "flips":
-        assert sol.label != problem.label, f"transform {name} should flip the label but did not"
+        certify(sol.label != problem.label, f"transform {name} should flip the label but did not")
     if max((len(c) for c in out.clauses), default=0) <= 2:
         from ..logic.twosat import solve_2sat
 
-        assert solve_2sat(out, certificate=False).label == sol.label, (
-            "2-SAT oracle disagrees with CDCL"
+        certify(
+            solve_2sat(out, certificate=False).label == sol.label,
+            "2-SAT oracle disagrees with CDCL",
         )
     chain = [
         *problem.metadata.get("transforms", []),

@@ -26,10 +26,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import ConfigError
+from ..families._edits import SWAP, edit_variant
 from ..logic.csp import parse_program, solve_csp
 from ..schema import LabelledProblem
-
-SWAP = {"<": ">", ">": "<", "==": "!=", "!=": "=="}
 
 
 def _edit(clue: str) -> tuple[str, str]:
@@ -48,43 +47,6 @@ def _rebuild(p: LabelledProblem, clues: list[str]) -> tuple[dict[str, Any], str]
     new = {**d, "clues": clues, "sentences": sents, "program": prog}
     new.pop("arrangement", None)  # the hidden arrangement no longer applies to an edited puzzle
     return new, answer
-
-
-def edit_variant(
-    p: LabelledProblem,
-    problem: dict[str, Any],
-    label: str,
-    level: int,
-    mode: str,
-    positions: list[int],
-    ops: list[str],
-    tag: str | None = None,
-) -> LabelledProblem:
-    """An edited copy of ``p`` with the edit record every family's edits share (level, mode,
-    positions, operators, chain id, original label, condition); ``tag`` further distinguishes
-    individual edits at one position (e.g. the operator, where several apply)."""
-    meta = {
-        **p.metadata,
-        "edit_level": level,
-        "edit_mode": mode,
-        "edit_positions": positions,
-        "edit_ops": ops,
-        "chain_id": p.problem_id,
-        "original_label": p.label,
-        "condition": "preserved" if label == p.label else "altered",
-    }
-    suffix = f"-edit-{mode}-{level}"
-    if mode != "cumulative" and positions:
-        suffix += f"-{positions[-1]}" + (f"-{tag}" if tag else "")
-    return p.model_copy(
-        update={
-            "problem_id": p.problem_id + (suffix if level else ""),
-            "problem": problem,
-            "label": label,
-            "metadata": meta,
-            "oracle": {**p.oracle, "edited": bool(level)},
-        }
-    )
 
 
 def expand(

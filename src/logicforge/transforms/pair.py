@@ -33,9 +33,10 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError
+from ..errors import CertificationError, ConfigError, certify
 from ..logic.cnf import CNF
 from ..logic.sat import solve, unsat_core
+from ..registry import TWINS
 from ..schema import LabelledProblem
 
 Clause = tuple[int, ...]
@@ -98,10 +99,13 @@ def _min_deletion(cnf: CNF) -> list[int]:
         w.append([-(base + 1 + i)], weight=1)
     with RC2(w) as rc2:
         model = rc2.compute()
-        assert model is not None, "deleting every clause is always possible"
+        if model is None:
+            raise CertificationError(
+                "certification failed: deleting every clause is always possible"
+            )
         chosen = {x for x in model if x > 0}
         out = [i for i in range(cnf.num_clauses) if base + 1 + i in chosen]
-        assert len(out) == rc2.cost
+        certify(len(out) == rc2.cost, "len(out) == rc2.cost")
     return out
 
 
@@ -119,7 +123,8 @@ def find_twin(
     to_sat = label == "UNSAT"
     if to_sat:
         core = unsat_core(cnf)
-        assert core is not None, "an UNSAT source must have a core"
+        if core is None:
+            raise CertificationError("certification failed: an UNSAT source must have a core")
         candidates = [int(i) for i in rng.permutation(core)]
     else:
         candidates = [int(i) for i in rng.permutation(cnf.num_clauses)]
@@ -172,30 +177,24 @@ def pair_problem(
     p: LabelledProblem, *, max_candidates: int = 4000, max_deletions: int = 15
 ) -> tuple[LabelledProblem, LabelledProblem] | None:
     """(source, twin) sharing a ``pair_id``, or None when no edit within the budget flips the label."""
-    if p.kind == "zebra":  # one clue edited so that no grid satisfies the clues
-        from ..families.zebra.pairs import contradictory_twin
+    twin = TWINS.find(p.kind)
+    if twin is None:
+        raise ConfigError("pair", p.kind, f"pairing applies to {', '.join(TWINS.names())} problems")
+    rng = np.random.Generator(
+        np.random.PCG64(np.random.SeedSequence(p.seed, spawn_key=(*p.spawn_key, 0x9A1F)))
+    )
+    return twin(p, rng, max_candidates=max_candidates, max_deletions=max_deletions)  # type: ignore[operator]
 
-        rng = np.random.Generator(
-            np.random.PCG64(np.random.SeedSequence(p.seed, spawn_key=(*p.spawn_key, 0x9A1F)))
-        )
-        return contradictory_twin(p, rng) if p.label == "SAT" else None
-    if p.kind == "coloring":  # a minimal graph edit, never a clause trick
-        from ..families.coloring import uncolourable_twin
 
-        if p.label != "SAT":
-            return None
-        rng = np.random.Generator(
-            np.random.PCG64(np.random.SeedSequence(p.seed, spawn_key=(*p.spawn_key, 0x9A1F)))
-        )
-        return uncolourable_twin(p, rng, max_candidates)
-    if p.kind != "cnf":
-        raise ConfigError("pair", p.kind, "pairing applies to CNF and colouring problems")
+def _cnf_twin(
+    p: LabelledProblem, rng: np.random.Generator, *, max_candidates: int, max_deletions: int
+) -> tuple[LabelledProblem, LabelledProblem] | None:
+    """The CNF twin: flip → replace → delete → an exact minimum deletion set, two solvers."""
     cnf = CNF.from_json(p.problem)
-    ss = np.random.SeedSequence(p.seed, spawn_key=(*p.spawn_key, 0x9A1F))
     found = find_twin(
         cnf,
         p.label,
-        np.random.Generator(np.random.PCG64(ss)),
+        rng,
         max_candidates=max_candidates,
         max_deletions=max_deletions,
     )
@@ -205,9 +204,9 @@ def pair_problem(
     a = solve(twin)
     b = solve(twin, stats=True)  # MiniSat: the second oracle, and the twin's recorded statistics
     want = "SAT" if p.label == "UNSAT" else "UNSAT"
-    assert a.label == b.label == want, f"twin label {a.label}/{b.label}, expected {want}"
+    certify(a.label == b.label == want, f"twin label {a.label}/{b.label}, expected {want}")
     if a.model is not None:
-        assert twin.evaluate(a.assignment or {})
+        certify(twin.evaluate(a.assignment or {}), "twin.evaluate(a.assignment or {})")
     n = cnf.num_vars
     info: dict[str, Any] = {
         "pair_id": p.problem_id,
@@ -216,7 +215,7 @@ def pair_problem(
         "alpha_twin": round(twin.alpha, 6),
         "alpha_gap": round(abs(cnf.alpha - twin.alpha), 6),
     }
-    assert twin.num_vars == n
+    certify(twin.num_vars == n, "twin.num_vars == n")
     src = p.model_copy(update={"metadata": p.metadata | info | {"pair_role": p.label}})
     tw = p.model_copy(
         update={
@@ -236,6 +235,9 @@ def pair_problem(
         }
     )
     return src, tw
+
+
+TWINS.register("cnf", _cnf_twin)
 
 
 def iter_pairs(

@@ -42,6 +42,7 @@ def _interleave(
 class Shuffle:
     mode: str = "random"
     name = "shuffle"
+    kind = "cnf"
     effect = "preserves"
 
     def __post_init__(self) -> None:
@@ -60,6 +61,7 @@ class Shuffle:
 @dataclass(frozen=True)
 class Rename:
     name = "rename"
+    kind = "cnf"
     effect = "preserves"
 
     def apply(self, cnf: CNF, rng: np.random.Generator) -> tuple[CNF, dict[str, Any]]:
@@ -73,6 +75,7 @@ class Filler:
     ratio: float = 0.5
     layout: str = "interleaved"
     name = "filler"
+    kind = "cnf"
     effect = "preserves"
 
     def __post_init__(self) -> None:
@@ -107,6 +110,7 @@ class Filler:
 class Duplicate:
     layout: str = "grouped"
     name = "duplicate"
+    kind = "cnf"
     effect = "preserves"
 
     def __post_init__(self) -> None:

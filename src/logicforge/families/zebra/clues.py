@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...errors import CertificationError
+
 ORDINALS = [
     "first",
     "second",
@@ -95,9 +97,15 @@ class Clue:
         t = TYPES[self.type]
         p = pos[self.a[0]][self.a[1]]
         if t.unary:
-            assert isinstance(self.second, int)
+            if not isinstance(self.second, int):
+                raise CertificationError(
+                    "certification failed: a unary clue's second part is a house number"
+                )
             return t.holds(p, self.second)
-        assert isinstance(self.second, tuple)
+        if not isinstance(self.second, tuple):
+            raise CertificationError(
+                "certification failed: a binary clue's second part is an (attribute, value) pair"
+            )
         return t.holds(p, pos[self.second[0]][self.second[1]])
 
     def to_json(self) -> dict[str, Any]:
@@ -119,9 +127,15 @@ class Clue:
         """English sentence; ``phrase(attr, value)`` names the person with that value."""
         t = TYPES[self.type]
         if t.unary:
-            assert isinstance(self.second, int)
+            if not isinstance(self.second, int):
+                raise CertificationError(
+                    "certification failed: a unary clue's second part is a house number"
+                )
             s = t.template.format(A=phrase(*self.a), h=ORDINALS[self.second])
         else:
-            assert isinstance(self.second, tuple)
+            if not isinstance(self.second, tuple):
+                raise CertificationError(
+                    "certification failed: a binary clue's second part is an (attribute, value) pair"
+                )
             s = t.template.format(A=phrase(*self.a), B=phrase(*self.second))
         return s[0].upper() + s[1:]

@@ -18,6 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ...errors import CertificationError
 from .clues import TYPES, Clue
 
 
@@ -46,14 +47,20 @@ def clue_clauses(n: int, c: Clue) -> list[list[int]]:
     t = TYPES[c.type]
     a, v = c.a
     if t.unary:
-        assert isinstance(c.second, int)
+        if not isinstance(c.second, int):
+            raise CertificationError(
+                "certification failed: a unary clue's second part is a house number"
+            )
         keep = [h for h in range(n) if t.holds(h, c.second)]
         return (
             [[var(n, a, v, h) for h in keep]]
             if len(keep) == 1
             else [[-var(n, a, v, h)] for h in range(n) if h not in keep]
         )
-    assert isinstance(c.second, tuple)
+    if not isinstance(c.second, tuple):
+        raise CertificationError(
+            "certification failed: a binary clue's second part is an (attribute, value) pair"
+        )
     b, w = c.second
     out = []
     for h in range(n):

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ...registry import TWINS
 from ...schema import LabelledProblem
 from .clues import TYPES, Clue
 from .encoding import clue_clauses, structure_clauses
@@ -85,3 +86,13 @@ def contradictory_twin(
                 )
                 return src, twin
     return None
+
+
+def _twin(
+    p: LabelledProblem, rng: np.random.Generator, **_: Any
+) -> tuple[LabelledProblem, LabelledProblem] | None:
+    """One clue edited so that no grid satisfies the clues (solvable sources only)."""
+    return contradictory_twin(p, rng) if p.label == "SAT" else None
+
+
+TWINS.register("zebra", _twin)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...errors import certify
+
 
 @dataclass(frozen=True)
 class Attribute:
@@ -180,6 +182,9 @@ ATTRIBUTES: tuple[Attribute, ...] = (
 )
 
 BY_NAME = {a.name: a for a in ATTRIBUTES}
-assert len(ATTRIBUTES) == 25 and all(len(a.values) >= 10 for a in ATTRIBUTES)
+certify(
+    len(ATTRIBUTES) == 25 and all(len(a.values) >= 10 for a in ATTRIBUTES),
+    "len(ATTRIBUTES) == 25 and all(len(a.values) >= 10 for a in ATTRIBUTES)",
+)
 _ALL = [v for a in ATTRIBUTES for v in a.values]
-assert len(_ALL) == len(set(_ALL)), "values must be distinct across categories"
+certify(len(_ALL) == len(set(_ALL)), "values must be distinct across categories")

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Hashable
 from typing import Any
 
-from ...kinds import KindSpec, register_kind
+import numpy as np
+
+from ...kinds import AnswerFormat, Kind, choice_format, register_kind
+from ...kinds.items import build_kind_item
 from ...registry import RENDERERS
-from ...render.base import build_kind_item
 from ...schema import Answer, Item, LabelledProblem, Verdict
 from .clues import Clue
 from .pool import BY_NAME
@@ -126,24 +129,28 @@ def _norm(x: Any) -> str:
 
 
 def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
-    mc = parse_mc(body, objs, item)
-    if mc is not None:
-        return mc
+    """The grid of the last JSON object with a ``solution`` (``null``: the clues admit none)."""
     for obj in reversed(objs):
         if "solution" in obj and obj["solution"] is None:  # "the clues admit no solution"
-            return Answer(decision="UNSAT", rule="json")
+            return Answer(label="UNSAT", rule="json")
         sol = obj.get("solution")
         if not isinstance(sol, dict):
             continue
-        grid: dict[str, dict[str, str]] = {}
-        for hk, row in sol.items():
-            m = re.search(r"(\d+)", str(hk))
-            if not m or not isinstance(row, dict):
-                continue
-            grid[m.group(1)] = {_norm(k): _norm(v) for k, v in row.items()}
+        grid = _grid_of(sol)
         if grid:
-            return Answer(decision="SAT", rule="json", certificate={"grid": grid})
+            return Answer(label="SAT", rule="json", certificate={"grid": grid})
     return Answer(parse_error="no answer: no JSON object with a solution")
+
+
+def _grid_of(sol: dict[Any, Any]) -> dict[str, dict[str, str]]:
+    """House number → normalised attribute → normalised value."""
+    grid: dict[str, dict[str, str]] = {}
+    for hk, row in sol.items():
+        m = re.search(r"(\d+)", str(hk))
+        if not m or not isinstance(row, dict):
+            continue
+        grid[m.group(1)] = {_norm(k): _norm(v) for k, v in row.items()}
+    return grid
 
 
 def score_grid(d: dict[str, Any], grid: dict[str, dict[str, str]]) -> tuple[int, int]:
@@ -157,20 +164,13 @@ def score_grid(d: dict[str, Any], grid: dict[str, dict[str, str]]) -> tuple[int,
 
 
 def verify(item: Item, answer: Answer) -> Verdict:
-    cell = item.gold.get("cell")
-    if cell:  # multiple choice about one cell
-        ok = (answer.certificate or {}).get("choice") == cell["letter"]
-        return Verdict(
-            correct=ok,
-            score=float(ok),
-            reason="" if ok else f"the answer is {cell['letter']}) {cell['value']}",
-        )
+    """A grid is right when every cell is; ``score`` is the fraction of cells right."""
     if item.gold.get("label") == "UNSAT":  # a paired twin whose clues admit no solution
-        ok = answer.decision == "UNSAT"
+        ok = answer.label == "UNSAT"
         return Verdict(
             correct=ok, reason="" if ok else "the clues admit no solution; a grid was given"
         )
-    if answer.decision == "UNSAT":
+    if answer.label == "UNSAT":
         return Verdict(correct=False, score=0.0, reason="said no solution, but the puzzle has one")
     grid = (answer.certificate or {}).get("grid") or {}
     right, total = score_grid(item.problem, grid)
@@ -183,17 +183,65 @@ def verify(item: Item, answer: Answer) -> Verdict:
     )
 
 
-def oracle_text(item: Item) -> str:
-    d = item.problem
-    if item.gold.get("cell"):
-        return json.dumps({"answer": item.gold["cell"]["letter"]})
-    if item.gold.get("label") == "UNSAT":
+def _houses(d: dict[str, Any], order: list[list[int]]) -> dict[str, dict[str, str]]:
+    """The grid whose attribute ``a`` has value ``order[a][h]`` in house ``h + 1``."""
+    return {
+        f"House {h + 1}": {a: d["values"][i][order[i][h]] for i, a in enumerate(d["attributes"])}
+        for h in range(d["n_houses"])
+    }
+
+
+def grid_text(a: Answer, item: Item) -> str:
+    if a.label == "UNSAT":
         return json.dumps({"reasoning": "The clues contradict each other.", "solution": None})
+    grid = (a.certificate or {}).get("grid") or {}
+    sol = {f"House {h}": row for h, row in sorted(grid.items(), key=lambda kv: int(kv[0]))}
+    return json.dumps({"reasoning": "The grid.", "solution": sol})
+
+
+def grid_oracle(item: Item) -> Answer:
+    """The certified unique solution (or, for a contradictory twin, that there is none)."""
+    d = item.problem
+    if item.gold.get("label") == "UNSAT":
+        return Answer(label="UNSAT")
     attrs = d["solution"]["header"][1:]
     sol = {
         f"House {row[0]}": dict(zip(attrs, row[1:], strict=True)) for row in d["solution"]["rows"]
     }
-    return json.dumps({"reasoning": "Read from the certified unique solution.", "solution": sol})
+    return Answer(label="SAT", certificate={"grid": _grid_of(sol)})
+
+
+def grid_random(item: Item, rng: np.random.Generator) -> Answer:
+    """Each attribute's values in a uniformly random house order."""
+    d = item.problem
+    order = [rng.permutation(len(vals)).tolist() for vals in d["values"]]
+    return Answer(label="SAT", certificate={"grid": _grid_of(_houses(d, order))})
+
+
+def grid_wrong(item: Item) -> Answer:
+    """A grid with every cell wrong (the solution moved one house to the right), or the plain
+    value order for a contradictory twin."""
+    d = item.problem
+    n = d["n_houses"]
+    if item.gold.get("label") == "UNSAT" or "solution" not in d:
+        return Answer(
+            label="SAT",
+            certificate={"grid": _grid_of(_houses(d, [list(range(n))] * len(d["values"])))},
+        )
+    rows = d["solution"]["rows"]
+    order = [
+        [vals.index(rows[(h - 1) % n][i + 1]) for h in range(n)]
+        for i, vals in enumerate(d["values"])
+    ]
+    return Answer(label="SAT", certificate={"grid": _grid_of(_houses(d, order))})
+
+
+def grid_units(a: Answer) -> list[Hashable]:
+    """A grid votes with its cells; "no solution" votes as one unit."""
+    if a.label != "SAT":
+        return [a.label]
+    grid = (a.certificate or {}).get("grid") or {}
+    return [(h, k, str(v)) for h, row in grid.items() for k, v in row.items()]
 
 
 class ZebraMCRenderer:
@@ -231,7 +279,7 @@ class ZebraMCRenderer:
             "required": ["answer"],
         }
         gold = {
-            "label": problem.label,
+            "label": letters[options.index(answer)],
             "cell": {
                 "house": h + 1,
                 "attribute": attr,
@@ -240,33 +288,56 @@ class ZebraMCRenderer:
                 "options": options,
             },
         }
-        return build_kind_item(problem, self.name, prompt, schema, gold=gold)
+        return build_kind_item(
+            problem, self.name, prompt, schema, gold=gold, answer_format="choice"
+        )
 
 
-def parse_mc(body: str, objs: list[dict[str, Any]], item: Item) -> Answer | None:
-    """A letter (or the option's text) for ``zebra-mc`` items; None if the item is not multiple choice."""
-    cell = item.gold.get("cell")
-    if not cell:
-        return None
-    letters = [chr(ord("A") + i) for i in range(len(cell["options"]))]
+def _letters(item: Item) -> list[str]:
+    return [chr(ord("A") + i) for i in range(len(item.gold["cell"]["options"]))]
+
+
+def parse_mc(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
+    """A letter (or the option's text) for ``zebra-mc`` items."""
+    cell = item.gold["cell"]
+    letters = _letters(item)
     for obj in reversed(objs):
         v = obj.get("answer")
         if isinstance(v, str):
             t = v.strip().strip("()").strip()
             if t.upper() in letters and len(t) == 1:
-                return Answer(decision="SAT", rule="json", certificate={"choice": t.upper()})
+                return Answer(label=t.upper(), rule="json")
             for x, o in zip(letters, cell["options"], strict=True):
                 if _norm(t) == _norm(o):
-                    return Answer(decision="SAT", rule="json", certificate={"choice": x})
+                    return Answer(label=x, rule="json")
     m = list(
         re.finditer(r"(?i:answer|option)\s*(?i:is)?\s*[:=]?\s*\(?([A-J])\)?(?![A-Za-z])", body)
     )
     if m:
-        return Answer(decision="SAT", rule="phrase", certificate={"choice": m[-1].group(1).upper()})
+        return Answer(label=m[-1].group(1).upper(), rule="phrase")
     return Answer(parse_error="no answer: no option letter found")
 
 
-register_kind(KindSpec(KIND, parse, verify, oracle_text))
+GRID = AnswerFormat(
+    "grid",
+    "grid",
+    parse,
+    grid_text,
+    verify,
+    grid_oracle,
+    grid_random,
+    grid_wrong,
+    vote_units=grid_units,
+)
+register_kind(
+    Kind(
+        KIND,
+        ("SAT", "UNSAT"),
+        (GRID, choice_format(parse_mc, _letters)),
+        group_columns=("size_group", "n_houses", "n_attributes"),
+        exports={"zebra-json": lambda problem: problem},
+    )
+)
 RENDERERS.register("zebra", ZebraRenderer())
 RENDERERS.register("zebra-pairs", ZebraRenderer("zebra-pairs"))
 RENDERERS.register("zebra-mc", ZebraMCRenderer())

@@ -1,0 +1,454 @@
+"""``logicforge`` — one entry point with the pipeline verbs.
+
+logicforge generate --family ksat/random --set n_vars=20 --grid alpha=3.5,4.26,5 --count 10 --out runs/x
+logicforge run      --items runs/x/items.jsonl --model oracle --model random --records runs/x/records.jsonl
+logicforge score    --items runs/x/items.jsonl --records runs/x/records.jsonl --out runs/x/scored.jsonl
+logicforge report   --records runs/x/records.jsonl --problems runs/x/problems.jsonl --out runs/x/report
+logicforge demo
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import itertools
+import json
+import os
+import shlex
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .. import api
+from .._version import __version__
+from ..errors import ConfigError, LogicforgeError
+from ..models.base import Sampling, load_model
+from ..registry import RENDERERS, TRANSFORMS
+from ..renderers.base import render_problem
+from ..runner.store import read_jsonl, write_jsonl
+
+
+def _value(field: str, raw: str) -> Any:
+    try:
+        return yaml.safe_load(raw)
+    except yaml.YAMLError:
+        raise ConfigError(field, raw, "not a valid scalar") from None
+
+
+def _kv(pairs: list[str], what: str) -> dict[str, str]:
+    out = {}
+    for p in pairs:
+        if "=" not in p:
+            raise ConfigError(what, p, "expected key=value")
+        k, v = p.split("=", 1)
+        out[k.strip()] = v
+    return out
+
+
+def cmd_generate(a: argparse.Namespace) -> int:
+    params = {k: _value(k, v) for k, v in _kv(a.set, "--set").items()}
+    grid = {k: [_value(k, x) for x in v.split(",")] for k, v in _kv(a.grid, "--grid").items()}
+    renderers = a.renderer or ["formula"]
+    for r in renderers:
+        RENDERERS.get(r)  # fail before work starts
+    from ..transforms import parse_transform_spec
+
+    for spec in a.transform or []:
+        TRANSFORMS.get(parse_transform_spec(spec)[0])  # fail before work starts
+    from ..families.base import expand_grid, generate_problems
+    from ..runner.progress import Progress
+    from ..transforms.base import apply_transform
+
+    points = expand_grid(params, grid)
+    transforms = [parse_transform_spec(spec) for spec in a.transform or []]
+    bar = Progress(len(points) * a.count, "generate", enabled=not (a.quiet or a.json))
+    stream = generate_problems(
+        a.family,
+        points,
+        a.count,
+        a.seed,
+        workers=a.workers,
+        executor=a.executor,
+        ray_address=a.ray_address,
+    )
+    first = next(stream, None)  # every parameter is validated before anything is written
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    labels: dict[str, int] = {}
+    n_items = 0
+    # streamed: one problem at a time through transforms and renderers, so memory stays flat
+    # however many problems; items go renderer by renderer (one part file each, then joined)
+    parts = [out / f".items.{i}.part" for i in range(len(renderers))]
+    with open(out / ".problems.part", "w", encoding="utf-8") as fp:
+        files = [open(q, "w", encoding="utf-8") for q in parts]  # noqa: SIM115
+        try:
+            for p in itertools.chain([first] if first is not None else [], stream):
+                for name, opts in transforms:
+                    p = apply_transform(p, name, opts)
+                fp.write(p.model_dump_json() + "\n")
+                labels[p.label] = labels.get(p.label, 0) + 1
+                for r, f in zip(renderers, files, strict=True):
+                    f.write(render_problem(p, r).model_dump_json() + "\n")
+                    n_items += 1
+                bar.update()
+        finally:
+            for f in files:
+                f.close()
+    bar.close()
+    with open(out / ".items.part", "wb") as joined:
+        for q in parts:
+            with open(q, "rb") as src:
+                shutil.copyfileobj(src, joined)
+            q.unlink()
+    os.replace(out / ".problems.part", out / "problems.jsonl")
+    os.replace(out / ".items.part", out / "items.jsonl")
+    n_problems = sum(labels.values())
+    if a.json:
+        summary = {"problems": n_problems, "labels": dict(sorted(labels.items())), "items": n_items}
+        print(json.dumps(summary | {"out": str(out)}))
+        return 0
+    print(
+        f"wrote {n_problems} problems ({labels.get('SAT', 0)} SAT, {labels.get('UNSAT', 0)} UNSAT) "
+        f"and {n_items} items to {out}/"
+    )
+    return 0
+
+
+def cmd_render(a: argparse.Namespace) -> int:
+    problems = api.load_problems(a.problems)
+    RENDERERS.get(a.renderer)
+    n = write_jsonl(a.out, api.render(problems, a.renderer))
+    print(f"wrote {n} items to {a.out}")
+    return 0
+
+
+def _sampling(a: argparse.Namespace) -> Sampling:
+    return Sampling(
+        temperature=a.temperature,
+        top_p=a.top_p,
+        max_tokens=a.max_tokens,
+        seed=a.sampling_seed,
+        stop=tuple(a.stop or ()),
+        structured=a.structured,
+    )
+
+
+def cmd_run(a: argparse.Namespace) -> int:
+    sampling = _sampling(a)
+    models = [load_model(m) for m in a.model]  # every spec is validated before any call
+    prices = None
+    if a.prices:
+        from ..metrics.usage import PriceTable
+
+        prices = PriceTable.load(a.prices)
+    if a.dry_run:
+        return _dry_run(a, models, sampling, prices)
+    # The CLI owns its process: move everything loaded so far out of the cyclic GC's scans
+    # (modules, classes, registries), which then only walks the per-record garbage.
+    gc.freeze()
+    total = api.count_lines(a.items) if Path(a.items).exists() else 0
+    if a.limit is not None:
+        total = min(total, a.limit)
+    for spec, m in zip(a.model, models, strict=True):
+        items = itertools.islice(api.iter_items(a.items), a.limit)
+        c = api.run(
+            items,
+            spec if a.executor == "ray" else m,
+            a.records,
+            samples=a.samples,
+            sampling=sampling,
+            concurrency=a.concurrency,
+            cache_path=None if a.no_cache else a.cache,
+            retry_errors=a.retry_errors,
+            progress=not (a.quiet or a.json),
+            total_items=total,
+            tokenizer=None if a.tokenizer == "off" else a.tokenizer,
+            max_errors=a.max_errors,
+            executor=a.executor,
+            ray_address=a.ray_address,
+        )
+        if a.json:
+            print(json.dumps({"model": m.name, **c, "records": a.records}))
+            continue
+        print(
+            f"{m.name}: {c['done']} new records ({c['errors']} errors, {c['cached']} from cache); {c['total']} in {a.records}"
+        )
+    return 0
+
+
+def _dry_run(a: argparse.Namespace, models: list[Any], sampling: Sampling, prices: Any) -> int:
+    from ..reports.tables import to_markdown
+    from ..runner.dryrun import estimate
+
+    items = itertools.islice(api.iter_items(a.items), a.limit)
+    tok = "words" if a.tokenizer == "off" else a.tokenizer
+    rows = estimate(
+        items,
+        models,
+        samples=a.samples,
+        sampling=sampling,
+        records_path=a.records,
+        prices=prices,
+        tokenizer=tok,
+    )
+    if a.json:
+        print(json.dumps(rows))
+    else:
+        print("dry run: nothing was sent; estimates per model")
+        print(to_markdown(rows, list(rows[0]) if rows else []), end="")
+    return 0
+
+
+def cmd_score(a: argparse.Namespace) -> int:
+    items = api.load_items(a.items)
+    recs = api.score(read_jsonl(a.records), items)
+    write_jsonl(a.out, recs)
+    print(f"scored {len(recs)} records into {a.out}")
+    return 0
+
+
+def cmd_report(a: argparse.Namespace) -> int:
+    problems: Any = a.problems if a.problems else ()
+    path = api.report(
+        a.records,
+        a.out,
+        problems,
+        title=a.title,
+        command=a.command,
+        table=a.table or (),
+        items=a.items or (),
+        prices=a.prices,
+    )
+    print(f"report: {path}")
+    return 0
+
+
+def cmd_suite(a: argparse.Namespace) -> int:
+    from ..suites import list_suites, load_suite, run_suite
+
+    if a.name is None:
+        print("shipped suites:", ", ".join(list_suites()))
+        return 0
+    overrides: dict[str, Any] = {"models": a.model or None, "renderers": a.renderer or None}
+    suite = load_suite(a.name, writer=a.writer, **overrides)
+    if a.count is not None:
+        suite = suite.model_copy(
+            update={"problems": [b.model_copy(update={"count": a.count}) for b in suite.problems]}
+        )
+    path = run_suite(
+        suite,
+        a.out or f"runs/{suite.name}",
+        concurrency=a.concurrency,
+        progress=not a.quiet,
+        cache=not a.no_cache,
+    )
+    print(f"report: {path}")
+    return 0
+
+
+def cmd_demo(a: argparse.Namespace) -> int:
+    from ..demo import run_demo
+
+    path = run_demo(
+        Path(a.out),
+        per_alpha=a.per_alpha,
+        embedded_per_alpha=0 if a.no_embedded else a.embedded_per_alpha,
+    )
+    print(f"demo report: {path}")
+    return 0
+
+
+def _sampling_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("sampling")
+    g.add_argument("--temperature", type=float, default=0.0)
+    g.add_argument("--top-p", type=float, default=1.0)
+    g.add_argument("--max-tokens", type=int, default=1024)
+    g.add_argument("--sampling-seed", type=int, default=0)
+    g.add_argument("--stop", action="append", help="stop sequence (repeatable)")
+    g.add_argument(
+        "--structured",
+        action="store_true",
+        help="constrain replies to the answer JSON schema where supported",
+    )
+
+
+def _executor_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--executor",
+        choices=["local", "ray"],
+        default="local",
+        help="ray: spread the work over a Ray cluster (same results as local)",
+    )
+    p.add_argument("--ray-address", help="Ray cluster address (default: $RAY_ADDRESS, else local)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="logicforge", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--version", action="version", version=f"logicforge {__version__}")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+
+    g = sub.add_parser("generate", help="generate labelled problems and render them into items")
+    g.add_argument("--family", required=True, help="registered family, e.g. ksat/random")
+    g.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="fixed parameter (repeatable)",
+    )
+    g.add_argument(
+        "--grid",
+        action="append",
+        default=[],
+        metavar="KEY=V1,V2",
+        help="swept parameter (repeatable)",
+    )
+    g.add_argument("--count", type=int, default=10, help="problems per parameter point")
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument(
+        "--workers", type=int, default=1, help="local processes (same output as one, faster)"
+    )
+    g.add_argument("--quiet", action="store_true", help="no progress line")
+    _executor_args(g)
+    g.add_argument("--json", action="store_true", help="print a JSON summary only")
+    g.add_argument(
+        "--renderer", action="append", help="renderer(s) for items.jsonl (default: formula)"
+    )
+    g.add_argument(
+        "--transform",
+        action="append",
+        metavar="NAME[:K=V,...]",
+        help="transform applied to every problem, in order (repeatable), e.g. shuffle, filler:ratio=0.5",
+    )
+    g.add_argument("--out", required=True, help="output directory (problems.jsonl, items.jsonl)")
+    g.set_defaults(fn=cmd_generate)
+
+    r = sub.add_parser("render", help="render problems.jsonl with another renderer")
+    r.add_argument("--problems", required=True)
+    r.add_argument("--renderer", required=True)
+    r.add_argument("--out", required=True)
+    r.set_defaults(fn=cmd_render)
+
+    u = sub.add_parser("run", help="run models on items; resumable, appends to the records file")
+    u.add_argument("--items", required=True)
+    u.add_argument(
+        "--model",
+        action="append",
+        required=True,
+        help="model spec (repeatable), e.g. oracle, embedded, openai-compatible:URL:NAME",
+    )
+    u.add_argument("--records", required=True)
+    u.add_argument("--samples", type=int, default=1)
+    u.add_argument("--concurrency", type=int, default=8)
+    u.add_argument("--cache", default=".logicforge-cache/responses.sqlite")
+    u.add_argument("--no-cache", action="store_true")
+    u.add_argument(
+        "--retry-errors", action="store_true", help="redo records that ended in an error"
+    )
+    u.add_argument("--limit", type=int, help="only the first N items")
+    u.add_argument("--quiet", action="store_true", help="no progress line")
+    u.add_argument("--json", action="store_true", help="one JSON summary line per model")
+    _executor_args(u)
+    u.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print requests, token and cost estimates per model; send nothing",
+    )
+    u.add_argument("--prices", help="price table (YAML: model pattern → {prompt, completion} $/1M)")
+    u.add_argument(
+        "--max-errors",
+        type=int,
+        help="error budget: stop cleanly once more records than this end in an error",
+    )
+    u.add_argument(
+        "--tokenizer",
+        choices=["auto", "smollm2", "words", "off"],
+        default="auto",
+        help="counts reasoning tokens when the backend's usage has none (default auto)",
+    )
+    _sampling_args(u)
+    u.set_defaults(fn=cmd_run)
+
+    s = sub.add_parser("score", help="re-parse and re-verify records (e.g. after a parser update)")
+    s.add_argument("--items", required=True)
+    s.add_argument("--records", required=True)
+    s.add_argument("--out", required=True)
+    s.set_defaults(fn=cmd_score)
+
+    p = sub.add_parser("report", help="tables, figures and an HTML report from records")
+    p.add_argument("--records", required=True)
+    p.add_argument("--problems", help="problems.jsonl, for solver curves (phase transition)")
+    p.add_argument("--items", help="items.jsonl, to show each record's prompt in the drill-down")
+    p.add_argument("--prices", help="price table (YAML) for the cost column of the usage table")
+    p.add_argument("--out", required=True)
+    p.add_argument("--title", default="logicforge report")
+    p.add_argument("--command", help="command line shown in the report for reproduction")
+    p.add_argument(
+        "--table", action="append", help="row column of a Sat./Wit. summary table (repeatable)"
+    )
+    p.set_defaults(fn=cmd_report)
+
+    su = sub.add_parser(
+        "suite", help="run a shipped or YAML suite end to end (generate, run, report); resumable"
+    )
+    su.add_argument(
+        "name", nargs="?", help="shipped suite name or path to a YAML file (omit to list)"
+    )
+    su.add_argument("--out", help="output directory (default runs/<suite name>)")
+    su.add_argument("--model", action="append", help="replace the suite's models (repeatable)")
+    su.add_argument(
+        "--renderer", action="append", help="replace the suite's renderers (repeatable)"
+    )
+    su.add_argument("--count", type=int, help="replace every block's formulas per point")
+    su.add_argument("--writer", help="replace the story writer model (story renderers)")
+    su.add_argument("--concurrency", type=int, default=8)
+    su.add_argument("--no-cache", action="store_true")
+    su.add_argument("--quiet", action="store_true")
+    su.set_defaults(fn=cmd_suite)
+
+    from .more import add_parsers
+
+    add_parsers(sub)  # list, show, export
+    from .story import add_parsers as add_story_parsers
+
+    add_story_parsers(sub)  # narrate, judge
+
+    d = sub.add_parser(
+        "demo", help="phase-transition demo: baselines and the embedded model, with report"
+    )
+    d.add_argument("--out", default="demo-out")
+    d.add_argument("--per-alpha", type=int, default=5, help="instances per α for the baselines")
+    d.add_argument(
+        "--embedded-per-alpha", type=int, default=2, help="instances per α for the embedded model"
+    )
+    d.add_argument("--no-embedded", action="store_true")
+    d.set_defaults(fn=cmd_demo)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.fn(args))
+    except LogicforgeError as e:
+        print(f"logicforge {args.cmd}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(
+            f"logicforge {args.cmd}: interrupted; finished records are kept — rerun the same command to resume",
+            file=sys.stderr,
+        )
+        return 130
+
+
+def command_line(argv: list[str]) -> str:
+    return "logicforge " + " ".join(shlex.quote(x) for x in argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

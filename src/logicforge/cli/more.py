@@ -1,0 +1,273 @@
+"""CLI verbs for first contact and for data out: ``list``, ``show`` and ``export``."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import inspect
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .. import api
+from ..errors import ConfigError, DataFileError
+from ..registry import FAMILIES, METRICS, MODELS, RENDERERS, TRANSFORMS
+
+MODEL_HELP = {
+    "random": "uniformly random answer of the right shape (seed=N)",
+    "always-sat": "answers SAT / YES to everything",
+    "always-unsat": "answers UNSAT / NO to everything",
+    "oracle": "the proven answer with its witness (an upper bound and a pipeline check)",
+    "embedded": "SmolLM2-135M-Instruct in-process through llama.cpp (from PyPI, no download)",
+    "local": "any GGUF file in-process: local:/path/model.gguf",
+    "openai-compatible": "chat API of vLLM, llama.cpp, Ollama or a hosted service: openai-compatible:URL:MODEL",
+    "openai": "alias of openai-compatible",
+    "selfverify": "review rounds around a model: selfverify:<rounds>:<none|oracle>:<model spec>",
+    "hf": "Hugging Face transformers in-process, micro-batched: hf:<local model dir>;batch=8;device=cpu",
+    "vllm": "vLLM's offline engine, micro-batched: vllm:<model dir or name>;batch=64",
+    "bestofn": "best-of-n with a scorer: bestofn:<n>:<oracle|majority|model(<spec>)>:<model spec>",
+}
+
+
+METRIC_HELP = {
+    "n": "scored records in the group",
+    "unlabelled": "records whose gold label timed out: never scored",
+    "accuracy": "share of correct decisions (missing answers count wrong)",
+    "accuracy_lo": "Wilson 95 % interval, lower end",
+    "accuracy_hi": "Wilson 95 % interval, upper end",
+    "precision_sat": "precision with SAT as the positive class",
+    "recall_sat": "recall with SAT as the positive class",
+    "f1_sat": "F1 with SAT as the positive class",
+    "precision_unsat": "precision with UNSAT as the positive class",
+    "recall_unsat": "recall with UNSAT as the positive class",
+    "f1_unsat": "F1 with UNSAT as the positive class",
+    "mcc": "Matthews correlation (undefined when a marginal is empty)",
+    "pred_sat_rate": "share of SAT predictions",
+    "sat_rate_on_unsat": "share of UNSAT items called SAT (satisfiability bias)",
+    "witness_valid_on_sat": "share of SAT items answered with a valid witness",
+    "parse_failure_rate": "share of responses with no readable answer",
+    "truncation_rate": "share of responses cut at max_tokens",
+    "error_rate": "share of requests that failed",
+    "cell_accuracy": "zebra: fraction of grid cells right (missing answers count 0)",
+    "mean_completion_tokens": "mean completion tokens per response",
+    "mean_reasoning_tokens": "mean reasoning tokens (usage, else counted)",
+}
+
+
+def _first_line(text: str | None) -> str:
+    """The first sentence of the first paragraph (at most 150 characters)."""
+    para = " ".join((text or "").strip().split("\n\n")[0].split())
+    end = para.find(". ")
+    s = para if end == -1 else para[: end + 1]
+    return s if len(s) <= 150 else s[:149] + "…"
+
+
+def describe(obj: Any) -> str:
+    """One line about a registered object: its own docstring (an instance may carry one), its
+    class docstring, else its module's."""
+    doc = vars(obj).get("__doc__") if hasattr(obj, "__dict__") else None
+    own = _first_line(
+        doc or (inspect.getdoc(type(obj)) if not inspect.isfunction(obj) else obj.__doc__)
+    )
+    if own and not own.startswith(type(obj).__name__ + "("):  # not a dataclass's default repr
+        return own
+    return _first_line(sys.modules[getattr(obj, "__module__", type(obj).__module__)].__doc__)
+
+
+def _params(params_cls: type | None) -> str:
+    if params_cls is None or not dataclasses.is_dataclass(params_cls):
+        return ""
+    out = []
+    for f in dataclasses.fields(params_cls):
+        d = f.default if f.default is not dataclasses.MISSING else "…"
+        out.append(f"{f.name}={d!r}" if not isinstance(d, str) or d != "…" else f"{f.name}=…")
+    return ", ".join(out)
+
+
+def list_rows(what: str) -> list[dict[str, str]]:
+    """Rows ``{name, description, parameters}`` for one registry (or the shipped suites)."""
+    if what == "suites":
+        from ..suites.suite import list_suites, load_suite
+
+        return [
+            {"name": n, "description": _first_line(load_suite(n).description), "parameters": ""}
+            for n in list_suites()
+        ]
+    reg = {
+        "families": FAMILIES,
+        "renderers": RENDERERS,
+        "models": MODELS,
+        "transforms": TRANSFORMS,
+        "metrics": METRICS,
+    }[what]
+    rows = []
+    for name in reg.names():
+        obj = reg.get(name)
+        if what == "models":
+            desc, params = MODEL_HELP.get(name, describe(obj)), ""
+        elif what == "metrics":
+            desc, params = METRIC_HELP.get(name, name), ""
+        elif what == "families":
+            desc, params = describe(obj), _params(getattr(obj, "Params", None))
+        elif what == "transforms":
+            desc, params = describe(obj), _params(obj if isinstance(obj, type) else type(obj))
+        else:
+            desc, params = f"[{obj.kind}] {describe(obj)}", ""  # type: ignore[attr-defined]
+        rows.append({"name": name, "description": desc, "parameters": params})
+    return rows
+
+
+WHAT = ["families", "renderers", "models", "transforms", "metrics", "suites"]
+
+
+def cmd_list(a: argparse.Namespace) -> int:
+    import signal
+
+    if hasattr(signal, "SIGPIPE"):  # `logicforge list | head` ends quietly
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    for what in [a.what] if a.what else WHAT:
+        rows = list_rows(what)
+        if a.json:
+            print(json.dumps({what: rows}, ensure_ascii=False))
+            continue
+        print(f"{what}:")
+        width = max((len(r["name"]) for r in rows), default=0)
+        for r in rows:
+            print(f"  {r['name']:<{width}}  {r['description']}")
+            if r["parameters"] and a.what:
+                print(f"  {'':<{width}}  parameters: {r['parameters']}")
+    return 0
+
+
+def cmd_show(a: argparse.Namespace) -> int:
+    for it in api.iter_items(a.items):
+        if it.item_id == a.item_id or it.problem_id == a.item_id:
+            if a.json:
+                print(it.model_dump_json(indent=1))
+                return 0
+            print(f"item {it.item_id} · problem {it.problem_id} · {it.family} ({it.kind})")
+            print(f"renderer {it.rendering} · params {json.dumps(it.params, sort_keys=True)}")
+            print(f"gold: {json.dumps(it.gold, ensure_ascii=False)}")
+            for m in it.messages:
+                print(f"\n--- {m.role} ---\n{m.content}")
+            from ..models.baselines import OracleBaseline
+
+            print(f"\n--- the oracle's answer ---\n{OracleBaseline()._answer(it, 0)}")
+            return 0
+    raise DataFileError(f"{a.items}: no item or problem with id {a.item_id!r}")
+
+
+def cmd_export(a: argparse.Namespace) -> int:
+    from .. import export
+
+    out = Path(a.out)
+    if a.format == "hf":
+        items = api.load_items(_need(a, "items"))
+        export.export_hf(items, out, fmt=a.shard_format, command=a.command, licence=a.licence)
+        print(f"wrote {len(items)} items as a Hugging Face dataset to {out}/")
+    elif a.format == "sft":
+        from ..runner.store import read_jsonl
+
+        n = export.export_sft(
+            api.iter_items(_need(a, "items")), read_jsonl(_need(a, "records")), out
+        )
+        print(f"wrote {n} verified-correct chat examples to {out}")
+    elif a.format == "dimacs":
+        n = export.export_dimacs(api.load_problems(_need(a, "problems")), out)
+        print(f"wrote {n} DIMACS files to {out}/")
+    elif a.format == "zebralogic":
+        n = export.export_zebralogic(api.load_problems(_need(a, "problems")), out)
+        print(f"wrote {n} puzzles in the ZebraLogic layout to {out}")
+    else:  # inspect
+        from ..export.inspect_task import export_inspect
+
+        path = export_inspect(api.load_items(_need(a, "items")), out)
+        print(f"wrote an Inspect task to {path}; run: inspect eval {path} --model …")
+    return 0
+
+
+def _need(a: argparse.Namespace, name: str) -> str:
+    v = getattr(a, name)
+    if not v:
+        raise ConfigError(f"--{name}", None, f"`export {a.format}` needs --{name} FILE")
+    return str(v)
+
+
+def completion_script(parser: argparse.ArgumentParser) -> str:
+    """A bash completion script for the verbs and their options, built from the parser."""
+    verbs: dict[str, list[str]] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sp in action.choices.items():
+                opts = [o for a in sp._actions for o in a.option_strings]
+                choices = [
+                    str(c) for a in sp._actions if not a.option_strings for c in (a.choices or [])
+                ]
+                verbs[name] = choices + opts
+    cases = "\n".join(f'    {v}) words="{" ".join(w)}" ;;' for v, w in sorted(verbs.items()))
+    return f"""# bash completion for logicforge: eval "$(logicforge completion bash)"
+_logicforge() {{
+  local cur=${{COMP_WORDS[COMP_CWORD]}} words
+  if [ "$COMP_CWORD" -eq 1 ]; then
+    COMPREPLY=($(compgen -W "{" ".join(sorted(verbs))}" -- "$cur")); return
+  fi
+  case "${{COMP_WORDS[1]}}" in
+{cases}
+    *) words="" ;;
+  esac
+  COMPREPLY=($(compgen -W "$words" -- "$cur"))
+  [ ${{#COMPREPLY[@]}} -eq 0 ] && COMPREPLY=($(compgen -f -- "$cur"))
+}}
+complete -F _logicforge logicforge
+"""
+
+
+def cmd_completion(a: argparse.Namespace) -> int:
+    from . import build_parser
+
+    print(completion_script(build_parser()), end="")
+    return 0
+
+
+def cmd_serve(a: argparse.Namespace) -> int:
+    from ..serve import serve
+
+    serve(a.model, host=a.host, port=a.port, port_file=a.port_file)
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    se = sub.add_parser("serve", help="serve a model (e.g. embedded) as an OpenAI-compatible API")
+    se.add_argument("--model", default="embedded", help="model spec (default: embedded)")
+    se.add_argument("--host", default="127.0.0.1")
+    se.add_argument("--port", type=int, default=8000, help="0 picks a free port")
+    se.add_argument("--port-file", help='write {"port": N} here once listening')
+    se.set_defaults(fn=cmd_serve)
+    co = sub.add_parser("completion", help="print a shell completion script (bash)")
+    co.add_argument("shell", choices=["bash"])
+    co.set_defaults(fn=cmd_completion)
+
+    li = sub.add_parser("list", help="registered families, renderers, models, … with descriptions")
+    li.add_argument("what", nargs="?", choices=WHAT, help="one registry (default: all)")
+    li.add_argument("--json", action="store_true", help="machine-readable output")
+    li.set_defaults(fn=cmd_list)
+
+    sh = sub.add_parser("show", help="print one item: its problem, prompt and gold answer")
+    sh.add_argument("item_id", help="an item id or problem id")
+    sh.add_argument("--items", required=True)
+    sh.add_argument("--json", action="store_true")
+    sh.set_defaults(fn=cmd_show)
+
+    ex = sub.add_parser(
+        "export", help="Hugging Face dataset, SFT chat data, DIMACS, ZebraLogic, Inspect"
+    )
+    ex.add_argument("format", choices=["hf", "sft", "dimacs", "zebralogic", "inspect"])
+    ex.add_argument("--items", help="items.jsonl (hf, sft, inspect)")
+    ex.add_argument("--records", help="records.jsonl (sft)")
+    ex.add_argument("--problems", help="problems.jsonl (dimacs, zebralogic)")
+    ex.add_argument("--out", required=True)
+    ex.add_argument("--shard-format", choices=["jsonl", "parquet"], default="jsonl")
+    ex.add_argument("--licence", default="apache-2.0")
+    ex.add_argument("--command", help="the generation command, for the dataset card")
+    ex.set_defaults(fn=cmd_export)

@@ -1,0 +1,148 @@
+"""CLI verbs for LLM-written text and LLM judges: ``narrate``, ``backtranslate`` and ``judge``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+
+def cmd_narrate(a: argparse.Namespace) -> int:
+    from ..api import load_problems
+    from ..llm.story import StoryConfig, story_stats
+    from ..runner.narrate import narrate
+
+    cfg = StoryConfig(a.attempts, a.max_tokens, a.temperature, a.aware, a.llm_check)
+    items = narrate(
+        load_problems(a.problems),
+        a.renderer,
+        writer=a.writer,
+        checker=a.checker,
+        cfg=cfg,
+        out=a.out,
+        concurrency=a.concurrency,
+        progress=not a.quiet,
+    )
+    stats = story_stats(items)
+    if a.json:
+        print(json.dumps({"items": len(items), "out": a.out, "story_validation": stats}))
+    else:
+        for s in stats:
+            print(
+                f"{s['rendering']}: {s['items']} items, {s['conditions']} conditions — "
+                f"{s['first_try_pct']} % first try, {s['retried_pct']} % after a retry, "
+                f"{s['fallback_pct']} % template fallbacks; written by {s['writer']}"
+            )
+        print(f"items: {a.out}")
+    return 0
+
+
+def cmd_judge(a: argparse.Namespace) -> int:
+    from ..api import load_items
+    from ..metrics.trace_judge import judge_traces, judged_summary
+    from ..runner.store import read_jsonl, write_jsonl
+    from ..schema import Record
+
+    recs = [Record.model_validate(r) for r in read_jsonl(a.records)]
+    if a.task == "qualitative":
+        from ..metrics.qualitative import code_records, qualitative_table
+
+        out = code_records(recs, load_items(a.items), a.judge, concurrency=a.concurrency)
+        write_jsonl(a.out, out)
+        table = qualitative_table([r.model_dump() for r in out])
+        print(json.dumps({"records": len(out), "out": a.out, "qualitative": table}))
+        return 0
+    out = judge_traces(recs, load_items(a.items), a.judge, concurrency=a.concurrency)
+    write_jsonl(a.out, out)
+    summary = judged_summary([r.model_dump() for r in out])
+    if a.json:
+        print(json.dumps({"records": len(out), "out": a.out, "trace_judge": summary}))
+    else:
+        for s in summary:
+            print(
+                f"{s['model']}: {s['judged']} judged, {s.get('judge_errors', 0)} judge errors, "
+                f"{s.get('extracted_valid', 0)}/{s.get('extracted', 0)} extracted witnesses valid, "
+                f"core agreement {s['agreement']}"
+            )
+        print(f"records: {a.out}")
+    return 0
+
+
+def cmd_backtranslate(a: argparse.Namespace) -> int:
+    from ..api import load_problems
+    from ..llm.backtranslate import BackTranslateConfig, backtranslate
+    from ..runner.store import write_jsonl
+
+    kept, stats = backtranslate(
+        load_problems(a.problems),
+        a.writer,
+        a.checker,
+        BackTranslateConfig(a.attempts, a.max_tokens, a.temperature, a.concurrency),
+    )
+    write_jsonl(a.out, kept)
+    print(
+        json.dumps({"out": a.out, **{k: v for k, v in stats.to_json().items() if k != "failures"}})
+    )
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    na = sub.add_parser(
+        "narrate",
+        help="write validated stories for CNF problems with an LLM (round trip; template fallback)",
+    )
+    na.add_argument("problems", help="problems.jsonl")
+    na.add_argument(
+        "--renderer",
+        default="story",
+        choices=["story", "story-spy", "story-heist", "story-detective"],
+    )
+    na.add_argument("--writer", required=True, help="model spec that writes (e.g. embedded)")
+    na.add_argument("--checker", help="model spec that back-translates (default: the writer)")
+    na.add_argument("--attempts", type=int, default=3, help="per condition, then the template")
+    na.add_argument("--max-tokens", type=int, default=200)
+    na.add_argument("--temperature", type=float, default=0.7)
+    na.add_argument("--aware", action="store_true", help="error-aware evaluation prompt")
+    na.add_argument(
+        "--llm-check",
+        action="store_true",
+        help="also ask the checker SATBench's whole-puzzle consistency question (recorded only)",
+    )
+    na.add_argument("--out", required=True, help="items.jsonl (appended; a rerun resumes)")
+    na.add_argument("--concurrency", type=int, default=4)
+    na.add_argument("--json", action="store_true")
+    na.add_argument("--quiet", action="store_true")
+    na.set_defaults(fn=cmd_narrate)
+
+    bt = sub.add_parser(
+        "backtranslate",
+        help="rewrite edited FOL premises' sentences with an LLM, verified by translating back (z3)",
+    )
+    bt.add_argument("problems", help="problems.jsonl with edited fol problems and their originals")
+    bt.add_argument("--writer", required=True, help="model spec that rewrites sentences")
+    bt.add_argument("--checker", help="model spec that translates back (default: the writer)")
+    bt.add_argument("--attempts", type=int, default=3)
+    bt.add_argument("--max-tokens", type=int, default=160)
+    bt.add_argument("--temperature", type=float, default=0.7)
+    bt.add_argument("--concurrency", type=int, default=4)
+    bt.add_argument("--out", required=True, help="problems.jsonl of the kept problems")
+    bt.set_defaults(fn=cmd_backtranslate)
+
+    ju = sub.add_parser(
+        "judge",
+        help="an LLM judge reads free-text traces: assignment extraction (solver-checked) and "
+        "a second opinion on UNSAT proofs",
+    )
+    ju.add_argument("records", help="records.jsonl")
+    ju.add_argument("--items", required=True, help="the items the records answer")
+    ju.add_argument("--judge", required=True, help="judge model spec")
+    ju.add_argument("--out", required=True, help="judged records.jsonl (the input is not changed)")
+    ju.add_argument(
+        "--task",
+        choices=["trace", "qualitative"],
+        default="trace",
+        help="trace: extraction + core opinion; qualitative: PF / IV / AC / AL codes",
+    )
+    ju.add_argument("--concurrency", type=int, default=4)
+    ju.add_argument("--json", action="store_true")
+    ju.set_defaults(fn=cmd_judge)

@@ -1,0 +1,232 @@
+"""The ``cnf`` kind: a CNF formula, labels SAT / UNSAT, a satisfying assignment as witness.
+
+Answer formats (all read by one parser; they differ in what is asked and in the oracle's reply):
+
+* ``decision+assignment`` — SAT with an assignment, or UNSAT (the formula and template renderers);
+* ``decision+stats`` — the same plus the branches and conflicts a solver would need (the ADR
+  paper's Listing 1; the oracle reports MiniSat's own counts);
+* ``decision+conflict`` — SAT with an assignment, or UNSAT citing the conditions that conflict
+  (traces and stories; a cited set is checked to be unsatisfiable and minimal).
+
+Example:
+    >>> import logicforge as lf
+    >>> from logicforge.kinds import answer_format, parse_answer, verify
+    >>> it = lf.render(lf.generate("ksat/random", {"n_vars": 5, "alpha": 2.0}, count=1, seed=0))[0]
+    >>> fmt = answer_format(it)
+    >>> a = fmt.oracle(it)
+    >>> parse_answer(fmt.to_text(a, it), it) == a, verify(it, a).correct
+    (True, True)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+from ..logic.cnf import CNF
+from ..logic.sat import minimal_unsat_core, solve
+from ..parse.answer import cited_conditions, reported_counts
+from ..parse.assignment import parse_assignment
+from ..parse.decision import parse_decision
+from ..schema import Answer, Item, Verdict
+from .base import AnswerFormat, Kind, register_kind
+
+LABELS = ("SAT", "UNSAT")
+
+
+def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
+    """Decision, and for SAT the assignment (in the item's names and value words)."""
+    decision, rule = parse_decision(body, objs)
+    if decision is None:
+        return Answer(parse_error=rule)
+    stats = reported_counts(body, objs)
+    if decision != "SAT":
+        cited = cited_conditions(objs)
+        return Answer(
+            label="UNSAT",
+            rule=rule,
+            stats=stats,
+            certificate={"conflict": cited} if cited is not None else None,
+        )
+    tw = [w for w, v in item.value_words.items() if v]
+    fw = [w for w, v in item.value_words.items() if not v]
+    values, unknown, conflict = parse_assignment(body, item.mapping, objs, tw, fw)
+    if conflict:
+        return Answer(
+            label="SAT", rule=rule, assignment=None, unknown_names=unknown, parse_error=conflict
+        )
+    return Answer(label="SAT", rule=rule, assignment=values, unknown_names=unknown, stats=stats)
+
+
+def check(item: Item, answer: Answer) -> Verdict:
+    """``correct``: the label equals the gold label. ``witness_valid`` (only when the answer says
+    SAT): the assignment gives a value to every variable the formula uses and satisfies every
+    clause; for UNSAT with cited conditions, they exist and cannot hold together."""
+    gold = item.gold.get("label")
+    correct = answer.label == gold
+    if answer.label != "SAT":
+        cited = (answer.certificate or {}).get("conflict")
+        if cited is not None:
+            return _cited_core(item, correct, gold, cited)
+        return Verdict(
+            correct=correct,
+            reason="" if correct else f"said {answer.label}, gold {gold}",
+            error_type=None if correct else "spurious contradiction",
+        )
+    cnf = CNF(item.problem["clauses"], item.problem.get("num_vars"))
+    a = answer.assignment or {}
+    used = {abs(x) for c in cnf.clauses for x in c}
+    missing = sorted(used - a.keys())
+    if answer.assignment is None:
+        why = answer.parse_error or "no assignment given"
+        valid = False
+    elif missing:
+        why, valid = f"{len(missing)} variable(s) unassigned", False
+    elif answer.unknown_names:
+        why, valid = f"unknown names {answer.unknown_names[:5]}", False
+    else:
+        bad = cnf.falsified(a)
+        why = f"{len(bad)} clause(s) falsified (first: #{bad[0]})" if bad else ""
+        valid = not bad
+    reason = "" if correct else f"said SAT, gold {gold}"
+    if correct and not valid:
+        reason = f"witness invalid: {why}"
+    etype = None
+    if "given both values" in (answer.parse_error or ""):
+        etype = "context inconsistency"  # a variable assigned both values
+    elif not correct:
+        etype = "satisfiability bias"  # claimed SAT for an unsatisfiable formula
+    elif not valid:
+        etype = "condition omission" if "falsified" in why else "incomplete witness"
+    return Verdict(correct=correct, witness_valid=valid, reason=reason, error_type=etype)
+
+
+def _cited_core(item: Item, correct: bool, gold: Any, cited: list[int]) -> Verdict:
+    """UNSAT with cited conditions: do they exist, are they unsatisfiable together, minimal?"""
+    clauses = item.problem["clauses"]
+    n = item.problem.get("num_vars")
+    bad = sorted({i for i in cited if not 1 <= i <= len(clauses)})
+    idx = sorted({i - 1 for i in cited if 1 <= i <= len(clauses)})
+    unsat = bool(idx) and solve(CNF([clauses[i] for i in idx], n)).label == "UNSAT"
+    minimal = (
+        unsat
+        and len(idx) <= 64
+        and all(solve(CNF([clauses[j] for j in idx if j != i], n)).label == "SAT" for i in idx)
+    )
+    details = {
+        "cited": len(idx),
+        "cited_unsat": unsat,
+        "cited_minimal": minimal,
+        "nonexistent": bad,
+    }
+    if not correct:
+        return Verdict(
+            correct=False,
+            reason=f"said UNSAT, gold {gold}",
+            error_type="spurious contradiction",
+            details=details,
+        )
+    why = (
+        f"cites conditions that do not exist: {bad[:5]}"
+        if bad
+        else "the cited conditions can hold together"
+        if not unsat
+        else ""
+    )
+    return Verdict(
+        correct=True,
+        witness_valid=not bad and unsat,
+        reason=why and f"trace invalid: {why}",
+        error_type="condition hallucination" if bad else None if unsat else "invalid core",
+        details=details,
+    )
+
+
+def to_text(a: Answer, item: Item) -> str:
+    """The reply an exact reader writes: ``Final answer:`` and one JSON object (UNSAT with a
+    conflict is written ``[UNSAT]`` then the object, as the trace renderers ask)."""
+    obj: dict[str, Any] = {"answer": a.label, **(a.stats or {})}
+    conflict = (a.certificate or {}).get("conflict")
+    if a.label == "UNSAT" and conflict is not None:
+        return "[UNSAT]\n" + json.dumps(obj | {"conflict": conflict})
+    if a.label == "SAT" and a.assignment is not None:
+        names = {v: k for k, v in item.mapping.items()}
+        obj["assignment"] = {names[v]: a.assignment[v] for v in sorted(a.assignment) if v in names}
+    return "Final answer:\n" + json.dumps(obj)
+
+
+def _cnf(item: Item) -> CNF:
+    return CNF(item.problem["clauses"], item.problem.get("num_vars"))
+
+
+def _oracle(item: Item, *, stats: bool = False, conflict: bool = False) -> Answer:
+    sol = solve(_cnf(item), stats=stats)
+    if sol.label == "UNKNOWN":
+        return Answer(parse_error="the solver timed out")
+    if sol.label == "UNSAT" and conflict:  # cite a minimal core
+        core = minimal_unsat_core(
+            [list(c) for c in item.problem["clauses"]], item.problem.get("num_vars") or 0
+        )
+        return Answer(label="UNSAT", certificate={"conflict": [i + 1 for i in core]})
+    counts = (
+        {"branches": sol.stats["decisions"], "conflicts": sol.stats["conflicts"]} if stats else None
+    )
+    named = set(item.mapping.values())
+    values = (
+        {v: b for v, b in (sol.assignment or {}).items() if v in named}
+        if sol.label == "SAT"
+        else None
+    )
+    return Answer(label=sol.label, assignment=values, stats=counts)
+
+
+def random(item: Item, rng: np.random.Generator) -> Answer:
+    """A fair coin; for SAT a uniformly random assignment of every named variable."""
+    if rng.random() < 0.5:
+        n = len(item.mapping)
+        vals = rng.random(n) < 0.5
+        return Answer(label="SAT", assignment={v: bool(vals[v - 1]) for v in range(1, n + 1)})
+    return Answer(label="UNSAT")
+
+
+def constant(item: Item, label: str) -> Answer:
+    """The always-SAT (all variables true) and always-UNSAT answers."""
+    if label == "SAT":
+        return Answer(label="SAT", assignment={v: True for v in item.mapping.values()})
+    return Answer(label="UNSAT")
+
+
+def wrong(item: Item) -> Answer:
+    """The opposite label (SAT with an all-true assignment on an UNSAT formula)."""
+    return constant(item, "UNSAT" if item.gold.get("label") == "SAT" else "SAT")
+
+
+def _fmt(name: str, **oracle_kw: bool) -> AnswerFormat:
+    return AnswerFormat(
+        name,
+        "binary",
+        parse,
+        to_text,
+        check,
+        lambda it: _oracle(it, **oracle_kw),
+        random,
+        wrong,
+        constant,
+    )
+
+
+KIND = register_kind(
+    Kind(
+        "cnf",
+        LABELS,
+        (
+            _fmt("decision+assignment"),
+            _fmt("decision+stats", stats=True),
+            _fmt("decision+conflict", conflict=True),
+        ),
+        group_columns=("n_vars", "alpha"),
+        exports={"dimacs": lambda problem: CNF.from_json(problem)},
+    )
+)

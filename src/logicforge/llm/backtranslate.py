@@ -1,0 +1,357 @@
+"""Back-translation of edited premises into natural language (the symbolic-edits paper's
+sentence-level correction for external data): FOLIO's sentences for edited FOL premises, and the
+context sentences of Logic-LM LogicalDeduction questions whose program lines were edited (each
+line's ``:::`` gloss locates its sentence in the context; the translated-back constraint must hold
+on exactly the same assignments as the edited one).
+
+An operator edit changes a premise's formula; its sentence must change with it. For every edited
+premise a writer model gets the original sentence, the original formula and the edited formula
+and rewrites the sentence, changing as little as possible. A checker model (default: the writer)
+translates the new sentence back into a formula over the same predicates and constants; z3 must
+prove it equivalent to the edited formula. A failure is retried up to ``attempts`` times; a
+sentence that still cannot be matched drops the edited problem, and the drops are counted — as in
+the paper. Each distinct (chain, premise, edited formula) is corrected once, so a cumulative
+chain reuses its earlier levels' sentences.
+
+Kept problems carry ``metadata["nl_verified"] = True`` and ``metadata["backtranslation"]``
+(positions, writer, checker, attempts); the ``fol-nl`` renderer refuses edited problems without it,
+so a stale sentence never reaches a prompt.
+
+Example:
+    >>> from logicforge.llm.backtranslate import BackTranslateConfig
+    >>> BackTranslateConfig().attempts
+    3
+"""
+
+from __future__ import annotations
+
+import asyncio
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import ConfigError
+from ..logic.fol import FOLParseError, equivalent, parse_fol, symbols
+from ..models.base import Model, load_model
+from ..schema import LabelledProblem, Message
+
+
+@dataclass(frozen=True)
+class BackTranslateConfig:
+    attempts: int = 3
+    max_tokens: int = 160
+    temperature: float = 0.7
+    concurrency: int = 4
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.attempts, int) or not 1 <= self.attempts <= 10:
+            raise ConfigError("attempts", self.attempts, "must be an integer in 1..10")
+
+
+@dataclass
+class BackTranslateStats:
+    sentences: int = 0
+    first_try: int = 0
+    retried: int = 0
+    unmatched: int = 0
+    unlocated: int = 0  # problems whose edited sentence could not be found in the text
+    kept: int = 0
+    dropped: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sentences": self.sentences,
+            "first_try": self.first_try,
+            "retried": self.retried,
+            "unmatched": self.unmatched,
+            "problems_unlocated": self.unlocated,
+            "problems_kept": self.kept,
+            "problems_dropped": self.dropped,
+            "failures": self.failures[:50],
+        }
+
+
+def _vocabulary(f: Any) -> str:
+    preds, consts = symbols(f)
+    p = ", ".join(f"{n}/{a}" for n, a in sorted(preds.items()))
+    c = ", ".join(sorted(consts)) or "none"
+    return f"predicates (name/arity): {p}; constants: {c}"
+
+
+class _Kind:
+    """What back-translation needs to know about one problem kind."""
+
+    def from_data(self, p: LabelledProblem) -> bool:
+        """True when the problem's sentences come from data (not from templates)."""
+        return True
+
+    def jobs(self, p: LabelledProblem, root: LabelledProblem) -> list[tuple[int, str, str, str]]:
+        """(position, original sentence, original formula, edited formula) per edited premise;
+        a sentence that cannot be located is given as ''."""
+        raise NotImplementedError
+
+    def instructions(self, root: LabelledProblem, new: str) -> str:
+        raise NotImplementedError
+
+    def check(self, root: LabelledProblem, got: str, new: str) -> str:
+        raise NotImplementedError
+
+    def apply(
+        self, p: LabelledProblem, root: LabelledProblem, texts: dict[int, str]
+    ) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+class _FOL(_Kind):
+    def jobs(self, p: LabelledProblem, root: LabelledProblem) -> list[tuple[int, str, str, str]]:
+        nl = root.problem.get("premises_nl") or []
+        aligned = len(nl) == len(root.problem["premises"])
+        return [
+            (i, nl[i] if aligned else "", root.problem["premises"][i], p.problem["premises"][i])
+            for i in p.metadata["edit_positions"]
+        ]
+
+    def instructions(self, root: LabelledProblem, new: str) -> str:
+        return (
+            "Translate the sentence into one first-order logic formula. Use only these "
+            f"{_vocabulary(parse_fol(new))}. Notation: ∀x, ∃x, ¬, ∧, ∨, ⊕ (either-or), →, ↔, "
+            "parentheses."
+        )
+
+    def check(self, root: LabelledProblem, got: str, new: str) -> str:
+        try:
+            eq = equivalent(parse_fol(got), parse_fol(new))
+        except FOLParseError as e:
+            return f"back-translation does not parse: {str(e).splitlines()[0]}"
+        if eq is None:
+            return "equivalence undecided (z3 time-out)"
+        return "" if eq else f"back-translation {got!r} is not equivalent to {new!r}"
+
+    def apply(
+        self, p: LabelledProblem, root: LabelledProblem, texts: dict[int, str]
+    ) -> dict[str, Any]:
+        nl = list(root.problem["premises_nl"])
+        for i, t in texts.items():
+            nl[i] = t
+        return p.problem | {"premises_nl": nl}
+
+
+class _Deduction(_Kind):
+    """Loaded LogicalDeduction questions: program lines glossed by sentences of the context."""
+
+    def from_data(self, p: LabelledProblem) -> bool:
+        return "context" in p.problem  # generated puzzles are re-rendered from their templates
+
+    @staticmethod
+    def _split(line: str) -> tuple[str, str]:
+        expr, _, gloss = line.partition(":::")
+        return expr.strip(), gloss.strip()
+
+    def jobs(self, p: LabelledProblem, root: LabelledProblem) -> list[tuple[int, str, str, str]]:
+        old_lines = root.problem["program"].splitlines()
+        new_lines = p.problem["program"].splitlines()
+        out = []
+        for i in p.metadata["edit_positions"]:
+            old, gloss = self._split(old_lines[i])
+            new, _ = self._split(new_lines[i])
+            out.append((i, gloss if gloss and gloss in root.problem["context"] else "", old, new))
+        return out
+
+    def instructions(self, root: LabelledProblem, new: str) -> str:
+        from ..logic.csp import parse_program
+
+        csp = parse_program(root.problem["program"])
+        vals = sorted({v for d in csp.domains.values() for v in d})
+        glosses = "; ".join(f"{k} = {g}" for k, g in sorted(csp.value_glosses.items()))
+        return (
+            "Translate the sentence into one constraint over these variables: "
+            f"{', '.join(csp.domains)} (each a position {vals[0]}–{vals[-1]}; {glosses}). "
+            "Write it like `a < b`, `a > b`, `a == 3` or `a != b`."
+        )
+
+    def check(self, root: LabelledProblem, got: str, new: str) -> str:
+        from ..families.logicaldeduction import same_constraint
+
+        same = same_constraint(got, new, root.problem["program"])
+        if same is None:
+            return f"back-translation {got!r} is not a constraint over the variables"
+        return "" if same else f"back-translation {got!r} is not equivalent to {new!r}"
+
+    def apply(
+        self, p: LabelledProblem, root: LabelledProblem, texts: dict[int, str]
+    ) -> dict[str, Any]:
+        context = root.problem["context"]
+        old_lines = root.problem["program"].splitlines()
+        lines = p.problem["program"].splitlines()
+        for i, t in texts.items():
+            _, gloss = self._split(old_lines[i])
+            context = context.replace(gloss, t, 1)
+            expr, _ = self._split(lines[i])
+            lines[i] = f"{expr} ::: {t}"
+        return p.problem | {"context": context, "program": "\n".join(lines)}
+
+
+# the kinds whose edited problems can be back-translated (a capability, keyed by kind)
+BACKTRANSLATORS: dict[str, _Kind] = {"fol": _FOL(), "deduction": _Deduction()}
+
+
+def needs_backtranslation(p: LabelledProblem) -> bool:
+    """An edited problem whose text comes from data (FOLIO sentences, a LogicalDeduction
+    context) rather than from templates."""
+    bt = BACKTRANSLATORS.get(p.kind)
+    return bool(p.metadata.get("edit_level")) and bt is not None and bt.from_data(p)
+
+
+async def correct_sentence(
+    sentence: str,
+    old: str,
+    new: str,
+    instructions: str,
+    check: Any,
+    writer: Model,
+    checker: Model,
+    cfg: BackTranslateConfig,
+    key: str,
+) -> tuple[str | None, int, list[str]]:
+    """(the corrected sentence or None, attempts used, why each failed attempt failed);
+    ``check(formula) -> ''`` or the reason the translated-back formula does not match."""
+    from .judge import Judge
+    from .story import ask, usable_reply
+
+    failures: list[str] = []
+    for a in range(cfg.attempts):
+        r = await ask(
+            writer,
+            [
+                Message(
+                    role="user",
+                    content=(
+                        "A premise of a logic problem was edited. Rewrite its sentence so that "
+                        "it says exactly what the new formula says, changing as little as "
+                        f"possible.\nOriginal sentence: {sentence}\nOriginal formula: {old}\n"
+                        f"New formula: {new}\nWrite only the new sentence."
+                    ),
+                )
+            ],
+            f"{key}:write",
+            max_tokens=cfg.max_tokens,
+            temperature=cfg.temperature,
+            sample=a,
+        )
+        text, why = usable_reply(r)
+        if not why:
+            judge = Judge(
+                checker,
+                {
+                    "type": "object",
+                    "properties": {"formula": {"type": "string"}},
+                    "required": ["formula"],
+                },
+                instructions,
+                retries=1,
+                max_tokens=200,
+            )
+            res = await judge.ask(f"Sentence: {text}", key=f"{key}:check:{a}")
+            if res.verdict is None:
+                why = f"back-translation unusable: {res.error}"
+            else:
+                why = check(str(res.verdict["formula"]))
+        if not why:
+            return text, a + 1, failures
+        failures.append(why[:300])
+    return None, cfg.attempts, failures
+
+
+def backtranslate(
+    problems: Sequence[LabelledProblem],
+    writer: str | Model,
+    checker: str | Model | None = None,
+    cfg: BackTranslateConfig | None = None,
+) -> tuple[list[LabelledProblem], BackTranslateStats]:
+    """Correct the sentences of every edited data-backed problem (``fol``, loaded
+    LogicalDeduction); unedited and template-rendered ones pass through.
+
+    Edited problems need their chain's unedited problem among ``problems`` (it holds the
+    original sentences and formulas). Returns the kept problems (in order) and the statistics."""
+    cfg = cfg or BackTranslateConfig()
+    w = load_model(writer) if isinstance(writer, str) else writer
+    c = (load_model(checker) if isinstance(checker, str) else checker) if checker else w
+    roots = {p.problem_id: p for p in problems if not p.metadata.get("edit_level")}
+    jobs: dict[tuple[str, int, str], tuple[str, str, LabelledProblem]] = {}
+    edited: dict[str, list[tuple[int, str, str, str]]] = {}  # problem id → its sentences to fix
+    for p in problems:
+        if not needs_backtranslation(p):
+            continue
+        root = roots.get(p.metadata["chain_id"])
+        if root is None:
+            raise ConfigError(
+                "problems", p.problem_id, "back-translation needs its unedited problem as well"
+            )
+        edited[p.problem_id] = BACKTRANSLATORS[p.kind].jobs(p, root)
+        for i, sentence, old, new in edited[p.problem_id]:
+            if sentence:
+                jobs[(root.problem_id, i, new)] = (sentence, old, root)
+    stats = BackTranslateStats()
+
+    async def go() -> dict[tuple[str, int, str], str | None]:
+        sem = asyncio.Semaphore(cfg.concurrency)
+
+        async def one(k: tuple[str, int, str]) -> str | None:
+            sentence, old, root = jobs[k]
+            kind = BACKTRANSLATORS[root.kind]
+            async with sem:
+                text, used, fails = await correct_sentence(
+                    sentence,
+                    old,
+                    k[2],
+                    kind.instructions(root, k[2]),
+                    lambda got: kind.check(root, got, k[2]),
+                    w,
+                    c,
+                    cfg,
+                    f"{k[0]}:p{k[1]}:{zlib.crc32(k[2].encode()):08x}",
+                )
+            stats.sentences += 1
+            stats.first_try += text is not None and used == 1
+            stats.retried += text is not None and used > 1
+            stats.unmatched += text is None
+            stats.failures += [f"{k[0]} premise {k[1] + 1}: {f}" for f in fails]
+            return text
+
+        try:
+            keys = sorted(jobs)
+            got = await asyncio.gather(*(one(k) for k in keys))
+            return dict(zip(keys, got, strict=True))
+        finally:
+            owned = [m for m, spec in ((w, writer), (c, checker)) if isinstance(spec, str)]
+            for m in {id(m): m for m in owned}.values():  # only what it loaded itself
+                await m.aclose()
+
+    done = asyncio.run(go()) if jobs else {}
+    out = []
+    for p in problems:
+        if not needs_backtranslation(p):
+            out.append(p)
+            continue
+        root = roots[p.metadata["chain_id"]]
+        kind = BACKTRANSLATORS[p.kind]
+        found = edited[p.problem_id]
+        texts = {i: done.get((root.problem_id, i, new)) for i, _, _, new in found}
+        stats.unlocated += any(not sentence for _, sentence, _, _ in found)
+        if any(t is None for t in texts.values()):
+            stats.dropped += 1  # a sentence could not be located or matched
+            continue
+        stats.kept += 1
+        meta = p.metadata | {
+            "nl_verified": True,
+            "backtranslation": {
+                "positions": p.metadata["edit_positions"],
+                "writer": w.name,
+                "checker": c.name,
+            },
+        }
+        problem = kind.apply(p, root, {i: t for i, t in texts.items() if t is not None})
+        out.append(p.model_copy(update={"problem": problem, "metadata": meta}))
+    return out, stats

@@ -1,0 +1,70 @@
+"""``formula-trace``: numbered conditions, a reasoning trace, ``[SAT]`` / ``[UNSAT]`` and a
+checkable justification (SATBench §4's trace evaluation, made deterministic).
+
+For SAT the model gives an assignment (checked against every clause by the verifier); for UNSAT
+it names the numbered conditions that cannot all hold together, and the verifier checks with the
+solver that the cited subset really is unsatisfiable — and whether it is minimal — instead of
+asking a judge. Wrong answers are classified where a rule can decide (see
+:func:`logicforge.metrics.verdict.verify`).
+
+Example:
+    >>> import logicforge as lf
+    >>> it = lf.render(lf.generate("satbench", {"n_clauses": 6}, count=1, seed=0), "formula-trace")[0]
+    >>> "[UNSAT]" in it.messages[0].content
+    True
+"""
+
+from __future__ import annotations
+
+from ..logic.cnf import CNF
+from ..registry import RENDERERS
+from ..schema import Item, LabelledProblem
+from .base import build_item
+from .formula import clause_text
+
+# SATBench §6.2: a reminder of the failure patterns its error analysis found (§5.3)
+ERROR_AWARE = (
+    "Avoid the common mistakes: do not declare the conditions satisfiable before checking every "
+    "one of them against your assignment (satisfiability bias); give each variable one value "
+    "and keep it (context inconsistency); use every condition, none skipped (condition "
+    "omission); and use only what the conditions say, no outside assumptions (spurious priors)."
+)
+
+
+def trace_instructions(names: list[str], legend: str = "", aware: bool = False) -> str:
+    """The closing request of a trace prompt: reasoning, ``[SAT]``/``[UNSAT]``, then a JSON object
+    with an assignment (SAT) or the numbers of conflicting conditions (UNSAT)."""
+    example = ", ".join(f'"{n}": true' for n in names[:2])
+    return (
+        (ERROR_AWARE + "\n\n" if aware else "")
+        + "Reason step by step. Then write [SAT] or [UNSAT] on its own line, followed by one JSON "
+        "object:\n"
+        f'- if SAT, a value for every variable{legend}: {{"answer": "SAT", "assignment": {{{example}, …}}}}\n'
+        "- if UNSAT, the numbers of conditions that cannot all hold together: "
+        '{"answer": "UNSAT", "conflict": [1, 4, 7]}'
+    )
+
+
+class TraceRenderer:
+    name = "formula-trace"
+    kind = "cnf"
+
+    def __init__(self, name: str = "formula-trace", aware: bool = False) -> None:
+        self.name, self.aware = name, aware
+
+    def render(self, problem: LabelledProblem) -> Item:
+        cnf = CNF.from_json(problem.problem)
+        names = [f"x{v}" for v in range(1, cnf.num_vars + 1)]
+        body = "\n".join(
+            f"{i}. {clause_text(c, names)}" for i, c in enumerate(cnf.clauses, start=1)
+        )
+        prompt = (
+            f"Decide whether all of the following {cnf.num_clauses} conditions over the variables "
+            f"{names[0]} … {names[-1]} can hold at the same time.\n\n{body}\n\n"
+            + trace_instructions(names, aware=self.aware)
+        )
+        return build_item(problem, self.name, cnf, prompt, names, "decision+conflict")
+
+
+RENDERERS.register("formula-trace", TraceRenderer())
+RENDERERS.register("formula-trace-aware", TraceRenderer("formula-trace-aware", aware=True))

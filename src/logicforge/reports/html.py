@@ -1,0 +1,228 @@
+"""The self-contained HTML report: overview, figures, sortable tables, and a filterable
+drill-down to every record. Works offline (no CDN, images inlined); every piece of text that
+came from a model or a data file is escaped, so a response is shown, never executed."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+import platform
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .._version import __version__
+
+MAX_DRILLDOWN = 500
+MAX_PROMPT = 6000  # characters of a prompt shown in the drill-down
+
+CSS = """body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2em auto;max-width:1200px;color:#222;padding:0 1em}
+h1{font-size:1.6em;margin-bottom:.2em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:1.6em}
+h3{font-size:1em;margin:1.2em 0 .3em}nav a{margin-right:1em}.meta{color:#555;font-size:13px}
+table{border-collapse:collapse;font-size:12px;margin:.4em 0}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
+td,th{text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}th{background:#f1f3f5;cursor:pointer;user-select:none;position:sticky;top:0}
+th[data-asc='1']::after{content:' ▲'}th[data-asc='0']::after{content:' ▼'}tbody tr:nth-child(even){background:#fafafa}
+.scroll{overflow-x:auto}figure{margin:1em 0;display:inline-block;max-width:49%;vertical-align:top}
+figure img{max-width:100%;border:1px solid #eee}figcaption{font-size:12px;color:#444}
+pre{white-space:pre-wrap;word-break:break-word;background:#f8f8f8;padding:6px;max-height:22em;overflow:auto;font-size:11px}
+details{border-bottom:1px solid #eee;padding:3px 0}summary{cursor:pointer}.ok{color:#087f23}.bad{color:#c62828}
+.filters label{margin-right:1em}.filters select{margin-left:.3em}#shown{color:#555;font-size:13px}"""
+
+JS = """function sortTable(th){var i=Array.prototype.indexOf.call(th.parentNode.children,th);
+var tb=th.closest('table').tBodies[0],rows=Array.from(tb.rows),asc=th.dataset.asc!=='1';
+th.parentNode.querySelectorAll('th').forEach(function(h){delete h.dataset.asc;});th.dataset.asc=asc?'1':'0';
+rows.sort(function(a,b){var x=a.cells[i].textContent,y=b.cells[i].textContent,nx=parseFloat(x),ny=parseFloat(y);
+var c=(!isNaN(nx)&&!isNaN(ny))?nx-ny:(x==='—')-(y==='—')||x.localeCompare(y);return asc?c:-c;});
+rows.forEach(function(r){tb.appendChild(r);});}
+document.querySelectorAll('table.sortable th').forEach(function(th){th.addEventListener('click',function(){sortTable(th);});});
+function applyFilters(){var f={};document.querySelectorAll('.filters select').forEach(function(s){f[s.dataset.key]=s.value;});
+var n=0;document.querySelectorAll('details.rec').forEach(function(d){var ok=Object.keys(f).every(function(k){return f[k]===''||d.dataset[k]===f[k];});
+d.style.display=ok?'':'none';if(ok)n++;});var s=document.getElementById('shown');if(s)s.textContent=n+' shown';}
+document.querySelectorAll('.filters select').forEach(function(s){s.addEventListener('change',applyFilters);});applyFilters();"""
+
+
+# only this exact script may run: a model response that slipped past escaping still could not
+_JS_HASH = "sha256-" + base64.b64encode(hashlib.sha256(JS.encode()).digest()).decode()
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, float):
+        return f"{v:.3f}"
+    return str(v)
+
+
+def table_html(name: str, rows: Sequence[Mapping[str, Any]]) -> str:
+    if not rows:
+        return ""
+    cols = list(dict.fromkeys(k for r in rows for k in r))
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f"<td class='num'>{html.escape(_fmt(r.get(c)))}</td>"
+            if isinstance(r.get(c), int | float) or r.get(c) is None
+            else f"<td>{html.escape(_fmt(r.get(c)))}</td>"
+            for c in cols
+        )
+        + "</tr>"
+        for r in rows
+    )
+    return (
+        f"<h3>{html.escape(name)}</h3><div class='scroll'><table class='sortable'>"
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+    )
+
+
+def _verdict_kind(r: Mapping[str, Any]) -> str:
+    v = r.get("verdict") or {}
+    if r.get("error"):
+        return "error"
+    if v.get("excluded"):
+        return "unlabelled"
+    if v.get("parse_failure"):
+        return "parse-failure"
+    return "correct" if v.get("correct") else "wrong"
+
+
+def _overview(
+    records: Sequence[Mapping[str, Any]],
+    problems: Sequence[Mapping[str, Any]],
+    command: str | None,
+) -> str:
+    esc = html.escape
+    blocks: dict[tuple[str, str], dict[str, Any]] = defaultdict(
+        lambda: {"problems": 0, "seeds": set(), "labels": Counter()}
+    )
+    for p in problems:
+        params = p.get("params") or {}
+        shown = ", ".join(
+            f"{k}={json.dumps(v)}" for k, v in sorted(params.items()) if v not in (None, False)
+        )
+        b = blocks[(str(p.get("family")), shown)]
+        b["problems"] += 1
+        b["seeds"].add(p.get("seed"))
+        b["labels"][str(p.get("label"))] += 1
+    rows = [
+        {
+            "family": fam,
+            "parameters": params,
+            "problems": b["problems"],
+            "seeds": ", ".join(map(str, sorted(s for s in b["seeds"] if s is not None))),
+            "labels": ", ".join(f"{k} {v}" for k, v in sorted(b["labels"].items())),
+        }
+        for (fam, params), b in sorted(blocks.items())
+    ]
+    per_model = Counter(str(r.get("model")) for r in records)
+    models = [{"model": m, "records": n} for m, n in sorted(per_model.items())]
+    try:
+        import numpy
+        import pysat
+
+        versions = f"numpy {numpy.__version__} · python-sat {pysat.__version__}"
+    except ImportError:  # pragma: no cover
+        versions = ""
+    parts = [
+        "<h2 id='overview'>Overview</h2>",
+        f"<p class='meta'>logicforge {esc(__version__)} · Python {esc(platform.python_version())}"
+        f" · {esc(versions)} · {len(records)} records · {len(problems)} problems</p>",
+    ]
+    if command:
+        parts.append(f"<p>Reproduce: <code>{esc(command)}</code></p>")
+    parts.append(table_html("Problems by family and parameters", rows))
+    parts.append(table_html("Models", models))
+    return "".join(parts)
+
+
+def _select(key: str, label: str, values: Sequence[str]) -> str:
+    opts = "".join(
+        f"<option value='{html.escape(v, quote=True)}'>{html.escape(v)}</option>" for v in values
+    )
+    return (
+        f"<label>{label}<select data-key='{key}'><option value=''>all</option>{opts}</select>"
+        "</label>"
+    )
+
+
+def _records(records: Sequence[Mapping[str, Any]], prompts: Mapping[str, str]) -> str:
+    esc = html.escape
+    shown = list(records)[:MAX_DRILLDOWN]
+    kinds = ["correct", "wrong", "parse-failure", "error", "unlabelled"]
+    models = sorted({str(r.get("model")) for r in shown})
+    fams = sorted({str((r.get("meta") or {}).get("family")) for r in shown})
+    parts = [
+        "<h2 id='records'>Records</h2><p>Open a record for its prompt, the response, the parsed "
+        "answer and why it was judged so. Model text is shown as text.</p><div class='filters'>",
+        _select("verdict", "verdict", kinds),
+        _select("model", "model", models),
+        _select("family", "family", fams),
+        "<span id='shown'></span></div>",
+    ]
+    for r in shown:
+        kind = _verdict_kind(r)
+        v = r.get("verdict") or {}
+        meta = r.get("meta") or {}
+        model, fam = str(r.get("model")), str(meta.get("family"))
+        cls = "ok" if kind == "correct" else "bad"
+        summary = (
+            f"{esc(model)} · {esc(str(meta.get('problem_id')))} · {esc(str(meta.get('rendering')))}"
+            f" · gold {esc(str(meta.get('label')))} · <span class='{cls}'>{kind}</span>"
+        )
+        prompt = prompts.get(str(r.get("item_id")), "")
+        if len(prompt) > MAX_PROMPT:
+            prompt = prompt[:MAX_PROMPT] + f"\n… ({len(prompt) - MAX_PROMPT} more characters)"
+        answer = json.dumps(r.get("answer"), ensure_ascii=False)
+        parts.append(
+            f"<details class='rec' data-verdict='{kind}' data-model='{esc(model, quote=True)}' "
+            f"data-family='{esc(fam, quote=True)}'><summary>{summary}</summary>"
+            f"<p>why: {esc(v.get('reason') or r.get('error') or '')}</p>"
+            + (f"<p>prompt:</p><pre class='prompt'>{esc(prompt)}</pre>" if prompt else "")
+            + f"<p>response:</p><pre class='response'>{esc(r.get('text') or '')}</pre>"
+            f"<p>parsed: <code>{esc(answer)}</code></p></details>"
+        )
+    if len(records) > MAX_DRILLDOWN:
+        parts.append(f"<p>… {len(records) - MAX_DRILLDOWN} more records in records.jsonl</p>")
+    return "".join(parts)
+
+
+def render_html(
+    title: str,
+    records: Sequence[Mapping[str, Any]],
+    problems: Sequence[Mapping[str, Any]],
+    tables: list[tuple[str, list[dict[str, Any]]]],
+    figures: list[tuple[str, str]],
+    out: Path,
+    command: str | None,
+    prompts: Mapping[str, str] | None = None,
+) -> str:
+    esc = html.escape
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
+        f"img-src data:; style-src 'unsafe-inline'; script-src '{_JS_HASH}'\">"
+        f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
+        f"<h1>{esc(title)}</h1><nav><a href='#overview'>Overview</a><a href='#figures'>Figures</a>"
+        "<a href='#tables'>Tables</a><a href='#records'>Records</a></nav>",
+        _overview(records, problems, command),
+        "<h2 id='figures'>Figures</h2>",
+    ]
+    for fn, cap in figures:
+        b64 = base64.b64encode((out / fn).read_bytes()).decode()
+        parts.append(
+            f"<figure><img src='data:image/png;base64,{b64}' alt='{esc(cap, quote=True)}'>"
+            f"<figcaption>{esc(cap)}</figcaption></figure>"
+        )
+    if not figures:
+        parts.append("<p>No figure applies to these records.</p>")
+    parts.append(
+        "<h2 id='tables'>Tables</h2><p>Click a column header to sort. “—” marks an undefined "
+        "metric (zero denominator). Every table is also written as CSV and Markdown.</p>"
+    )
+    parts += [table_html(n, rows) for n, rows in tables]
+    parts.append(_records(records, prompts or {}))
+    parts.append(f"<script>{JS}</script></body></html>")
+    return "".join(parts)

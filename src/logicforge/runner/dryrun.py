@@ -1,0 +1,82 @@
+"""``run --dry-run``: what a run would send, before anything is sent.
+
+Per model: items, samples, records still to do (those already in the records file are skipped on
+a real run too), requests (a best-of-n wrapper makes n calls per sample, plus n judge calls; a
+self-verification wrapper 1 + rounds), prompt tokens (counted with the reasoning-token tokenizer
+over the prompt messages; multi-turn wrappers resend a longer conversation, so this is a lower
+bound for them), the completion-token ceiling (``max_tokens`` per request), and — with a price
+table — the cost ceiling. No model is loaded and no request is made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from ..models.base import Model, Sampling
+from ..models.prices import PriceTable
+from ..models.tokens import TokenCounter
+from ..schema import Item
+from .runner import record_id
+from .store import read_jsonl
+
+
+def calls_per_sample(model: Model) -> int:
+    """Requests one sample costs: wrappers multiply their inner model's calls."""
+    inner = getattr(model, "inner", None)
+    base = calls_per_sample(inner) if inner is not None else 1
+    n = getattr(model, "n", None)
+    rounds = getattr(model, "rounds", None)
+    if n is not None:  # best-of-n: n candidates, and n judge calls when a model scores them
+        judge = getattr(getattr(model, "scorer", None), "model", None)
+        return int(n) * base + (int(n) if judge is not None else 0)
+    if rounds is not None:
+        return base * (1 + int(rounds))
+    return base
+
+
+def estimate(
+    items: Iterable[Item],
+    models: list[Model],
+    *,
+    samples: int,
+    sampling: Sampling,
+    records_path: str | Path | None = None,
+    prices: PriceTable | None = None,
+    tokenizer: str = "auto",
+) -> list[dict[str, Any]]:
+    counter = TokenCounter(tokenizer)
+    per_item: list[tuple[str, int]] = []
+    for it in items:
+        text = "\n".join(m.content for m in it.messages)
+        per_item.append((it.item_id, counter.count(text) + 4 * len(it.messages)))
+    done: set[str] = set()
+    if records_path is not None and Path(records_path).exists():
+        done = {str(r.get("record_id")) for r in read_jsonl(records_path, allow_torn_tail=True)}
+    rows = []
+    for m in models:
+        todo = [
+            (iid, tok)
+            for iid, tok in per_item
+            for s in range(samples)
+            if record_id(iid, m.name, s) not in done
+        ]
+        calls = calls_per_sample(m)
+        prompt = sum(tok for _, tok in todo) * calls
+        completion = len(todo) * calls * sampling.max_tokens
+        row: dict[str, Any] = {
+            "model": m.name,
+            "items": len(per_item),
+            "samples": samples,
+            "records_to_do": len(todo),
+            "requests": len(todo) * calls,
+            "prompt_tokens": prompt,
+            "completion_tokens_max": completion,
+            "tokenizer": counter.resolved,
+        }
+        if prices is not None:
+            c = prices.cost(m.name, prompt, completion)
+            row["cost_usd_max"] = None if c is None else round(c, 4)
+        rows.append(row)
+    return rows

@@ -1,0 +1,259 @@
+"""Run Items × model × samples with bounded concurrency, scoring and durably storing each record.
+
+Rerunning the same command resumes: finished records are skipped (errored ones too, unless
+``retry_errors``). A SIGKILL at any moment loses no finished record and duplicates none (see
+:class:`~logicforge.runner.store.RecordStore`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import Iterable, Iterator, Sized
+from pathlib import Path
+from typing import Any
+
+from ..errors import ModelError
+from ..kinds import parse_answer, verify
+from ..models.base import Model, Response, Sampling
+from ..models.tokens import TokenCounter
+from ..schema import Item, Record, Usage
+from .cache import ResponseCache, cache_key
+from .progress import Progress
+from .store import RecordStore
+
+
+def clean_text(text: str | None) -> str | None:
+    """Replace lone surrogates (from ``\\udXXX`` escapes in a server's JSON) with U+FFFD, so the
+    text can be stored as UTF-8; any other text is returned as it is.
+
+    Example:
+        >>> clean_text("ok"), clean_text("a" + chr(0xD800) + "b") == "a\ufffdb"
+        ('ok', True)
+    """
+    if text is None:
+        return None
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def record_id(item_id: str, model: str, sample: int) -> str:
+    return hashlib.sha1(f"{item_id}\x1f{model}\x1f{sample}".encode()).hexdigest()[:20]
+
+
+def item_meta(item: Item) -> dict[str, Any]:
+    # the story's validation log stays on the item (the report reads it from items.jsonl)
+    meta = {k: v for k, v in item.metadata.items() if k not in ("spawn_key", "story")}
+    meta.update(
+        family=item.family,
+        kind=item.kind,
+        answer_format=item.answer_format,
+        label=item.gold.get("label"),
+        rendering=item.rendering,
+        problem_id=item.problem_id,
+        pair_id=item.pair_id,
+    )
+    return meta
+
+
+def score_response(
+    item: Item,
+    model: str,
+    sample: int,
+    r: Response,
+    cached: bool = False,
+    tokens: TokenCounter | None = None,
+) -> Record:
+    """Parse and verify one response into a Record. Reasoning tokens come from the response's
+    usage; when it has none and ``tokens`` is given, they are counted in its reasoning text."""
+    answer = parse_answer(r.text, item) if r.error is None else None
+    verdict = verify(item, answer) if answer is not None else None
+    reasoning, source = r.reasoning_tokens, r.reasoning_source
+    if reasoning is not None:
+        source = source or "usage"
+    elif tokens is not None and r.text is not None and r.error is None:
+        reasoning, source = tokens.reasoning_tokens(r.text)
+    return Record(
+        record_id=record_id(item.item_id, model, sample),
+        item_id=item.item_id,
+        model=model,
+        sample=sample,
+        text=r.text,
+        finish_reason=r.finish_reason,
+        usage=Usage(
+            prompt_tokens=r.prompt_tokens,
+            completion_tokens=r.completion_tokens,
+            reasoning_tokens=reasoning,
+            reasoning_source=source,
+        ),
+        latency_s=round(r.latency_s, 6),
+        attempts=r.attempts,
+        cached=cached,
+        error=r.error,
+        answer=answer,
+        verdict=verdict,
+        meta=item_meta(item),
+        extra=r.extra,
+    )
+
+
+def over_budget(errors: int, max_errors: int) -> ModelError:
+    """The error a run raises once more than ``max_errors`` records ended in an error."""
+    return ModelError(
+        f"stopped after {errors} error records (error budget: {max_errors}); every "
+        "finished record is saved — fix the cause and rerun the same command to resume "
+        "(--retry-errors redoes the failed ones)"
+    )
+
+
+async def _run(
+    items: Iterable[Item],
+    model: Model,
+    store: RecordStore,
+    samples: int,
+    sampling: Sampling,
+    concurrency: int,
+    cache: ResponseCache | None,
+    retry_errors: bool,
+    progress: Progress,
+    order: list[str],
+    tokens: TokenCounter | None,
+    max_errors: int | None,
+) -> dict[str, int]:
+    def todo() -> Iterator[tuple[Item, int]]:
+        for it in items:
+            for s in range(samples):
+                rid = record_id(it.item_id, model.name, s)
+                order.append(rid)
+                if rid not in store or (retry_errors and rid in store.errored):
+                    yield it, s
+                else:
+                    progress.skip()
+
+    counts = {"done": 0, "errors": 0, "cached": 0}
+    it_todo = todo()
+
+    async def worker() -> None:
+        for item, s in it_todo:
+            if max_errors is not None and counts["errors"] > max_errors:
+                return
+            key = (
+                cache_key(model.cache_id, item, sampling, s) if (cache and model.cache_id) else None
+            )
+            r = cache.get(key) if (cache and key) else None
+            hit = r is not None
+            if r is None:
+                r = await model.generate(item, sampling, s)
+                r.text = clean_text(r.text)
+                if cache and key:
+                    cache.put(key, r)
+            rec = score_response(item, model.name, s, r, cached=hit, tokens=tokens)
+            store.append(
+                rec.record_id, rec.model_dump_json().encode(), errored=rec.error is not None
+            )
+            counts["done"] += 1
+            counts["errors"] += rec.error is not None
+            counts["cached"] += hit
+            progress.update()
+
+    tasks = [asyncio.create_task(worker()) for _ in range(max(1, concurrency))]
+    try:
+        await asyncio.gather(*tasks)
+    finally:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    if max_errors is not None and counts["errors"] > max_errors:
+        raise over_budget(counts["errors"], max_errors)
+    return counts
+
+
+def run_model(
+    items: Iterable[Item],
+    model: Model,
+    records_path: str | Path,
+    *,
+    samples: int = 1,
+    sampling: Sampling | None = None,
+    concurrency: int = 8,
+    cache: ResponseCache | None = None,
+    retry_errors: bool = False,
+    progress: bool = True,
+    total_items: int | None = None,
+    tokenizer: str | None = "auto",
+    max_errors: int | None = None,
+    ray: tuple[str, str | None] | None = None,
+) -> dict[str, int]:
+    """Run every (item, sample) not yet in ``records_path`` and append its scored record.
+
+    ``items`` may be any iterable (a list, or a generator streaming a large file); it is read once.
+    ``tokenizer`` counts reasoning tokens when the backend reports none (see
+    :mod:`logicforge.models.tokens`; ``None`` leaves them unknown). With ``max_errors``, the run
+    stops cleanly (:class:`ModelError`) once more records than that have ended in an error.
+    ``ray=(model spec, address)`` runs the shards on a Ray cluster (see :mod:`.ray_exec`); the
+    store, resume and compaction are the same.
+    Returns counts: ``done`` (this call), ``errors``, ``cached``, ``total`` (records in the file).
+    """
+    sampling = sampling or Sampling()
+    tokens = TokenCounter(tokenizer) if tokenizer else None
+    store = RecordStore(records_path)
+    if total_items is None and isinstance(items, Sized):
+        total_items = len(items)
+    bar = Progress((total_items or 0) * samples, f"{model.name}", enabled=progress)
+    order: list[str] = []
+
+    async def main() -> dict[str, int]:
+        try:
+            return await _run(
+                items,
+                model,
+                store,
+                samples,
+                sampling,
+                concurrency,
+                cache,
+                retry_errors,
+                bar,
+                order,
+                tokens,
+                max_errors,
+            )
+        finally:
+            await model.aclose()
+
+    def execute() -> dict[str, int]:
+        if ray is None:
+            return asyncio.run(main())
+        from .ray_exec import run_on_ray
+
+        return run_on_ray(
+            items,
+            ray[0],
+            model.name,
+            store,
+            samples=samples,
+            sampling=sampling,
+            concurrency=concurrency,
+            retry_errors=retry_errors,
+            tokenizer=tokenizer,
+            order=order,
+            progress=bar,
+            address=ray[1],
+            cache=cache,
+            cache_id=model.cache_id,
+            max_errors=max_errors,
+        )
+
+    try:  # one store discipline for both executors: close the bar, compact, release the lock
+        try:
+            counts = execute()
+        finally:
+            bar.close()
+        store.compact(order)
+    finally:
+        store.release()
+    counts["total"] = len(store)
+    return counts

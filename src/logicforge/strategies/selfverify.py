@@ -1,0 +1,91 @@
+"""Multi-turn self-verification around any model (ZebraLogic §5, generic for every family).
+
+After the first answer the model is asked to review it against the problem and answer again, for
+``rounds`` rounds; with ``feedback=oracle`` the review prompt first says whether the previous
+answer was correct (the verifier's verdict, never the solution). The last answer is the record's
+answer; tokens and latency add up over the turns.
+
+Spec: ``selfverify:<rounds>:<none|oracle>:<inner model spec>``, e.g.
+``selfverify:1:oracle:openai-compatible:http://127.0.0.1:8000/v1:m``.
+"""
+
+from __future__ import annotations
+
+from ..errors import ConfigError
+from ..models.base import Model, Response, Sampling, load_model
+from ..registry import MODELS
+from ..schema import Item, Message
+
+REVIEW = (
+    "Review your answer against every clue and constraint in the problem above. If you find a mistake, "
+    "correct it. Then give your final answer again in exactly the requested JSON format."
+)
+
+
+class SelfVerifyModel:
+    def __init__(self, inner: Model, rounds: int = 1, feedback: str = "none") -> None:
+        if rounds < 1 or rounds > 5:
+            raise ConfigError("rounds", rounds, "must be in 1..5")
+        if feedback not in ("none", "oracle"):
+            raise ConfigError("feedback", feedback, "must be none or oracle")
+        self.inner, self.rounds, self.feedback = inner, rounds, feedback
+        tag = f"selfverify{rounds}" + ("-oracle" if feedback == "oracle" else "")
+        self.name = f"{inner.name}+{tag}"
+        self.cache_id = f"{inner.cache_id}+{tag}" if inner.cache_id else None
+
+    async def generate(self, item: Item, sampling: Sampling, sample: int) -> Response:
+        from ..kinds import parse_answer, verify
+
+        r = await self.inner.generate(item, sampling, sample)
+        msgs = list(item.messages)
+        prompt_t, completion_t, latency, turns = (
+            r.prompt_tokens or 0,
+            r.completion_tokens or 0,
+            r.latency_s,
+            1,
+        )
+        for _ in range(self.rounds):
+            if r.error is not None or r.text is None:
+                break
+            note = ""
+            if self.feedback == "oracle":
+                ok = verify(item, parse_answer(r.text, item)).correct
+                note = (
+                    "Your previous answer is correct. "
+                    if ok
+                    else "Your previous answer is incorrect. "
+                )
+            msgs += [
+                Message(role="assistant", content=r.text),
+                Message(role="user", content=note + REVIEW),
+            ]
+            r = await self.inner.generate(
+                item.model_copy(update={"messages": msgs}), sampling, sample
+            )
+            prompt_t += r.prompt_tokens or 0
+            completion_t += r.completion_tokens or 0
+            latency += r.latency_s
+            turns += 1
+        r.prompt_tokens, r.completion_tokens, r.latency_s = prompt_t, completion_t, latency
+        r.extra["turns"] = turns
+        return r
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+def _factory(head: str, opts: dict[str, str]) -> SelfVerifyModel:
+    parts = head.split(":", 2)
+    if len(parts) != 3:
+        raise ConfigError(
+            "model", f"selfverify:{head}", "expected selfverify:<rounds>:<none|oracle>:<inner spec>"
+        )
+    try:
+        rounds = int(parts[0])
+    except ValueError:
+        raise ConfigError("rounds", parts[0], "must be an integer") from None
+    inner = parts[2] + "".join(f";{k}={v}" for k, v in opts.items())
+    return SelfVerifyModel(load_model(inner), rounds, parts[1])
+
+
+MODELS.register("selfverify", _factory)

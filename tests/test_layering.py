@@ -1,0 +1,118 @@
+"""Imports run one way: a module may import only from its own layer or the layers below it.
+
+Every ``import`` and ``from … import`` statement counts, at module level or inside a function
+(a lazy import is an edge like any other). Built-ins reach the registries only through the
+manifest, which the registry imports by name.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "logicforge"
+
+# lowest first; a module's layer is that of its first path component below logicforge/
+LAYERS: list[tuple[str, ...]] = [
+    ("errors", "schema", "registry", "rng", "_manifest", "_version", "executor"),
+    ("logic", "parse"),
+    ("kinds",),
+    ("families", "reductions"),
+    ("transforms",),
+    ("renderers",),
+    ("models",),
+    ("strategies",),
+    ("llm",),
+    ("runner",),
+    ("metrics",),
+    ("reports",),
+    ("export", "serve"),
+    ("api", "suites", "demo"),
+    ("cli", "__init__", "__main__"),
+]
+LAYER_OF = {name: i for i, names in enumerate(LAYERS) for name in names}
+
+
+def _top(module: str) -> str:
+    """'logicforge.runner.store' -> 'runner'."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(SRC.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1] if len(parts) > 1 else parts
+    return ".".join(parts)
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    mod = _module_name(path)
+    package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names if a.name.startswith("logicforge")]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if not target.startswith("logicforge"):
+                continue
+            if target == "logicforge" or (node.module is None and node.level):
+                out += [(node.lineno, f"{target}.{a.name}") for a in node.names]
+            else:
+                out.append((node.lineno, target))
+    return out
+
+
+def back_edges() -> list[str]:
+    bad = []
+    for path in sorted(SRC.rglob("*.py")):
+        src_mod = _module_name(path)
+        src_top = _top(src_mod) if src_mod != "logicforge" else "__init__"
+        if src_top.endswith(".py"):
+            src_top = src_top[:-3]
+        lo = LAYER_OF.get(src_top)
+        if lo is None:
+            bad.append(f"{src_mod}: package {src_top!r} has no layer; add it to LAYERS")
+            continue
+        for line, target in _imports(path):
+            t = _top(target)
+            lt = LAYER_OF.get(t)
+            if lt is None:
+                bad.append(f"{src_mod}:{line} imports {target}: no layer for {t!r}")
+            elif lt > lo:
+                bad.append(f"{src_mod}:{line} imports {target} ({t} is above {src_top})")
+    return bad
+
+
+def test_every_package_has_a_layer() -> None:
+    tops = {p.relative_to(SRC).parts[0].removesuffix(".py") for p in SRC.rglob("*.py")}
+    assert not sorted(tops - set(LAYER_OF))
+
+
+def test_imports_run_one_way() -> None:
+    bad = back_edges()
+    assert not bad, f"{len(bad)} back-edge(s):\n" + "\n".join(bad)
+
+
+def test_the_checker_sees_lazy_and_relative_imports(tmp_path: Path) -> None:
+    """The walk must see an import inside a function, relative or absolute."""
+    f = SRC / "logic" / "__init__.py"
+    edges = dict((t, n) for n, t in _imports(f))
+    assert edges  # logic/__init__ imports its modules
+    code = "def f():\n    from ..runner import store\n    import logicforge.reports\n"
+    p = SRC / "logic" / "_probe_layering.py"
+    p.write_text(code)
+    try:
+        found = [t for _, t in _imports(p)]
+        assert found == ["logicforge.runner", "logicforge.reports"]
+        assert any("_probe_layering" in b for b in back_edges())
+    finally:
+        p.unlink()
