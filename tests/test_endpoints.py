@@ -73,7 +73,7 @@ def test_spec_quirks_reach_the_request_body(tmp_path) -> None:
         body = srv.bodies[-1]
         assert "prompt" in body and "messages" not in body
     recs = _recs(tmp_path / "b.jsonl")
-    assert all(r["error"] is None and r["answer"]["decision"] in ("SAT", "UNSAT") for r in recs)
+    assert all(r["error"] is None and r["answer"]["label"] in ("SAT", "UNSAT") for r in recs)
 
 
 def test_samples_through_the_api_n_share_requests(tmp_path) -> None:

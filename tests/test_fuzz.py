@@ -50,4 +50,4 @@ def test_a_megabyte_of_hostile_text_is_parsed_in_bounded_work(renderer: str) -> 
         a = parse_answer(text, item)
         assert isinstance(a, lf.Answer), name
     a = parse_answer(MEGABYTE["open strings then an answer"], _items()["formula"])
-    assert a.decision == "UNSAT"
+    assert a.label == "UNSAT"

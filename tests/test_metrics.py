@@ -20,7 +20,7 @@ def rec(
         "model": model,
         "sample": 0,
         "meta": {"label": label, **meta},
-        "answer": {"decision": pred} if pred else None,
+        "answer": {"label": pred} if pred else None,
         "verdict": None
         if error
         else {"correct": correct, "witness_valid": wv, "parse_failure": pred is None},

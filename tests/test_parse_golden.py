@@ -190,7 +190,7 @@ def test_table_is_big_enough() -> None:
 )
 def test_golden(text: str, decision: str | None, assignment: object) -> None:
     a = parse_answer(text, item())
-    assert a.decision == decision, (a, text[:200])
+    assert a.label == decision, (a, text[:200])
     if decision is None:
         assert a.parse_error
     if assignment is not ANY and decision == "SAT":
@@ -221,4 +221,4 @@ def test_parser_never_raises_on_odd_input() -> None:
         "<think>" * 50,
     ]:
         a = parse_answer(t, item())  # type: ignore[arg-type]
-        assert a.decision in (None, "SAT", "UNSAT")
+        assert a.label in (None, "SAT", "UNSAT")

@@ -178,7 +178,7 @@ def test_reduction_kinds_and_baselines(tmp_path) -> None:
 def test_yes_no_parsing(text: str, decision: str | None) -> None:
     p = lf.generate("ksat/random", {"n_vars": 3, "n_clauses": 2}, count=1, seed=0)[0]
     it = lf.render(lf.reduce([p], "vc"), "vc")[0]
-    assert parse_answer(text, it).decision == decision
+    assert parse_answer(text, it).label == decision
 
 
 def test_satlib_flat_instances_load_as_colourings(shared_data) -> None:

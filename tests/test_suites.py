@@ -40,7 +40,7 @@ def test_table1_on_baselines(tmp_path: Path) -> None:
         if m == "oracle":
             assert v["correct"] and v["witness_valid"] in (True, None)
         if m == "always-sat" and meta["family"] == "2sat/implication-cycle":
-            assert not v["correct"] and r["answer"]["decision"] == "SAT"
+            assert not v["correct"] and r["answer"]["label"] == "SAT"
     agg = {(a["model"], a["label"]): a for a in lf.metrics.aggregate(recs, ("model", "label"))}
     assert agg[("always-sat", "UNSAT")]["sat_rate_on_unsat"] == 1.0
     assert agg[("oracle", "SAT")]["witness_valid_on_sat"] == 1.0

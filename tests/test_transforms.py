@@ -109,7 +109,7 @@ def test_team_value_words(text: str, expected: dict[int, bool]) -> None:
     it = lf.render([p], "team")[0]
     assert list(it.mapping)[:2] == ["Alice", "Bob"]
     a = parse_answer(text, it)
-    assert a.decision == "SAT" and {k: a.assignment[k] for k in expected} == expected
+    assert a.label == "SAT" and {k: a.assignment[k] for k in expected} == expected
 
 
 def test_scheme_value_phrases_parse() -> None:

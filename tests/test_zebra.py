@@ -158,7 +158,7 @@ def test_parser_tolerance(text: str, score: float | None) -> None:
     if score == 0.0:
         assert a.parse_error and v.parse_failure and not v.correct
     else:
-        assert a.decision == "SAT" and 0.0 <= (v.score or 0.0) <= 0.25
+        assert a.label == "SAT" and 0.0 <= (v.score or 0.0) <= 0.25
 
 
 def test_zebra_in_the_runner_and_metrics(tmp_path) -> None:
@@ -272,7 +272,7 @@ def test_contradictory_twins_are_verified_and_scored_with_adr(tmp_path) -> None:
     row = adr_table(recs)[0]
     assert row["adr"] == 1.0 and row["pairs"] == 8
     it = items[0]
-    assert parse_answer('{"reasoning": "contradiction", "solution": null}', it).decision == "UNSAT"
+    assert parse_answer('{"reasoning": "contradiction", "solution": null}', it).label == "UNSAT"
     assert not verify(it, parse_answer('{"solution": null}', it)).correct
 
 

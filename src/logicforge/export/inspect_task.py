@@ -25,8 +25,7 @@ from inspect_ai.scorer import CORRECT, INCORRECT, Score, Target, accuracy, score
 from inspect_ai.solver import TaskState, generate
 
 import logicforge as lf
-from logicforge.kinds import verify
-from logicforge.kinds import parse_answer
+from logicforge.kinds import parse_answer, verify
 
 ITEMS = Path(__file__).with_name("items.jsonl")
 ROLES = {"system": ChatMessageSystem, "user": ChatMessageUser, "assistant": ChatMessageAssistant}
@@ -50,7 +49,7 @@ def logicforge_verifier():
         v = verify(item, answer)
         return Score(
             value=CORRECT if v.correct else INCORRECT,
-            answer=answer.decision,
+            answer=answer.label,
             explanation=v.reason or ("parse failure" if v.parse_failure else ""),
         )
 

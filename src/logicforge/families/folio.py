@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataFileError
-from ..kinds import Kind, choice_format, register_kind
+from ..kinds.base import FINAL, Kind, choice_format, register_kind
 from ..logic.fol import BinOp, FOLParseError, Formula, Not, Quant, entails, parse_fol, to_text
 from ..registry import RENDERERS
 from ..schema import Answer, Item, LabelledProblem
@@ -254,7 +254,7 @@ def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
 
 def _text(a: Answer, item: Item) -> str:
     """FOLIO's word for Unknown is "Uncertain"."""
-    return json.dumps({"answer": {"Unknown": "Uncertain"}.get(str(a.label), a.label)})
+    return FINAL + json.dumps({"answer": {"Unknown": "Uncertain"}.get(str(a.label), a.label)})
 
 
 LABELS = ("True", "False", "Unknown")

@@ -4,7 +4,7 @@ A :class:`Kind` (``cnf``, ``coloring``, ``vc``, ``packing``, ``zebra``, ``deduct
 names its label set, the report columns it is grouped by, and its answer formats. An
 :class:`AnswerFormat` is how an answer is asked for and read back (``decision+assignment``,
 ``decision+conflict``, ``yes-no+cover``, ``choice``, ``grid`` …): ``parse(text) -> Answer``,
-``to_text(answer) -> text`` with ``parse(to_text(a)) == a``, ``check(item, answer) -> Verdict``
+``to_text(answer) -> text`` (a whole reply) with ``parse(to_text(a)) == a``, ``check(item, answer) -> Verdict``
 (semantic, never reads text), and the answers of the oracle, of a random guesser and a wrong
 answer (used by the baselines and by the contract tests). An Item names its format
 (``Item.answer_format``; empty means the kind's first one).
@@ -34,6 +34,8 @@ MetricSet = Literal["binary", "choice", "grid"]
 """Which metrics apply: ``binary`` (two labels: precision / recall / MCC / SAT-prediction rate /
 witness validity / ADR), ``choice`` (one option of several: accuracy), ``grid`` (a filled grid:
 accuracy and cell accuracy)."""
+
+FINAL = "Final answer:\n"  # how the exact answers of the baselines begin
 
 Parse = Callable[[str, list[dict[str, Any]], Item], Answer]  # (body, JSON objects, item)
 
@@ -178,9 +180,9 @@ def yes_no_format(
 
     def to_text(a: Answer, item: Item) -> str:
         if a.label != "SAT":
-            return '{"answer": "NO"}'
+            return FINAL + '{"answer": "NO"}'
         cert = (a.certificate or {}).get(what)
-        return json.dumps({"answer": "YES", **({what: cert} if cert is not None else {})})
+        return FINAL + json.dumps({"answer": "YES", **({what: cert} if cert is not None else {})})
 
     def random(item: Item, rng: np.random.Generator) -> Answer:
         return Answer(label="SAT") if rng.random() < 0.5 else Answer(label="UNSAT")
@@ -215,7 +217,7 @@ def choice_format(
         return Verdict(correct=ok, reason="" if ok else f"chose {answer.label}, gold {gold}")
 
     def default_text(a: Answer, item: Item) -> str:
-        return json.dumps({"answer": a.label})
+        return FINAL + json.dumps({"answer": a.label})
 
     def oracle(item: Item) -> Answer:
         return Answer(label=str(item.gold["label"]))

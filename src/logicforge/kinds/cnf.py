@@ -14,7 +14,8 @@ Example:
     >>> it = lf.render(lf.generate("ksat/random", {"n_vars": 5, "alpha": 2.0}, count=1, seed=0))[0]
     >>> fmt = answer_format(it)
     >>> a = fmt.oracle(it)
-    >>> parse_answer(fmt.to_text(a, it), it) == a, verify(it, a).correct
+    >>> b = parse_answer(fmt.to_text(a, it), it)
+    >>> (b.label, b.assignment) == (a.label, a.assignment), verify(it, a).correct
     (True, True)
 """
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ...kinds import AnswerFormat, Kind, choice_format, register_kind
+from ...kinds.base import FINAL, AnswerFormat, Kind, choice_format, register_kind
 from ...kinds.items import build_kind_item
 from ...registry import RENDERERS
 from ...schema import Answer, Item, LabelledProblem, Verdict
@@ -193,10 +193,18 @@ def _houses(d: dict[str, Any], order: list[list[int]]) -> dict[str, dict[str, st
 
 def grid_text(a: Answer, item: Item) -> str:
     if a.label == "UNSAT":
-        return json.dumps({"reasoning": "The clues contradict each other.", "solution": None})
+        return FINAL + json.dumps(
+            {"reasoning": "The clues contradict each other.", "solution": None}
+        )
+    d = item.problem  # write the puzzle's own spelling back (the parser compares normalised)
+    attr = {_norm(x): x for x in d["attributes"]}
+    val = {_norm(v): v for vals in d["values"] for v in vals}
     grid = (a.certificate or {}).get("grid") or {}
-    sol = {f"House {h}": row for h, row in sorted(grid.items(), key=lambda kv: int(kv[0]))}
-    return json.dumps({"reasoning": "The grid.", "solution": sol})
+    sol = {
+        f"House {h}": {attr.get(k, k): val.get(v, v) for k, v in row.items()}
+        for h, row in sorted(grid.items(), key=lambda kv: int(kv[0]))
+    }
+    return FINAL + json.dumps({"reasoning": "Read from the grid.", "solution": sol})
 
 
 def grid_oracle(item: Item) -> Answer:
