@@ -119,11 +119,12 @@ def _mean_of(rows: Sequence[Mapping[str, Any]], key: str) -> float | None:
 
 
 def _cell_accuracy(rows: Sequence[Mapping[str, Any]]) -> float | None:
-    """Mean partial score (grid cells); a record without an answer (parse failure or error)
-    counts 0."""
-    if not rows:
+    """Mean fraction of grid cells right over the items that have a solution grid (gold SAT; a
+    contradictory twin has no cells); a record without an answer counts 0."""
+    graded = [r for r in rows if r.get("label") == "SAT"]
+    if not graded:
         return None
-    return sum(r.get("score") or 0.0 for r in rows) / len(rows)
+    return sum(r.get("score") or 0.0 for r in graded) / len(graded)
 
 
 BINARY_ONLY = (

@@ -62,9 +62,11 @@ def pass_at_k_table(
 
 
 def majority_table(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Accuracy of the majority-voted answer per model (and cell accuracy for grids)."""
+    """Accuracy of the majority-voted answer per model, and for grid formats the cell accuracy
+    over the items that have a solution grid."""
     acc: dict[str, list[float]] = defaultdict(list)
     cells: dict[str, list[float]] = defaultdict(list)
+    grids: set[str] = set()
     for (model, _), rs in _by_item(records).items():
         rs = sorted(rs, key=lambda r: r.get("sample") or 0)
         meta = rs[0].get("meta") or {}
@@ -74,13 +76,19 @@ def majority_table(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]
         v = (rs[w].get("verdict") or {}) if w is not None else {}
         acc[model].append(float(bool(v.get("correct"))))
         if fmt is not None and fmt.metric_set == "grid":
-            cells[model].append(float(v.get("score") or 0.0))
+            grids.add(model)
+            if meta.get("label") == "SAT":  # only items with a solution grid have cells
+                cells[model].append(float(v.get("score") or 0.0))
     return [
         {
             "model": m,
             "items": len(a),
             "majority_accuracy": sum(a) / len(a),
-            "majority_cell_accuracy": (sum(cells[m]) / len(cells[m])) if cells.get(m) else None,
+            **(
+                {"majority_cell_accuracy": sum(cells[m]) / len(cells[m]) if cells[m] else None}
+                if m in grids
+                else {}
+            ),
         }
         for m, a in sorted(acc.items())
     ]

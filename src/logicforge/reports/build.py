@@ -44,8 +44,9 @@ def build_report(
             continue
         agg = aggregate(records, by)
         name = "metrics_by_" + "_".join(by)
-        (out / f"{name}.csv").write_text(to_csv(agg, [*by, *METRIC_NAMES]))
-        (out / f"{name}.md").write_text(to_markdown(agg, [*by, *METRIC_NAMES]))
+        cols = [*by, *(m for m in METRIC_NAMES if any(m in r for r in agg))]  # those that apply
+        (out / f"{name}.csv").write_text(to_csv(agg, cols))
+        (out / f"{name}.md").write_text(to_markdown(agg, cols))
         tables.append((name, agg))
     figures: list[tuple[str, str]] = []
     cap = plots.phase_transition(problems, rows, colours, out / "phase_transition.png")

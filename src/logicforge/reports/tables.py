@@ -1,4 +1,5 @@
-"""Plain tables: CSV and Markdown from lists of dicts (undefined values shown as blank / "—")."""
+"""Plain tables: CSV and Markdown from lists of dicts. An undefined value (None) is blank / "—";
+a metric that does not apply to a row (absent from it) is blank / "n/a"."""
 
 from __future__ import annotations
 
@@ -31,6 +32,8 @@ def to_markdown(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None
     out = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
     for r in rows:
         out.append(
-            "| " + " | ".join(_cell(r.get(c), True).replace("|", "\\|") for c in cols) + " |"
+            "| "
+            + " | ".join((_cell(r[c], True) if c in r else "n/a").replace("|", "\\|") for c in cols)
+            + " |"
         )
     return "\n".join(out) + "\n"

@@ -1,0 +1,213 @@
+"""One contract over every registered kind × answer format.
+
+For each (kind, format) a few real items of both labels (or several options) are built, and:
+
+* the oracle's answer is right, and ``parse(to_text(a)) == a``;
+* the kind's wrong answer is wrong, and scores 0 where the format gives partial credit;
+* random answers round-trip and their verdict agrees with the format's own ``check``;
+* the oracle run as a model with 3 samples scores 1.0 in every accuracy-like column of every
+  table the report writes (accuracy, majority, pass@k, cell accuracy, witness validity, ADR), and
+  binary-only metrics appear only for binary formats.
+
+A new kind that registers itself is picked up by ``test_every_registered_format_is_covered``:
+it fails until the kind has items here.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import logicforge as lf
+from logicforge.kinds import answer_format, get_kind, parse_answer, verify
+from logicforge.kinds.base import Kind
+from logicforge.metrics.aggregate import BINARY_ONLY, GRID_ONLY
+from logicforge.registry import KINDS
+from logicforge.schema import Answer, Item
+
+FOLIO_ROWS = [
+    {
+        "premises-FOL": ["∀x (P(x) → Q(x))", "P(a)"],
+        "premises": ["Every P is a Q.", "a is a P."],
+        "conclusion": "a is a Q.",
+        "conclusion-FOL": "Q(a)",
+        "label": "True",
+    },
+    {
+        "premises-FOL": ["∀x (P(x) → ¬Q(x))", "P(a)"],
+        "premises": ["No P is a Q.", "a is a P."],
+        "conclusion": "a is a Q.",
+        "conclusion-FOL": "Q(a)",
+        "label": "False",
+    },
+    {
+        "premises-FOL": ["∀x (P(x) → Q(x))", "Q(a)"],
+        "premises": ["Every P is a Q.", "a is a Q."],
+        "conclusion": "a is a P.",
+        "conclusion-FOL": "P(a)",
+        "label": "Uncertain",
+    },
+]
+
+
+def _folio(tmp: Path) -> list[lf.LabelledProblem]:
+    from logicforge.families.folio import load_folio
+
+    f = tmp / "folio.jsonl"
+    f.write_text("".join(json.dumps(r) + "\n" for r in FOLIO_ROWS))
+    problems, failed = load_folio(f)
+    assert failed == 0 and {p.label for p in problems} == {"True", "False", "Unknown"}
+    return problems
+
+
+def _cnf(count: int = 6) -> list[lf.LabelledProblem]:
+    return lf.generate(
+        "ksat/random", {"n_vars": 6}, count=count, seed=4, grid={"alpha": [2.0, 7.0]}
+    )
+
+
+def _items(kind: str, fmt: str, tmp: Path) -> list[Item]:
+    """Real items of (kind, format), with both labels wherever the kind has two."""
+    from logicforge.transforms.pair import make_pairs
+
+    if kind == "cnf":
+        renderer = {
+            "decision+assignment": "formula",
+            "decision+stats": "formula-stats",
+            "decision+conflict": "formula-trace",
+        }[fmt]
+        return lf.render(_cnf(), renderer)
+    if kind in ("vc", "packing"):
+        src = lf.generate("ksat/random", {"n_vars": 4}, count=6, seed=4, grid={"alpha": [1.5, 8.0]})
+        return lf.render(lf.reduce(src, kind), kind)
+    if kind == "coloring":
+        src = lf.generate(
+            "coloring/planted", {"n_nodes": 10, "k": 3, "edge_density": 2.2}, count=2, seed=4
+        )
+        pairs, _ = make_pairs(src)
+        return lf.render(pairs or src, "coloring")
+    if kind == "zebra" and fmt == "grid":
+        src = lf.generate("zebra", {"n_houses": 3, "n_attributes": 3}, count=3, seed=0)
+        pairs, _ = make_pairs(src)
+        return lf.render(src, "zebra") + lf.render(pairs, "zebra-pairs")
+    if kind == "zebra" and fmt == "choice":
+        src = lf.generate("zebra", {"n_houses": 3, "n_attributes": 3}, count=4, seed=0)
+        return lf.render(src, "zebra-mc")
+    if kind == "deduction":
+        return lf.render(lf.generate("ordering", {"n_objects": 4}, count=4, seed=0), "deduction")
+    if kind == "fol":
+        return lf.render(_folio(tmp), "fol")
+    raise AssertionError(f"no items for kind {kind!r} format {fmt!r}: add them to this test")
+
+
+def _cases() -> list[tuple[str, str]]:
+    out = []
+    for name in KINDS.names():
+        k = get_kind(name)
+        out += [(name, f.name) for f in k.formats]
+    return out
+
+
+CASES = _cases()
+
+
+def _same(a: Answer, b: Answer) -> bool:
+    """Equal as answers (the parsing rule that read one back is not part of the answer)."""
+    return a.model_dump(exclude={"rule"}) == b.model_dump(exclude={"rule"})
+
+
+def test_every_registered_format_is_covered(tmp_path: Path) -> None:
+    assert {k for k, _ in CASES} >= {
+        "cnf",
+        "coloring",
+        "vc",
+        "packing",
+        "zebra",
+        "deduction",
+        "fol",
+    }
+    for kind, fmt in CASES:
+        assert _items(kind, fmt, tmp_path), (kind, fmt)
+
+
+@pytest.mark.parametrize("kind, fmt", CASES)
+def test_oracle_wrong_and_random_answers(kind: str, fmt: str, tmp_path: Path) -> None:
+    items = _items(kind, fmt, tmp_path)
+    assert all(it.kind == kind and answer_format(it).name == fmt for it in items)
+    labels = {it.gold["label"] for it in items}
+    k: Kind = get_kind(kind)
+    if k.binary and fmt != "choice":
+        assert labels == set(k.labels), f"items of both labels needed, got {labels}"
+    else:
+        assert len(labels) >= 2
+    for it in items:
+        f = answer_format(it)
+        oracle = f.oracle(it)
+        v = verify(it, oracle)
+        assert v.correct and v.witness_valid in (True, None) and v.score in (None, 1.0), v
+        back = parse_answer(f.to_text(oracle, it), it)
+        assert _same(back, oracle), (back, oracle)
+        assert verify(it, back) == v
+        wrong = f.wrong(it)
+        w = verify(it, wrong)
+        assert not w.correct and not w.parse_failure, w
+        if f.metric_set == "grid" and w.score is not None:
+            assert w.score == 0.0
+        assert _same(parse_answer(f.to_text(wrong, it), it), wrong)
+        for s in range(4):
+            r = f.random(it, np.random.default_rng(s))
+            assert _same(parse_answer(f.to_text(r, it), it), r)
+            assert verify(it, r) == f.check(it, r)
+            assert verify(it, r).correct == (
+                r.label == it.gold["label"]
+                and (f.metric_set != "grid" or r.label != "SAT" or verify(it, r).score == 1.0)
+            )
+
+
+ACCURACY_LIKE = ("accuracy", "witness_valid", "pass@", "adr")
+
+
+def _tables(report: Path) -> dict[str, list[dict[str, str]]]:
+    out = {}
+    for f in sorted(report.glob("*.csv")):
+        with f.open() as fh:
+            out[f.name] = list(csv.DictReader(fh))
+    return out
+
+
+@pytest.mark.parametrize("kind, fmt", CASES)
+def test_the_oracle_scores_one_in_every_table(kind: str, fmt: str, tmp_path: Path) -> None:
+    items = _items(kind, fmt, tmp_path)
+    recs_path = tmp_path / "records.jsonl"
+    lf.run(items, "oracle", recs_path, samples=3)
+    lf.report(recs_path, tmp_path / "report")
+    tables = _tables(tmp_path / "report")
+    assert "metrics_by_model.csv" in tables and "majority_vote.csv" in tables
+    binary = answer_format(items[0]).metric_set == "binary"
+    grid = answer_format(items[0]).metric_set == "grid"
+    checked = 0
+    for name, rows in tables.items():
+        for col in rows[0] if rows else {}:
+            if col in BINARY_ONLY:
+                assert binary, f"{name}: {col} for a {fmt} format"
+            if col in GRID_ONLY or col == "majority_cell_accuracy":
+                assert grid or all(r[col] == "" for r in rows), f"{name}: {col} for {fmt}"
+            if col.endswith(("_lo", "_hi")) or not any(a in col for a in ACCURACY_LIKE):
+                continue
+            for r in rows:
+                if r[col] == "":  # undefined: no SAT items / no solution grid in the group
+                    assert col.startswith(("witness_valid", "cell_accuracy")), f"{name}: {col}"
+                    continue
+                assert float(r[col]) == 1.0, f"{name}: {col} = {r[col]} in {r}"
+                checked += 1
+    assert checked >= 3
+
+
+def test_records_of_a_legacy_decision_still_load() -> None:
+    a = Answer.model_validate({"decision": "SAT", "certificate": {"choice": "C"}})
+    assert a.label == "C" and a.certificate is None
+    assert Answer.model_validate({"decision": "UNSAT"}).label == "UNSAT"
