@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import logicforge as lf
 from logicforge.errors import DimacsError
 from logicforge.kinds import parse_answer, verify
+from logicforge.kinds.dispatch import VERIFIER_ERROR
 from logicforge.models.tokens import reasoning_text
 from logicforge.parse.decision import parse_decision
 from logicforge.parse.jsonish import json_objects
@@ -106,7 +107,7 @@ def _items() -> dict[str, lf.Item]:
     }
     out = {}
     for r in lf.RENDERERS.names():
-        kind = getattr(lf.RENDERERS.get(r), "kind", "cnf")
+        kind = lf.RENDERERS.get(r).kind  # type: ignore[attr-defined]
         if kind == "fol":
             import tempfile
 
@@ -138,7 +139,11 @@ def targets() -> list[tuple[str, Callable[[str], object]]]:
 
         def answer(text: str, item: lf.Item = item) -> object:
             a = parse_answer(text, item)
-            return verify(item, a)
+            # the safety nets turn a crash into a recorded error; here a crash must fail
+            assert not (a.parse_error or "").startswith("parser error"), a.parse_error
+            v = verify(item, a)
+            assert v.error_type != VERIFIER_ERROR, v.reason
+            return v
 
         out.append((f"parse+verify[{name}]", answer))
     out += [

@@ -211,3 +211,28 @@ def test_records_of_a_legacy_decision_still_load() -> None:
     a = Answer.model_validate({"decision": "SAT", "certificate": {"choice": "C"}})
     assert a.label == "C" and a.certificate is None
     assert Answer.model_validate({"decision": "UNSAT"}).label == "UNSAT"
+
+
+def test_a_verifier_bug_is_a_recorded_error_not_a_crash(tmp_path: Path) -> None:
+    """A check that raises (here: a vertex-cover item whose problem data lost its edges) gives a
+    verdict with error_type "verifier error"; the run goes on."""
+    from logicforge.kinds.dispatch import VERIFIER_ERROR
+
+    it = _items("vc", "yes-no+cover", tmp_path)[0]
+    broken = it.model_copy(
+        update={"problem": {k: v for k, v in it.problem.items() if k != "edges"}}
+    )
+    v = verify(broken, Answer(label="SAT", certificate={"cover": [1]}))
+    assert v.error_type == VERIFIER_ERROR and not v.correct and "KeyError" in v.reason
+    rec = tmp_path / "r.jsonl"
+    lf.run([broken], "oracle", rec)
+    line = json.loads(rec.read_text().splitlines()[0])
+    assert line["verdict"]["error_type"] == VERIFIER_ERROR
+
+
+def test_every_renderer_renders_a_registered_kind() -> None:
+    """Every renderer names a registered format of its own kind."""
+    for name in lf.RENDERERS.names():
+        r = lf.RENDERERS.get(name)
+        k = get_kind(r.kind)  # type: ignore[attr-defined]
+        assert k.formats, name

@@ -116,3 +116,84 @@ def test_the_checker_sees_lazy_and_relative_imports(tmp_path: Path) -> None:
         assert any("_probe_layering" in b for b in back_edges())
     finally:
         p.unlink()
+
+
+KIND_MODULES = ("kinds", "families", "reductions")  # where a kind may name itself
+
+
+def _kind_names() -> set[str]:
+    from logicforge.registry import KINDS
+
+    return set(KINDS.names())
+
+
+def _strings(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return [s for e in node.elts for s in _strings(e)]
+    return []
+
+
+def kind_branches() -> list[str]:
+    """Comparisons of something called ``kind`` with a kind's name, and ``getattr(x, "kind", …)``
+    defaults, outside the kind and family modules."""
+    names = _kind_names()
+    bad = []
+    for path in sorted(SRC.rglob("*.py")):
+        if path.relative_to(SRC).parts[0] in KIND_MODULES:
+            continue
+        src = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(src)):
+            if isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+                text = " ".join(ast.get_source_segment(src, s) or "" for s in sides)
+                if "kind" in text and any(s in names for x in sides for s in _strings(x)):
+                    bad.append(f"{path.relative_to(SRC)}:{node.lineno}: {text}")
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "getattr"
+                and len(node.args) == 3
+                and _strings(node.args[1]) == ["kind"]
+            ):
+                bad.append(f"{path.relative_to(SRC)}:{node.lineno}: getattr(…, 'kind', default)")
+    return bad
+
+
+def test_nothing_outside_the_kinds_branches_on_a_kind_name() -> None:
+    bad = kind_branches()
+    assert not bad, "\n".join(bad)
+
+
+def test_no_assert_statement_in_the_library() -> None:
+    """Certified promises use ``errors.certify``, which ``python -O`` cannot remove."""
+    bad = [
+        f"{p.relative_to(SRC)}:{n.lineno}"
+        for p in sorted(SRC.rglob("*.py"))
+        for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+        if isinstance(n, ast.Assert)
+    ]
+    assert not bad, bad
+
+
+def test_certify_survives_python_O(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "from logicforge.errors import certify, CertificationError\n"
+        "try:\n    certify(False, 'x')\nexcept CertificationError:\n    print('raised')\n"
+    )
+    out = subprocess.run([sys.executable, "-O", "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "raised", out.stderr
+
+
+def test_the_kind_branch_checker_sees_a_branch() -> None:
+    p = SRC / "metrics" / "_probe_kind_branch.py"
+    p.write_text('def f(item):\n    return item.kind != "cnf" or getattr(item, "kind", "x")\n')
+    try:
+        found = [b for b in kind_branches() if "_probe_kind_branch" in b]
+        assert len(found) == 2, found
+    finally:
+        p.unlink()
