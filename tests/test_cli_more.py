@@ -63,3 +63,33 @@ def test_completion_script_names_every_verb(capsys) -> None:
     for verb in ("generate", "run", "suite", "report", "export", "list", "show"):
         assert f"{verb})" in s
     assert "complete -F _logicforge logicforge" in s
+
+
+def test_generate_renders_with_the_kinds_default_renderer(tmp_path, capsys) -> None:
+    """The README's zebra command: no --renderer, so the zebra kind's own renderer; the summary
+    counts the labels the family has."""
+    d = tmp_path / "z"
+    args = ["generate", "--family", "zebra", "--set", "n_houses=4", "--set", "n_attributes=3"]
+    assert main([*args, "--count", "3", "--out", str(d), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "wrote 3 problems (3 SAT) and 3 items" in out and "UNSAT" not in out
+    items = [json.loads(x) for x in (d / "items.jsonl").read_text().splitlines()]
+    assert {i["rendering"] for i in items} == {"zebra"} and {i["kind"] for i in items} == {"zebra"}
+    assert (
+        main(["generate", "--family", "ordering", "--count", "2", "--out", str(tmp_path / "o")])
+        == 0
+    )
+    items = [json.loads(x) for x in (tmp_path / "o" / "items.jsonl").read_text().splitlines()]
+    assert {i["rendering"] for i in items} == {"deduction"}
+
+
+def test_the_stage_packages_import_under_their_own_names() -> None:
+    import importlib
+
+    for m in (
+        "logicforge.runner.store",
+        "logicforge.renderers.formula",
+        "logicforge.reports.build",
+    ):
+        assert importlib.import_module(m).__name__ == m
+    assert callable(lf.run) and callable(lf.render) and callable(lf.report)

@@ -95,3 +95,16 @@ def test_samples_through_the_api_n_share_requests(tmp_path) -> None:
 def test_a_model_can_carry_its_own_concurrency(tmp_path) -> None:
     m = lf.load_model("openai-compatible:http://127.0.0.1:9/v1:m;concurrency=3")
     assert m.concurrency == 3
+
+
+def test_an_ollama_name_tag_model_spec_round_trips(tmp_path) -> None:
+    """``…/v1:llama3.1:8b``: the URL ends at its path; the model is ``llama3.1:8b``."""
+    items = _items(2)
+    with FakeServer() as srv:
+        spec = f"openai-compatible:{srv.base_url}:llama3.1:8b"
+        lf.run(items, spec, tmp_path / "r.jsonl")
+        assert srv.bodies[-1]["model"] == "llama3.1:8b"
+    recs = _recs(tmp_path / "r.jsonl")
+    assert {r["model"] for r in recs} == {"llama3.1:8b"} and all(r["error"] is None for r in recs)
+    m = lf.load_model(spec)
+    assert m.name == "llama3.1:8b"

@@ -26,7 +26,7 @@ from .. import api
 from .._version import __version__
 from ..errors import ConfigError, LogicforgeError
 from ..models.base import Sampling, load_model
-from ..registry import RENDERERS, TRANSFORMS
+from ..registry import FAMILIES, RENDERERS, TRANSFORMS
 from ..renderers.base import render_problem
 from ..runner.store import read_jsonl, write_jsonl
 
@@ -51,7 +51,10 @@ def _kv(pairs: list[str], what: str) -> dict[str, str]:
 def cmd_generate(a: argparse.Namespace) -> int:
     params = {k: _value(k, v) for k, v in _kv(a.set, "--set").items()}
     grid = {k: [_value(k, x) for x in v.split(",")] for k, v in _kv(a.grid, "--grid").items()}
-    renderers = a.renderer or ["formula"]
+    from ..kinds import get_kind
+
+    family = FAMILIES.get(a.family)  # fail before work starts
+    renderers = a.renderer or [get_kind(family.kind).renderer]  # type: ignore[attr-defined]
     for r in renderers:
         RENDERERS.get(r)  # fail before work starts
     from ..transforms import parse_transform_spec
@@ -110,10 +113,8 @@ def cmd_generate(a: argparse.Namespace) -> int:
         summary = {"problems": n_problems, "labels": dict(sorted(labels.items())), "items": n_items}
         print(json.dumps(summary | {"out": str(out)}))
         return 0
-    print(
-        f"wrote {n_problems} problems ({labels.get('SAT', 0)} SAT, {labels.get('UNSAT', 0)} UNSAT) "
-        f"and {n_items} items to {out}/"
-    )
+    counts = ", ".join(f"{n} {label}" for label, n in sorted(labels.items()))
+    print(f"wrote {n_problems} problems ({counts or 'none'}) and {n_items} items to {out}/")
     return 0
 
 

@@ -70,12 +70,14 @@ class AnswerFormat:
 @dataclass(frozen=True)
 class Kind:
     """One problem kind. ``labels`` is empty when the labels are per item (the options of a
-    multiple-choice question); ``group_columns`` are record columns the report groups it by;
+    multiple-choice question); ``default_renderer`` renders it when no renderer is named (the
+    kind's name when empty); ``group_columns`` are record columns the report groups it by;
     ``exports`` maps an export format to a function of the problem data."""
 
     name: str
     labels: tuple[str, ...]
     formats: tuple[AnswerFormat, ...]
+    default_renderer: str = ""  # what ``logicforge generate`` renders when no renderer is named
     group_columns: tuple[str, ...] = ()
     exports: dict[str, Callable[[dict[str, Any]], Any]] = field(default_factory=dict)
 
@@ -91,6 +93,10 @@ class Kind:
             name,
             f"kind {self.name!r} reads {', '.join(f.name for f in self.formats)}",
         )
+
+    @property
+    def renderer(self) -> str:
+        return self.default_renderer or self.name
 
     @property
     def binary(self) -> bool:

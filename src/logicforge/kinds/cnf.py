@@ -227,6 +227,7 @@ KIND = register_kind(
             _fmt("decision+stats", stats=True),
             _fmt("decision+conflict", conflict=True),
         ),
+        default_renderer="formula",
         group_columns=("n_vars", "alpha"),
         exports={"dimacs": lambda problem: CNF.from_json(problem)},
     )

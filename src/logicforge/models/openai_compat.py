@@ -35,6 +35,7 @@ import email.utils
 import json
 import os
 import random
+import re
 import time
 from typing import Any
 
@@ -350,10 +351,33 @@ _INT = ("max_retries", "connections", "n", "concurrency")
 _STR = ("api_key_env", "key_file", "name", "endpoint", "max_tokens_param", "reasoning_effort")
 
 
+_URL = r"[A-Za-z][A-Za-z0-9+.-]*://[^/\s:|]+(?::\d+)?(?:/[^:|\s]*)?"
+_HEAD = re.compile(rf"(?P<base>{_URL}(?:\|{_URL})*):(?P<model>.+)")
+
+
+def split_head(head: str) -> tuple[str, str]:
+    """``<base URL>:<model name>`` → (base URL, model name). The URL ends at its path, so a
+    model name may hold colons (Ollama's ``name:tag``); several URLs are joined by ``|``.
+
+    Example:
+        >>> split_head("http://127.0.0.1:11434/v1:llama3.1:8b")
+        ('http://127.0.0.1:11434/v1', 'llama3.1:8b')
+        >>> split_head("http://a:8000/v1|http://b:8000/v1:org/model-7b")
+        ('http://a:8000/v1|http://b:8000/v1', 'org/model-7b')
+    """
+    m = _HEAD.fullmatch(head)
+    if m is None:
+        raise ConfigError(
+            "model",
+            head,
+            "expected openai-compatible:<base URL>:<model name>, the URL with its scheme "
+            "(e.g. openai-compatible:http://127.0.0.1:8000/v1:my-model)",
+        )
+    return m.group("base"), m.group("model")
+
+
 def _factory(head: str, opts: dict[str, str]) -> OpenAICompatModel:
-    if ":" not in head.replace("://", ""):
-        raise ConfigError("model", head, "expected openai-compatible:<base URL>:<model name>")
-    base, model = head.rsplit(":", 1)
+    base, model = split_head(head)
     kw: dict[str, Any] = {}
     for k, v in opts.items():
         try:
