@@ -44,9 +44,9 @@ def build_report(
             continue
         agg = aggregate(records, by)
         name = "metrics_by_" + "_".join(by)
-        cols = [*by, *(m for m in METRIC_NAMES if any(m in r for r in agg))]  # those that apply
-        (out / f"{name}.csv").write_text(to_csv(agg, cols))
-        (out / f"{name}.md").write_text(to_markdown(agg, cols))
+        shown = [*by, *(m for m in METRIC_NAMES if any(m in r for r in agg))]  # those that apply
+        (out / f"{name}.csv").write_text(to_csv(agg, shown))
+        (out / f"{name}.md").write_text(to_markdown(agg, shown))
         tables.append((name, agg))
     figures: list[tuple[str, str]] = []
     cap = plots.phase_transition(problems, rows, colours, out / "phase_transition.png")
