@@ -55,7 +55,9 @@ def bench_reductions() -> None:
         t1 = time.perf_counter()
         items = lf.render(reduced, kind)
         t2 = time.perf_counter()
-        texts = [asyncio.run(oracle.generate(it, lf.Sampling(), 0)).text for it in items]
+        texts = [
+            asyncio.run(oracle.generate(lf.Prompt.of(it), lf.Sampling(), 0)).text for it in items
+        ]
         t3 = time.perf_counter()
         ok = sum(
             verify(it, parse_answer(tx, it)).correct for it, tx in zip(items, texts, strict=True)

@@ -30,8 +30,8 @@ class Rewriter:
         self.plan = itertools.cycle(plan)
         self.writes = 0
 
-    async def generate(self, item, sampling, sample) -> Response:
-        p = item.messages[0].content
+    async def generate(self, q, sampling, sample) -> Response:
+        p = q.messages[0].content
         if p.startswith("A premise of a logic problem was edited"):
             self.writes += 1
             how = next(self.plan)

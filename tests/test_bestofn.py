@@ -72,12 +72,12 @@ class _Judge:
     def __init__(self) -> None:
         self.calls = 0
 
-    async def generate(self, item, sampling, sample) -> Response:
+    async def generate(self, q, sampling, sample) -> Response:
         self.calls += 1
-        assert item.answer_schema["required"] == ["score"] and sampling.structured
+        assert q.schema["required"] == ["score"] and sampling.structured
         if self.calls % 3 == 0:
             return Response(text="I cannot rate this.", prompt_tokens=5, completion_tokens=4)
-        prompt = item.messages[-1].content
+        prompt = q.messages[-1].content
         cand = prompt.split("=== Candidate answer ===")[1]
         return Response(text=json.dumps({"score": 9 if "UNSAT" in cand else 2}), prompt_tokens=5)
 
@@ -88,7 +88,7 @@ class _Judge:
 def test_model_scorer_uses_judge_scores_and_counts_failures(ksat_items) -> None:
     judge = _Judge()
     m = BestOfNModel(load_model("random;seed=1"), 3, ModelScorer(judge))
-    r = asyncio.run(m.generate(ksat_items[0], Sampling(), 0))
+    r = asyncio.run(m.generate(lf.Prompt.of(ksat_items[0]), Sampling(), 0))
     scores = r.extra["bon_scores"]
     assert judge.calls == 3 and r.extra["bon_scorer_failures"] == 1 and scores[2] == -1.0
     assert scores[r.extra["bon_chosen"]] == max(scores)

@@ -100,7 +100,7 @@ def test_oracle_scores_perfectly_and_perturbed_fails(family: str, renderer: str)
     items = render_any(problems, renderer)
     oracle = OracleBaseline()
     for it in items:
-        text = asyncio.run(oracle.generate(it, lf.Sampling(), 0)).text
+        text = asyncio.run(oracle.generate(lf.Prompt.of(it), lf.Sampling(), 0)).text
         v = verify(it, parse_answer(text, it))
         assert v.correct and v.witness_valid in (True, None) and not v.parse_failure
         obj = json.loads(text.split("\n", 1)[1])
@@ -156,7 +156,7 @@ def test_reward_is_one_for_the_oracle_and_less_for_a_perturbed_answer(
     items = render_any(lf.generate(family, SMALL[family], count=6, seed=11), renderer)
     oracle = OracleBaseline()
     for it in items:
-        text = asyncio.run(oracle.generate(it, lf.Sampling(), 0)).text
+        text = asyncio.run(oracle.generate(lf.Prompt.of(it), lf.Sampling(), 0)).text
         assert lf.reward(it, text) == 1.0
         obj = json.loads(text.split("\n", 1)[1])
         if it.gold.get("cell") or it.kind == "deduction":

@@ -34,8 +34,8 @@ class Scripted:
     def __init__(self, replies: list[str | None]) -> None:
         self.replies, self.seen = list(replies), []
 
-    async def generate(self, item, sampling, sample) -> Response:
-        self.seen.append([m.content for m in item.messages])
+    async def generate(self, q, sampling, sample) -> Response:
+        self.seen.append([m.content for m in q.messages])
         r = self.replies.pop(0)
         return Response(text=r, error=None if r is not None else "HTTP 500")
 

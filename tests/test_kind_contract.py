@@ -236,3 +236,31 @@ def test_every_renderer_renders_a_registered_kind() -> None:
         r = lf.RENDERERS.get(name)
         k = get_kind(r.kind)  # type: ignore[attr-defined]
         assert k.formats, name
+
+
+def test_a_served_baseline_answers_plain_messages_with_a_clear_error() -> None:
+    """Models answer prompts: a chat with no logicforge item reaches the oracle as plain messages
+    and gets a 500 that says why (it used to crash on a forged Item with no problem)."""
+    import asyncio
+
+    import aiohttp
+    from aiohttp import web
+
+    from logicforge.serve import make_app
+
+    async def main() -> tuple[int, dict]:
+        runner = web.AppRunner(make_app(lf.load_model("oracle")), access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        try:
+            async with aiohttp.ClientSession() as s:
+                body = {"model": "oracle", "messages": [{"role": "user", "content": "SAT?"}]}
+                async with s.post(f"http://127.0.0.1:{port}/v1/chat/completions", json=body) as r:
+                    return r.status, await r.json()
+        finally:
+            await runner.cleanup()
+
+    status, body = asyncio.run(main())
+    assert status == 500 and "carries no problem" in body["error"]["message"]

@@ -77,7 +77,7 @@ def packing_feasible(d: dict) -> bool:
 
 
 def _oracle(item: lf.Item) -> dict:
-    text = asyncio.run(OracleBaseline().generate(item, lf.Sampling(), 0)).text
+    text = asyncio.run(OracleBaseline().generate(lf.Prompt.of(item), lf.Sampling(), 0)).text
     return json.loads(text.split("\n", 1)[1])
 
 
@@ -200,7 +200,7 @@ def test_satlib_flat_instances_load_as_colourings(shared_data) -> None:
 
 
 def _oracle_text(it: lf.Item) -> str:
-    return asyncio.run(OracleBaseline().generate(it, lf.Sampling(), 0)).text
+    return asyncio.run(OracleBaseline().generate(lf.Prompt.of(it), lf.Sampling(), 0)).text
 
 
 def test_colouring_twins_are_minimal_graph_edits() -> None:

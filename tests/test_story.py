@@ -38,11 +38,11 @@ class StoryBot:
         self.plan, self.mapping, self.calls = itertools.cycle(plan), mapping, 0
         self.written: list[tuple[str, str, bool]] = []
 
-    async def generate(self, item, sampling, sample) -> Response:
+    async def generate(self, q, sampling, sample) -> Response:
         self.calls += 1
-        p = item.messages[0].content  # a judge's retry appends turns; its task is the first
-        if len(item.messages) > 1 and "Write the next clue" in item.messages[-1].content:
-            return Response(text=self._write(item.messages[-1].content, p))
+        p = q.messages[0].content  # a judge's retry appends turns; its task is the first
+        if len(q.messages) > 1 and "Write the next clue" in q.messages[-1].content:
+            return Response(text=self._write(q.messages[-1].content, p))
         if p.startswith("You check a logic puzzle"):  # the whole-puzzle consistency check
             return Response(text='{"consistent": true, "mismatched": []}')
         if "Invent a short story background" in p:
@@ -51,7 +51,7 @@ class StoryBot:
             names = re.findall(r"^- (.+)$", p, re.M)
             cond = p.split("Condition: ", 1)[1].split("\n\nReply with one JSON", 1)[0]
             return Response(text=json.dumps({"clauses": [read(cond, names, "(yes)", "(no)")]}))
-        if p.startswith("You are a") and len(item.messages) == 1:  # a verbaliser introduction
+        if p.startswith("You are a") and len(q.messages) == 1:  # a verbaliser introduction
             return Response(text="Rain taps on the windows while everyone waits.")
         if "identify the" in p:
             clue = p.split('CLUE: "', 1)[1].split('"\nAVAILABLE', 1)[0]
@@ -65,7 +65,7 @@ class StoryBot:
             clue = p.split('CLUE: "', 1)[1].split('"\nAnswer', 1)[0]
             hit = [o for o in options if o.lower() in clue.lower()]
             return Response(text=json.dumps({"state": hit[0] if hit else options[1]}))
-        return Response(text=self._write(p, item.messages[0].content))
+        return Response(text=self._write(p, q.messages[0].content))
 
     def _mapping(self, p: str) -> str:
         vs = re.findall(r"x\(\d+(?:, \d+)*\)", p.split("Each variable")[0])

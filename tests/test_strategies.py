@@ -41,9 +41,9 @@ class StageBot:
     def __init__(self, solve: str, verify: str | None) -> None:
         self.solve, self.verify, self.seen = solve, verify, []
 
-    async def generate(self, item, sampling, sample) -> Response:
-        last = item.messages[-1].content
-        self.seen.append((last[:7], item.answer_schema))
+    async def generate(self, q, sampling, sample) -> Response:
+        last = q.messages[-1].content
+        self.seen.append((last[:7], q.schema))
         if last.startswith("Stage 1"):
             text = json.dumps({"premises": ["left(a, b)"], "question": "rightmost(?)"})
         elif last.startswith("Stage 2"):
@@ -64,7 +64,7 @@ def test_symbcot_three_stages_and_the_verifiers_correction() -> None:
     letters = it.answer_schema["properties"]["answer"]["enum"]
     wrong = next(x for x in letters if x != gold)
     bot = StageBot(solve=wrong, verify=gold)
-    r = asyncio.run(SymbCoTModel(bot).generate(it, Sampling(), 0))
+    r = asyncio.run(SymbCoTModel(bot).generate(lf.Prompt.of(it), Sampling(), 0))
     assert [s for s, _ in bot.seen] == ["Stage 1", "Stage 2", "Stage 3"]
     assert bot.seen[1][1]["properties"]["answer"]["enum"] == letters
     assert r.text.endswith(f"\\boxed{{{gold}}}") and r.extra["turns"] == 3
@@ -73,7 +73,7 @@ def test_symbcot_three_stages_and_the_verifiers_correction() -> None:
         [{"record_id": "r", "item_id": it.item_id, "model": "m", "sample": 0, "text": r.text}], [it]
     )[0]
     assert rec.verdict.correct
-    r = asyncio.run(SymbCoTModel(StageBot(wrong, None)).generate(it, Sampling(), 0))
+    r = asyncio.run(SymbCoTModel(StageBot(wrong, None)).generate(lf.Prompt.of(it), Sampling(), 0))
     assert r.error.startswith("verify") and len(r.extra["stages"]) == 3
 
 
@@ -83,7 +83,7 @@ def test_majority_votes_over_choices_not_decisions() -> None:
     from logicforge.strategies.bestofn import MajorityScorer
 
     texts = [f"\\boxed{{{letters[0]}}}", f"\\boxed{{{letters[1]}}}", f"\\boxed{{{letters[1]}}}"]
-    scores, _ = asyncio.run(MajorityScorer().score(it, texts))
+    scores, _ = asyncio.run(MajorityScorer().score(lf.Prompt.of(it), texts))
     assert scores == [1.0, 2.0, 2.0]
 
 
@@ -165,7 +165,7 @@ def test_inference_time_scaling_samples_at_its_own_temperature() -> None:
     class Spy:
         name, cache_id = "spy", None
 
-        async def generate(self, item, sampling, sample):
+        async def generate(self, q, sampling, sample):
             seen.append((sampling.temperature, sample))
             return Response(text="\\boxed{A}")
 
@@ -176,7 +176,9 @@ def test_inference_time_scaling_samples_at_its_own_temperature() -> None:
 
     it = _items()[0]
     asyncio.run(
-        BestOfNModel(Spy(), 3, MajorityScorer(), 0.7).generate(it, Sampling(temperature=0.1), 1)
+        BestOfNModel(Spy(), 3, MajorityScorer(), 0.7).generate(
+            lf.Prompt.of(it), Sampling(temperature=0.1), 1
+        )
     )
     assert seen == [(0.7, 3), (0.7, 4), (0.7, 5)]
     from logicforge.suites import load_suite

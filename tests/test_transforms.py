@@ -40,7 +40,10 @@ def test_transforms_preserve_label_and_round_trip(family: str, spec: str) -> Non
             it = lf.render([q], scheme)[0]
             assert it.transforms == [spec.split(":")[0]]
             v = verify(
-                it, parse_answer(asyncio.run(oracle.generate(it, lf.Sampling(), 0)).text, it)
+                it,
+                parse_answer(
+                    asyncio.run(oracle.generate(lf.Prompt.of(it), lf.Sampling(), 0)).text, it
+                ),
             )
             assert v.correct and v.witness_valid in (True, None)
 

@@ -133,7 +133,7 @@ def test_oracle_scores_full_and_swapped_pair_scores_partial() -> None:
 
     p = lf.generate("zebra", {"n_houses": 4, "n_attributes": 3}, count=1, seed=2)[0]
     it = lf.render([p], "zebra")[0]
-    text = asyncio.run(OracleBaseline().generate(it, lf.Sampling(), 0)).text
+    text = asyncio.run(OracleBaseline().generate(lf.Prompt.of(it), lf.Sampling(), 0)).text
     v = verify(it, parse_answer(text, it))
     assert v.correct and v.score == 1.0
     sol = json.loads(text.split("\n", 1)[1])["solution"]

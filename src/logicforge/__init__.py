@@ -44,7 +44,7 @@ from .logic import (
     unsat_core,
 )
 from .metrics.reward import reward
-from .models import Sampling, load_model
+from .models import Prompt, Sampling, load_model
 from .registry import FAMILIES, METRICS, MODELS, RENDERERS, TRANSFORMS
 from .schema import Answer, Item, LabelledProblem, Record, Verdict
 
@@ -70,6 +70,7 @@ __all__ = [
     "unsat_core",
     "count_models",
     "equivalent",
+    "Prompt",
     "Sampling",
     "load_model",
     "FAMILIES",

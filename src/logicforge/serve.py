@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .models.base import Model, Sampling, load_model
-from .schema import Item, Message
+from .models.base import Model, Prompt, Sampling, load_model
+from .schema import Message
 
 
 def _sampling(body: dict[str, Any]) -> tuple[Sampling, dict[str, Any] | None]:
@@ -54,8 +54,7 @@ def make_app(model: Model) -> Any:
                 {"error": {"message": f"bad request: {e}", "type": "invalid_request_error"}},
                 status=400,
             )
-        item = Item.model_construct(messages=messages, answer_schema=schema, kind="cnf")
-        r = await model.generate(item, sampling, 0)
+        r = await model.generate(Prompt(tuple(messages), schema, "serve"), sampling, 0)
         if r.error is not None or r.text is None:
             return web.json_response(
                 {"error": {"message": r.error or "no text", "type": "server_error"}}, status=500

@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..models.base import Model, Response, Sampling
+from ..models.base import Model, Prompt, Response, Sampling
 from ..parse.jsonish import json_objects
 from ..schema import Item, Message, Record
 
@@ -120,12 +120,9 @@ class Judge:
         why = ""
         for attempt in range(self.retries + 1):
             res.attempts = attempt + 1
-            item = Item.model_construct(
-                item_id=f"{key}#{attempt}", messages=msgs, answer_schema=self.schema, kind="judge"
-            )
             try:
                 r = await self.model.generate(
-                    item,
+                    Prompt(tuple(msgs), self.schema, f"{key}#{attempt}"),
                     Sampling(temperature=0.0, max_tokens=self.max_tokens, structured=True),
                     attempt,
                 )

@@ -39,7 +39,7 @@ from ..errors import ConfigError, certify
 from ..kinds.items import build_item
 from ..logic.cnf import CNF
 from ..logic.sat import equivalent
-from ..models.base import Model, Response, Sampling
+from ..models.base import Model, Prompt, Response, Sampling
 from ..registry import RENDERERS
 from ..renderers.trace import trace_instructions
 from ..schema import Item, LabelledProblem, Message
@@ -112,11 +112,10 @@ async def ask(
     temperature: float,
     sample: int = 0,
 ) -> Response:
-    """One free-text request to any backend (the prompt is an ad-hoc Item)."""
-    item = Item.model_construct(item_id=key, messages=messages, answer_schema=None, kind="story")
+    """One free-text request to any backend."""
     s = Sampling(temperature=temperature, max_tokens=max_tokens, seed=0)
     try:
-        return await model.generate(item, s, sample)
+        return await model.generate(Prompt(tuple(messages), key=key), s, sample)
     except Exception as e:  # a backend failure is a failed attempt, never a crash
         return Response(text=None, error=f"{type(e).__name__}: {e}")
 

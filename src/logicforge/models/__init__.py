@@ -10,10 +10,11 @@ and ``symbcot:<spec>`` (three-stage symbolic chain of thought) live in
 """
 
 from . import baselines, embedded, local_batch, openai_compat
-from .base import Model, Response, Sampling, load_model
+from .base import Model, Prompt, Response, Sampling, load_model
 
 __all__ = [
     "Model",
+    "Prompt",
     "Response",
     "Sampling",
     "load_model",

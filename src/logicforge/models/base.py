@@ -1,15 +1,19 @@
-"""The model interface: ``await model.generate(item, sampling, sample) -> Response``."""
+"""The model interface: ``await model.generate(prompt, sampling, sample) -> Response``.
+
+A :class:`Prompt` is messages in (with an optional answer schema), a :class:`Response` out, as
+inspect's ``ModelAPI``; the runner turns an Item into its prompt (:meth:`Prompt.of`).
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..errors import ConfigError
 from ..registry import MODELS
-from ..schema import Item
+from ..schema import Item, Message
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,43 @@ class Sampling:
             raise ConfigError("top_p", self.top_p, "must be in (0, 1]")
         if not isinstance(self.max_tokens, int) or self.max_tokens < 1:
             raise ConfigError("max_tokens", self.max_tokens, "must be an integer ≥ 1")
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What a model answers: chat ``messages``, an optional JSON ``schema`` for the answer (sent
+    when sampling is ``structured``), a ``key`` naming the prompt (the item id, a story's
+    condition …; it keys request batching and the baselines' random streams), and — when the
+    prompt asks an Item's question — the ``item`` itself, for the models that need the task
+    (baselines, strategies with a verifier). An LLM reads only messages and schema.
+
+    Example:
+        >>> from logicforge.schema import Message
+        >>> p = Prompt((Message(role="user", content="2 + 2?"),), key="q1")
+        >>> p.with_messages([Message(role="user", content="3 + 3?")]).key
+        'q1'
+    """
+
+    messages: tuple[Message, ...]
+    schema: dict[str, Any] | None = None
+    key: str = ""
+    item: Item | None = None
+
+    @classmethod
+    def of(cls, item: Item) -> Prompt:
+        """The prompt of an Item: its messages, answer schema and id."""
+        return cls(tuple(item.messages), item.answer_schema, item.item_id, item)
+
+    def with_messages(
+        self, messages: Sequence[Message], schema: dict[str, Any] | None | object = ...
+    ) -> Prompt:
+        """The same prompt (key, item) with other messages and, if given, another schema."""
+        return Prompt(
+            tuple(messages),
+            self.schema if schema is ... else schema,  # type: ignore[arg-type]
+            self.key,
+            self.item,
+        )
 
 
 @dataclass
@@ -55,7 +96,7 @@ class Model(Protocol):
     name: str
     cache_id: str | None
 
-    async def generate(self, item: Item, sampling: Sampling, sample: int) -> Response: ...
+    async def generate(self, prompt: Prompt, sampling: Sampling, sample: int) -> Response: ...
 
     async def aclose(self) -> None: ...
 

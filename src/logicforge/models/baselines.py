@@ -19,7 +19,7 @@ from ..kinds import answer_format
 from ..registry import MODELS
 from ..rng import stable_int
 from ..schema import Answer, Item
-from .base import Response, Sampling
+from .base import Prompt, Response, Sampling
 
 
 class _Baseline:
@@ -34,8 +34,13 @@ class _Baseline:
     def _answer(self, item: Item, sample: int) -> str:
         raise NotImplementedError
 
-    async def generate(self, item: Item, sampling: Sampling, sample: int) -> Response:
-        text = self._answer(item, sample)
+    async def generate(self, prompt: Prompt, sampling: Sampling, sample: int) -> Response:
+        if prompt.item is None:  # plain messages (a served chat, a judge's question)
+            return Response(
+                text=None,
+                error=f"{self.name} answers logicforge items only; this prompt carries no problem",
+            )
+        text = self._answer(prompt.item, sample)
         return Response(text=text, finish_reason="stop", prompt_tokens=0, completion_tokens=0)
 
 

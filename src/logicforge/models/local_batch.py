@@ -18,12 +18,11 @@ from typing import Any
 from ..errors import CertificationError, ConfigError, ModelError
 from ..registry import MODELS
 from ..rng import stable_int
-from ..schema import Item
-from .base import Response, Sampling
+from .base import Prompt, Response, Sampling
 
 
-def _prompt_text(tokenizer: Any, item: Item) -> str:
-    msgs = [m.model_dump() for m in item.messages]
+def _prompt_text(tokenizer: Any, prompt: Prompt) -> str:
+    msgs = [m.model_dump() for m in prompt.messages]
     if getattr(tokenizer, "chat_template", None):
         return str(tokenizer.apply_chat_template(msgs, add_generation_prompt=True, tokenize=False))
     return "\n\n".join(m["content"] for m in msgs) + "\n\n"
@@ -39,17 +38,17 @@ class _Batcher:
 
     def __init__(self, run_batch: Any, batch: int, wait_s: float = 0.005) -> None:
         self.run_batch, self.batch, self.wait_s = run_batch, batch, wait_s
-        self.queue: asyncio.Queue[tuple[Item, Sampling, int, asyncio.Future[Response]]] | None = (
+        self.queue: asyncio.Queue[tuple[Prompt, Sampling, int, asyncio.Future[Response]]] | None = (
             None
         )
         self.task: asyncio.Task[None] | None = None
 
-    async def submit(self, item: Item, s: Sampling, sample: int) -> Response:
+    async def submit(self, prompt: Prompt, s: Sampling, sample: int) -> Response:
         if self.queue is None:
             self.queue = asyncio.Queue()
             self.task = asyncio.create_task(self._loop())
         fut: asyncio.Future[Response] = asyncio.get_running_loop().create_future()
-        await self.queue.put((item, s, sample, fut))
+        await self.queue.put((prompt, s, sample, fut))
         return await fut
 
     async def _loop(self) -> None:
@@ -132,13 +131,13 @@ class HFModel:
         if self._tok.pad_token is None:
             self._tok.pad_token = self._tok.eos_token
 
-    def _run_batch(self, items: list[Item], s: Sampling, samples: list[int]) -> list[Response]:
+    def _run_batch(self, prompts: list[Prompt], s: Sampling, samples: list[int]) -> list[Response]:
         import torch
 
         self._load()
         t0 = time.perf_counter()
-        prompts = [_prompt_text(self._tok, it) for it in items]
-        enc = self._tok(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
+        texts = [_prompt_text(self._tok, it) for it in prompts]
+        enc = self._tok(texts, return_tensors="pt", padding=True, add_special_tokens=False)
         enc = {k: v.to(self.device) for k, v in enc.items()}
         if s.seed is not None:
             torch.manual_seed(stable_int(s.seed, samples[0]) % (2**31))
@@ -155,7 +154,7 @@ class HFModel:
         width = enc["input_ids"].shape[1]
         lat = time.perf_counter() - t0
         res = []
-        for i in range(len(items)):
+        for i in range(len(prompts)):
             new = out[i, width:]
             ids = [int(t) for t in new if int(t) != self._tok.pad_token_id]
             eos = self._tok.eos_token_id is not None and self._tok.eos_token_id in ids
@@ -176,8 +175,8 @@ class HFModel:
             )
         return res
 
-    async def generate(self, item: Item, sampling: Sampling, sample: int) -> Response:
-        return await self._batcher.submit(item, sampling, sample)
+    async def generate(self, prompt: Prompt, sampling: Sampling, sample: int) -> Response:
+        return await self._batcher.submit(prompt, sampling, sample)
 
     async def aclose(self) -> None:
         await self._batcher.close()
@@ -199,7 +198,7 @@ class VLLMModel:
         self._llm: Any = None
         self._batcher = _Batcher(self._run_batch, batch)
 
-    def _run_batch(self, items: list[Item], s: Sampling, samples: list[int]) -> list[Response]:
+    def _run_batch(self, prompts: list[Prompt], s: Sampling, samples: list[int]) -> list[Response]:
         from vllm import LLM, SamplingParams
 
         if self._llm is None:
@@ -215,7 +214,7 @@ class VLLMModel:
             )
             for k in samples
         ]
-        convs = [[m.model_dump() for m in it.messages] for it in items]
+        convs = [[m.model_dump() for m in it.messages] for it in prompts]
         outs = self._llm.chat(convs, params, use_tqdm=False)
         lat = time.perf_counter() - t0
         return [
@@ -229,8 +228,8 @@ class VLLMModel:
             for o in outs
         ]
 
-    async def generate(self, item: Item, sampling: Sampling, sample: int) -> Response:
-        return await self._batcher.submit(item, sampling, sample)
+    async def generate(self, prompt: Prompt, sampling: Sampling, sample: int) -> Response:
+        return await self._batcher.submit(prompt, sampling, sample)
 
     async def aclose(self) -> None:
         await self._batcher.close()

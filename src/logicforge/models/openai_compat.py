@@ -41,8 +41,7 @@ from typing import Any
 
 from ..errors import ConfigError, ModelError
 from ..registry import MODELS
-from ..schema import Item
-from .base import Response, Sampling
+from .base import Prompt, Response, Sampling
 from .limits import Endpoints, TokenBucket
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
@@ -162,14 +161,14 @@ class OpenAICompatModel:
             await self._session.close()
             self._session = None
 
-    def _body(self, item: Item, s: Sampling, sample: int, n: int = 1) -> bytes:
+    def _body(self, prompt: Prompt, s: Sampling, sample: int, n: int = 1) -> bytes:
         body: dict[str, Any] = {"model": self.model}
         if n > 1:
             body["n"] = n
         if self.endpoint == "chat":
-            body["messages"] = [m.model_dump() for m in item.messages]
+            body["messages"] = [m.model_dump() for m in prompt.messages]
         else:  # plain completions (base models): the messages' text, no chat template
-            body["prompt"] = "\n\n".join(m.content for m in item.messages)
+            body["prompt"] = "\n\n".join(m.content for m in prompt.messages)
         body |= {
             "temperature": s.temperature,
             "top_p": s.top_p,
@@ -181,23 +180,23 @@ class OpenAICompatModel:
             body["seed"] = s.seed + sample if s.temperature > 0 else s.seed
         if s.stop:
             body["stop"] = list(s.stop)
-        if s.structured and item.answer_schema:
+        if s.structured and prompt.schema:
             body["response_format"] = {
                 "type": "json_schema",
-                "json_schema": {"name": "answer", "schema": item.answer_schema},
+                "json_schema": {"name": "answer", "schema": prompt.schema},
             }
         return json.dumps(body).encode()
 
-    async def generate(self, item: Item, sampling: Sampling, sample: int) -> Response:
+    async def generate(self, prompt: Prompt, sampling: Sampling, sample: int) -> Response:
         k = self.n_per_request
         if k <= 1:
-            return (await self._request(item, sampling, sample, 1))[0]
+            return (await self._request(prompt, sampling, sample, 1))[0]
         # samples k·b … k·b + k − 1 share one request with n = k; each takes its own choice
         block, idx = divmod(sample, k)
-        key = (item.item_id, sampling, block)
+        key = (prompt.key, sampling, block)
         if key not in self._blocks:
             self._blocks[key] = (
-                asyncio.ensure_future(self._request(item, sampling, block * k, k)),
+                asyncio.ensure_future(self._request(prompt, sampling, block * k, k)),
                 [0],
             )
         fut, taken = self._blocks[key]
@@ -211,11 +210,13 @@ class OpenAICompatModel:
             return Response(text=None, error=f"the server returned {len(rs)} choices for n={k}")
         return dataclasses.replace(rs[idx], extra={"n_per_request": k})
 
-    async def _request(self, item: Item, sampling: Sampling, sample: int, n: int) -> list[Response]:
+    async def _request(
+        self, prompt: Prompt, sampling: Sampling, sample: int, n: int
+    ) -> list[Response]:
         import aiohttp
 
         session = await self._get_session()
-        data = self._body(item, sampling, sample, n)
+        data = self._body(prompt, sampling, sample, n)
         reason = ""
         for attempt in range(1, self.max_retries + 2):
             wait: float | None = None

@@ -36,7 +36,7 @@ def _eval_shard(
     sample asked; the driver scores nothing again, it only caches the response."""
     import dataclasses
 
-    from ..models.base import Sampling, load_model
+    from ..models.base import Prompt, Sampling, load_model
     from ..models.tokens import TokenCounter
     from .runner import clean_text, score_response
 
@@ -55,7 +55,7 @@ def _eval_shard(
 
         async def one(item: Item, k: int) -> None:
             async with sem:
-                r = await model.generate(item, s, k)
+                r = await model.generate(Prompt.of(item), s, k)
             r.text = clean_text(r.text)
             rec = score_response(item, model.name, k, r, tokens=tokens)
             raw = dataclasses.asdict(r)

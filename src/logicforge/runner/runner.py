@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import ModelError
 from ..kinds import parse_answer, verify
-from ..models.base import Model, Response, Sampling
+from ..models.base import Model, Prompt, Response, Sampling
 from ..models.tokens import TokenCounter
 from ..schema import Item, Record, Usage
 from .cache import ResponseCache, cache_key
@@ -146,7 +146,7 @@ async def _run(
             r = cache.get(key) if (cache and key) else None
             hit = r is not None
             if r is None:
-                r = await model.generate(item, sampling, s)
+                r = await model.generate(Prompt.of(item), sampling, s)
                 r.text = clean_text(r.text)
                 if cache and key:
                     cache.put(key, r)

@@ -25,8 +25,8 @@ from __future__ import annotations
 import re
 from typing import Any, Protocol
 
-from ..errors import ConfigError
-from ..models.base import Model, Response, Sampling, load_model
+from ..errors import ConfigError, ModelError
+from ..models.base import Model, Prompt, Response, Sampling, load_model
 from ..registry import MODELS
 from ..schema import Answer, Item, Message
 
@@ -47,9 +47,15 @@ _SCORE = re.compile(r'"?score"?\s*[:=]\s*(\d+(?:\.\d+)?)', re.I)
 class Scorer(Protocol):
     name: str
 
-    async def score(self, item: Item, texts: list[str | None]) -> tuple[list[float], Response]:
+    async def score(self, prompt: Prompt, texts: list[str | None]) -> tuple[list[float], Response]:
         """One score per candidate, and the scorer's own usage (a Response with token counts)."""
         ...
+
+
+def _item(prompt: Prompt, scorer: str) -> Item:
+    if prompt.item is None:
+        raise ModelError(f"best-of-n with the {scorer} scorer needs a logicforge item to check")
+    return prompt.item
 
 
 def _answers(item: Item, texts: list[str | None]) -> list[Answer | None]:
@@ -61,9 +67,10 @@ def _answers(item: Item, texts: list[str | None]) -> list[Answer | None]:
 class OracleScorer:
     name = "oracle"
 
-    async def score(self, item: Item, texts: list[str | None]) -> tuple[list[float], Response]:
+    async def score(self, prompt: Prompt, texts: list[str | None]) -> tuple[list[float], Response]:
         from ..kinds import verify
 
+        item = _item(prompt, "oracle")
         out = []
         for a in _answers(item, texts):
             v = verify(item, a) if a is not None else None
@@ -74,11 +81,12 @@ class OracleScorer:
 class MajorityScorer:
     name = "majority"
 
-    async def score(self, item: Item, texts: list[str | None]) -> tuple[list[float], Response]:
+    async def score(self, prompt: Prompt, texts: list[str | None]) -> tuple[list[float], Response]:
         """Each candidate's support in the one majority vote (:mod:`logicforge.kinds.vote`)."""
         from ..kinds import answer_format
         from ..kinds.vote import support
 
+        item = _item(prompt, "majority")
         return support(answer_format(item), _answers(item, texts)), Response(text=None)
 
 
@@ -89,8 +97,8 @@ class ModelScorer:
         self.model = model
         self.name = f"model({model.name})"
 
-    async def score(self, item: Item, texts: list[str | None]) -> tuple[list[float], Response]:
-        problem = "\n\n".join(m.content for m in item.messages if m.role != "assistant")
+    async def score(self, prompt: Prompt, texts: list[str | None]) -> tuple[list[float], Response]:
+        problem = "\n\n".join(m.content for m in prompt.messages if m.role != "assistant")
         total = Response(text=None, prompt_tokens=0, completion_tokens=0)
         scores = []
         failures = 0
@@ -98,13 +106,10 @@ class ModelScorer:
             if t is None:
                 scores.append(-1.0)
                 continue
-            q = item.model_copy(
-                update={
-                    "messages": [
-                        Message(role="user", content=JUDGE_PROMPT.format(problem=problem, answer=t))
-                    ],
-                    "answer_schema": JUDGE_SCHEMA,
-                }
+            q = Prompt(
+                (Message(role="user", content=JUDGE_PROMPT.format(problem=problem, answer=t)),),
+                JUDGE_SCHEMA,
+                f"{prompt.key}#judge",
             )
             r = await self.model.generate(
                 q, Sampling(temperature=0.0, max_tokens=64, structured=True), i
@@ -148,18 +153,18 @@ class BestOfNModel:
         self.name = f"{inner.name}+best-of-{n}-{scorer.name}{tag}"
         self.cache_id = None  # the inner model's candidates are cached one by one
 
-    async def generate(self, item: Item, sampling: Sampling, sample: int) -> Response:
+    async def generate(self, prompt: Prompt, sampling: Sampling, sample: int) -> Response:
         if self.temperature is not None:  # inference-time scaling samples at its own temperature
             import dataclasses
 
             sampling = dataclasses.replace(sampling, temperature=self.temperature)
         cands = [
-            await self.inner.generate(item, sampling, sample * self.n + j) for j in range(self.n)
+            await self.inner.generate(prompt, sampling, sample * self.n + j) for j in range(self.n)
         ]
         texts = [c.text if c.error is None else None for c in cands]
         if all(t is None for t in texts):
             return cands[0]
-        scores, used = await self.scorer.score(item, texts)
+        scores, used = await self.scorer.score(prompt, texts)
         best = max(range(self.n), key=lambda j: (texts[j] is not None, scores[j], -j))
         win = cands[best]
 

@@ -11,10 +11,10 @@ Spec: ``selfverify:<rounds>:<none|oracle>:<inner model spec>``, e.g.
 
 from __future__ import annotations
 
-from ..errors import ConfigError
-from ..models.base import Model, Response, Sampling, load_model
+from ..errors import ConfigError, ModelError
+from ..models.base import Model, Prompt, Response, Sampling, load_model
 from ..registry import MODELS
-from ..schema import Item, Message
+from ..schema import Message
 
 REVIEW = (
     "Review your answer against every clue and constraint in the problem above. If you find a mistake, "
@@ -33,11 +33,14 @@ class SelfVerifyModel:
         self.name = f"{inner.name}+{tag}"
         self.cache_id = f"{inner.cache_id}+{tag}" if inner.cache_id else None
 
-    async def generate(self, item: Item, sampling: Sampling, sample: int) -> Response:
+    async def generate(self, prompt: Prompt, sampling: Sampling, sample: int) -> Response:
         from ..kinds import parse_answer, verify
 
-        r = await self.inner.generate(item, sampling, sample)
-        msgs = list(item.messages)
+        item = prompt.item
+        if self.feedback == "oracle" and item is None:
+            raise ModelError("selfverify with oracle feedback needs a logicforge item to check")
+        r = await self.inner.generate(prompt, sampling, sample)
+        msgs = list(prompt.messages)
         prompt_t, completion_t, latency, turns = (
             r.prompt_tokens or 0,
             r.completion_tokens or 0,
@@ -48,7 +51,7 @@ class SelfVerifyModel:
             if r.error is not None or r.text is None:
                 break
             note = ""
-            if self.feedback == "oracle":
+            if self.feedback == "oracle" and item is not None:
                 ok = verify(item, parse_answer(r.text, item)).correct
                 note = (
                     "Your previous answer is correct. "
@@ -59,9 +62,7 @@ class SelfVerifyModel:
                 Message(role="assistant", content=r.text),
                 Message(role="user", content=note + REVIEW),
             ]
-            r = await self.inner.generate(
-                item.model_copy(update={"messages": msgs}), sampling, sample
-            )
+            r = await self.inner.generate(prompt.with_messages(msgs), sampling, sample)
             prompt_t += r.prompt_tokens or 0
             completion_t += r.completion_tokens or 0
             latency += r.latency_s

@@ -22,10 +22,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ConfigError
-from ..models.base import Model, Response, Sampling, load_model
+from ..models.base import Model, Prompt, Response, Sampling, load_model
 from ..parse.jsonish import json_objects
 from ..registry import MODELS
-from ..schema import Item, Message
+from ..schema import Message
 
 STAGES = (
     (
@@ -49,8 +49,8 @@ STAGES = (
 )
 
 
-def _options(item: Item) -> list[str]:
-    props = (item.answer_schema or {}).get("properties") or {}
+def _options(prompt: Prompt) -> list[str]:
+    props = (prompt.schema or {}).get("properties") or {}
     enum = (props.get("answer") or {}).get("enum")
     return [str(x) for x in enum] if enum else ["SAT", "UNSAT"]
 
@@ -85,20 +85,20 @@ class SymbCoTModel:
         self.name = f"{inner.name}+symbcot"
         self.cache_id = f"{inner.cache_id}+symbcot" if inner.cache_id else None
 
-    async def generate(self, item: Item, sampling: Sampling, sample: int) -> Response:
-        options = _options(item)
-        msgs = list(item.messages)
+    async def generate(self, prompt: Prompt, sampling: Sampling, sample: int) -> Response:
+        options = _options(prompt)
+        msgs = list(prompt.messages)
         stages: list[dict[str, Any]] = []
         answer: str | None = None
         total = Response(text=None)
         pt = ct = 0
         last = ""
-        for stage, prompt in STAGES:
+        for stage, instruction in STAGES:
             msgs = [
                 *msgs,
-                Message(role="user", content=prompt.format(options=" / ".join(options))),
+                Message(role="user", content=instruction.format(options=" / ".join(options))),
             ]
-            q = item.model_copy(update={"messages": msgs, "answer_schema": _schema(stage, options)})
+            q = prompt.with_messages(msgs, _schema(stage, options))
             r = await self.inner.generate(q, sampling, sample)
             pt += r.prompt_tokens or 0
             ct += r.completion_tokens or 0
