@@ -219,3 +219,45 @@ def test_logicedit_strategies_suite_on_the_embedded_model(tmp_path) -> None:
     assert all(r["verdict"] is not None or r["error"] is not None for r in recs)
     acc = (html.parent / "edits_acc_norm.md").read_text()
     assert all(m in acc for m in models)
+
+
+@pytest.mark.parametrize(
+    "spec, name",
+    [
+        ("bestofn:3:majority:random;temperature=0.7", "random+best-of-3-majority-t0.7"),
+        ("selfverify:1:none:random;temperature=0.7", "random+selfverify1-t0.7"),
+        ("symbcot:random;temperature=0.7", "random+symbcot-t0.7"),
+    ],
+)
+def test_every_strategy_takes_its_own_temperature(spec: str, name: str) -> None:
+    assert lf.load_model(spec).name == name
+
+
+@pytest.mark.parametrize(
+    "spec", ["symbcot:random;temperature=9", "selfverify:1:none:random;temperature=x"]
+)
+def test_a_bad_strategy_option_names_the_field(spec: str) -> None:
+    with pytest.raises(lf.ConfigError, match="temperature"):
+        lf.load_model(spec)
+
+
+def test_a_strategy_samples_its_inner_model_at_its_own_temperature() -> None:
+    seen: list[float] = []
+
+    class Spy:
+        name, cache_id = "spy", None
+
+        async def generate(self, q, sampling, sample):
+            seen.append(sampling.temperature)
+            return Response(text="\\boxed{A}")
+
+        async def aclose(self):
+            pass
+
+    from logicforge.strategies.options import StrategyOptions
+    from logicforge.strategies.selfverify import SelfVerifyModel
+
+    it = _items()[0]
+    m = SelfVerifyModel(Spy(), 1, "none", StrategyOptions(temperature=0.4))
+    asyncio.run(m.generate(lf.Prompt.of(it), Sampling(temperature=0.0), 0))
+    assert seen == [0.4, 0.4]

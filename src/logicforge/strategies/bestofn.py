@@ -29,6 +29,7 @@ from ..errors import ConfigError, ModelError
 from ..models.base import Model, Prompt, Response, Sampling, load_model
 from ..registry import MODELS
 from ..schema import Answer, Item, Message
+from .options import inner_spec, strategy_options
 
 JUDGE_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -229,14 +230,10 @@ def _factory(head: str, opts: dict[str, str]) -> BestOfNModel:
         n = int(n_txt)
     except ValueError:
         raise ConfigError("n", n_txt, "must be an integer") from None
-    opts = dict(opts)
-    temp = opts.pop("temperature", None)
-    try:
-        t = float(temp) if temp is not None else None
-    except ValueError:
-        raise ConfigError("temperature", temp, "must be a number") from None
-    inner_spec = inner + "".join(f";{k}={v}" for k, v in opts.items())
-    return BestOfNModel(load_model(inner_spec), n, make_scorer(scorer), t)
+    mine, passed = strategy_options(opts, "bestofn")
+    return BestOfNModel(
+        load_model(inner_spec(inner, passed)), n, make_scorer(scorer), mine.temperature
+    )
 
 
 MODELS.register("bestofn", _factory)

@@ -15,6 +15,7 @@ from ..errors import ConfigError, ModelError
 from ..models.base import Model, Prompt, Response, Sampling, load_model
 from ..registry import MODELS
 from ..schema import Message
+from .options import StrategyOptions, inner_spec, strategy_options
 
 REVIEW = (
     "Review your answer against every clue and constraint in the problem above. If you find a mistake, "
@@ -23,19 +24,29 @@ REVIEW = (
 
 
 class SelfVerifyModel:
-    def __init__(self, inner: Model, rounds: int = 1, feedback: str = "none") -> None:
+    def __init__(
+        self,
+        inner: Model,
+        rounds: int = 1,
+        feedback: str = "none",
+        options: StrategyOptions | None = None,
+    ) -> None:
         if rounds < 1 or rounds > 5:
             raise ConfigError("rounds", rounds, "must be in 1..5")
         if feedback not in ("none", "oracle"):
             raise ConfigError("feedback", feedback, "must be none or oracle")
         self.inner, self.rounds, self.feedback = inner, rounds, feedback
-        tag = f"selfverify{rounds}" + ("-oracle" if feedback == "oracle" else "")
+        self.options = options or StrategyOptions()
+        tag = (
+            f"selfverify{rounds}" + ("-oracle" if feedback == "oracle" else "") + self.options.tag()
+        )
         self.name = f"{inner.name}+{tag}"
         self.cache_id = f"{inner.cache_id}+{tag}" if inner.cache_id else None
 
     async def generate(self, prompt: Prompt, sampling: Sampling, sample: int) -> Response:
         from ..kinds import parse_answer, verify
 
+        sampling = self.options.sampling(sampling)
         item = prompt.item
         if self.feedback == "oracle" and item is None:
             raise ModelError("selfverify with oracle feedback needs a logicforge item to check")
@@ -85,8 +96,8 @@ def _factory(head: str, opts: dict[str, str]) -> SelfVerifyModel:
         rounds = int(parts[0])
     except ValueError:
         raise ConfigError("rounds", parts[0], "must be an integer") from None
-    inner = parts[2] + "".join(f";{k}={v}" for k, v in opts.items())
-    return SelfVerifyModel(load_model(inner), rounds, parts[1])
+    mine, rest = strategy_options(opts, "selfverify")
+    return SelfVerifyModel(load_model(inner_spec(parts[2], rest)), rounds, parts[1], mine)
 
 
 MODELS.register("selfverify", _factory)

@@ -26,6 +26,7 @@ from ..models.base import Model, Prompt, Response, Sampling, load_model
 from ..parse.jsonish import json_objects
 from ..registry import MODELS
 from ..schema import Message
+from .options import StrategyOptions, inner_spec, strategy_options
 
 STAGES = (
     (
@@ -80,12 +81,14 @@ def _schema(stage: str, options: list[str]) -> dict[str, Any]:
 
 
 class SymbCoTModel:
-    def __init__(self, inner: Model) -> None:
-        self.inner = inner
-        self.name = f"{inner.name}+symbcot"
-        self.cache_id = f"{inner.cache_id}+symbcot" if inner.cache_id else None
+    def __init__(self, inner: Model, options: StrategyOptions | None = None) -> None:
+        self.inner, self.options = inner, options or StrategyOptions()
+        tag = "symbcot" + self.options.tag()
+        self.name = f"{inner.name}+{tag}"
+        self.cache_id = f"{inner.cache_id}+{tag}" if inner.cache_id else None
 
     async def generate(self, prompt: Prompt, sampling: Sampling, sample: int) -> Response:
+        sampling = self.options.sampling(sampling)
         options = _options(prompt)
         msgs = list(prompt.messages)
         stages: list[dict[str, Any]] = []
@@ -127,8 +130,8 @@ class SymbCoTModel:
 def _factory(head: str, opts: dict[str, str]) -> SymbCoTModel:
     if not head:
         raise ConfigError("model", "symbcot:", "expected symbcot:<inner model spec>")
-    inner = head + "".join(f";{k}={v}" for k, v in opts.items())
-    return SymbCoTModel(load_model(inner))
+    mine, rest = strategy_options(opts, "symbcot")
+    return SymbCoTModel(load_model(inner_spec(head, rest)), mine)
 
 
 MODELS.register("symbcot", _factory)

@@ -1,0 +1,53 @@
+"""Options every strategy takes after ``;`` in its spec, validated by one pydantic model.
+
+``temperature`` — the temperature the strategy samples its inner model at (inference-time
+scaling samples at its own temperature, whatever the run's); every other option is passed on to
+the inner model's spec.
+
+Example:
+    >>> opts, rest = strategy_options({"temperature": "0.7", "timeout": "30"}, "bestofn")
+    >>> opts.temperature, rest
+    (0.7, {'timeout': '30'})
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..errors import ConfigError
+from ..models.base import Sampling
+
+
+class StrategyOptions(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    temperature: float | None = Field(default=None, ge=0.0, le=2.0)
+
+    def sampling(self, s: Sampling) -> Sampling:
+        """``s`` with the strategy's own temperature, when it has one."""
+        return (
+            s if self.temperature is None else dataclasses.replace(s, temperature=self.temperature)
+        )
+
+    def tag(self) -> str:
+        """The suffix that names the option in the model's name."""
+        return "" if self.temperature is None else f"-t{self.temperature:g}"
+
+
+def strategy_options(opts: dict[str, str], strategy: str) -> tuple[StrategyOptions, dict[str, str]]:
+    """Split ``opts`` into the strategy's options and those of the inner model."""
+    mine = {k: v for k, v in opts.items() if k in StrategyOptions.model_fields}
+    rest = {k: v for k, v in opts.items() if k not in mine}
+    try:
+        return StrategyOptions.model_validate(mine), rest
+    except ValidationError as e:
+        err = e.errors()[0]
+        field = str(err["loc"][0]) if err["loc"] else strategy
+        raise ConfigError(field, mine.get(field), f"{strategy}: {err['msg']}") from None
+
+
+def inner_spec(head: str, rest: dict[str, str]) -> str:
+    """The inner model's spec with the options meant for it."""
+    return head + "".join(f";{k}={v}" for k, v in rest.items())
