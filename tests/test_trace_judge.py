@@ -148,3 +148,32 @@ def test_judge_classifies_what_no_rule_could() -> None:
     )
     assert bias.verdict.error_type == "satisfiability bias"
     assert judge_traces([bias], [uns_it], Scripted([]))[0] == bias
+
+
+def test_a_killed_judge_run_resumes_without_losing_or_redoing_a_record(tmp_path) -> None:
+    """The judge writes each judged record as it is ready; after a kill (here: the file cut to
+    one record and a torn half line) a rerun judges only the rest, and the file ends with one
+    line per record, in input order."""
+    from logicforge.cli import main
+
+    from .fakeserver import FakeServer
+
+    _, _, (it, _) = _items()
+    (tmp_path / "items.jsonl").write_text(it.model_dump_json() + "\n")
+    recs = [_rec(it, f"[SAT] it works ({k})", model=f"m{k}") for k in range(3)]
+    (tmp_path / "r.jsonl").write_text("".join(r.model_dump_json() + "\n" for r in recs))
+    out = tmp_path / "j.jsonl"
+    args = ["judge", str(tmp_path / "r.jsonl"), "--items", str(tmp_path / "items.jsonl"),
+            "--out", str(out), "--json"]  # fmt: skip
+    with FakeServer() as srv:
+        spec = f"openai-compatible:{srv.base_url}:judge"
+        assert main([*args, "--judge", spec]) == 0
+        first = srv.requests
+        lines = out.read_text().splitlines()
+        assert [json.loads(x)["record_id"] for x in lines] == [r.record_id for r in recs]
+        out.write_text(lines[0] + "\n" + lines[1][: len(lines[1]) // 2])  # killed mid-write
+        assert main([*args, "--judge", spec]) == 0
+        assert srv.requests - first == 2 * first // 3  # only the two lost records again
+    again = out.read_text().splitlines()
+    assert [json.loads(x)["record_id"] for x in again] == [r.record_id for r in recs]
+    assert again[0] == lines[0]

@@ -40,20 +40,26 @@ def cmd_narrate(a: argparse.Namespace) -> int:
 def cmd_judge(a: argparse.Namespace) -> int:
     from ..api import load_items
     from ..metrics.trace_judge import judge_traces, judged_summary
-    from ..runner.store import read_jsonl, write_jsonl
+    from ..runner.jobs import Resumable
+    from ..runner.store import read_jsonl
     from ..schema import Record
 
     recs = [Record.model_validate(r) for r in read_jsonl(a.records)]
-    if a.task == "qualitative":
-        from ..metrics.qualitative import code_records, qualitative_table
+    items = load_items(a.items)
+    with Resumable(a.out, "record_id") as job:  # a killed judge run resumes where it stopped
+        todo = [r for r in recs if r.record_id not in job.done]
+        if a.task == "qualitative":
+            from ..metrics.qualitative import code_records, qualitative_table
 
-        out = code_records(recs, load_items(a.items), a.judge, concurrency=a.concurrency)
-        write_jsonl(a.out, out)
+            code_records(todo, items, a.judge, concurrency=a.concurrency, on_done=job.put)
+        else:
+            judge_traces(todo, items, a.judge, concurrency=a.concurrency, on_done=job.put)
+        job.finish([r.record_id for r in recs])
+        out = [Record.model_validate(job.done[r.record_id]) for r in recs]
+    if a.task == "qualitative":
         table = qualitative_table([r.model_dump() for r in out])
         print(json.dumps({"records": len(out), "out": a.out, "qualitative": table}))
         return 0
-    out = judge_traces(recs, load_items(a.items), a.judge, concurrency=a.concurrency)
-    write_jsonl(a.out, out)
     summary = judged_summary([r.model_dump() for r in out])
     if a.json:
         print(json.dumps({"records": len(out), "out": a.out, "trace_judge": summary}))

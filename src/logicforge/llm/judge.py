@@ -160,9 +160,11 @@ def judge_records(
     judge: str | Model,
     one: Callable[[Record, Item, Model], Awaitable[Record]],
     concurrency: int = 4,
+    on_done: Callable[[Record], None] | None = None,
 ) -> list[Record]:
     """``one(record, item, judge)`` over every record whose item is known, ``concurrency`` at a
-    time, order kept; a judge given as a spec is loaded here and closed afterwards."""
+    time, order kept; ``on_done`` receives each result as soon as it is ready (a resumable store
+    appends it); a judge given as a spec is loaded here and closed afterwards."""
     import asyncio
 
     from ..models.base import load_model
@@ -176,9 +178,13 @@ def judge_records(
         async def each(r: Record) -> Record:
             it = by_id.get(r.item_id)
             if it is None:
-                return r
-            async with sem:
-                return await one(r, it, m)
+                out = r
+            else:
+                async with sem:
+                    out = await one(r, it, m)
+            if on_done is not None:
+                on_done(out)
+            return out
 
         try:
             return list(await asyncio.gather(*(each(r) for r in records)))

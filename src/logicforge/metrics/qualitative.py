@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..llm.judge import Judge, judge_records
@@ -166,10 +166,16 @@ async def code_record(rec: Record, item: Item, judge: Model) -> Record:
 
 
 def code_records(
-    records: Sequence[Record], items: Sequence[Item], judge: str | Model, *, concurrency: int = 4
+    records: Sequence[Record],
+    items: Sequence[Item],
+    judge: str | Model,
+    *,
+    concurrency: int = 4,
+    on_done: Callable[[Record], None] | None = None,
 ) -> list[Record]:
-    """Code every record whose item is known (order kept)."""
-    return judge_records(records, items, judge, code_record, concurrency)
+    """Code every record whose item is known (order kept); ``on_done`` receives each coded
+    record as soon as it is ready."""
+    return judge_records(records, items, judge, code_record, concurrency, on_done)
 
 
 def _coded(records: Sequence[Mapping[str, Any]]) -> list[tuple[Mapping[str, Any], dict[str, int]]]:

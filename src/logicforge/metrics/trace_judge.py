@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..errors import CertificationError
@@ -233,9 +233,11 @@ def judge_traces(
     judge: str | Model,
     *,
     concurrency: int = 4,
+    on_done: Callable[[Record], None] | None = None,
 ) -> list[Record]:
-    """Run :func:`judge_record` over records (in order; records without a need pass through)."""
-    return judge_records(records, items, judge, judge_record, concurrency)
+    """Run :func:`judge_record` over records (in order; records without a need pass through);
+    ``on_done`` receives each judged record as soon as it is ready."""
+    return judge_records(records, items, judge, judge_record, concurrency, on_done)
 
 
 def judged_summary(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -20,8 +20,8 @@ from ..llm.story import StoryConfig, StoryRenderer, write_story
 from ..models.base import Model, load_model
 from ..registry import RENDERERS
 from ..schema import Item, LabelledProblem
+from .jobs import Resumable
 from .progress import Progress
-from .store import read_jsonl
 
 
 def story_renderer(name: str) -> StoryRenderer:
@@ -33,18 +33,6 @@ def story_renderer(name: str) -> StoryRenderer:
             "is not a story renderer (story, story-spy, story-heist, story-detective)",
         )
     return r
-
-
-def _done(out: Path) -> dict[str, Item]:
-    """Items already written to ``out``. A torn last line (a killed run: no final newline) is cut
-    off; a malformed line in the middle is refused by :func:`read_jsonl`, naming it."""
-    if not out.exists():
-        return {}
-    raw = out.read_bytes()
-    if raw and not raw.endswith(b"\n"):
-        with out.open("r+b") as f:
-            f.truncate(raw.rfind(b"\n") + 1)
-    return {it.item_id: it for it in map(Item.model_validate, read_jsonl(out))}
 
 
 def narrate(
@@ -68,11 +56,11 @@ def narrate(
     w = load_model(writer) if isinstance(writer, str) else writer
     c = (load_model(checker) if isinstance(checker, str) else checker) if checker else w
     rendering = style.name + ("-aware" if cfg.aware else "")
-    path = Path(out) if out is not None else None
-    done = _done(path) if path is not None else {}
-    todo = [p for p in probs if f"{p.problem_id}:{rendering}" not in done]
     if concurrency < 1:
         raise ConfigError("concurrency", concurrency, "must be ≥ 1")
+    job = Resumable(out, "item_id") if out is not None else None  # locked, fsynced, resumable
+    done = {k: Item.model_validate(v) for k, v in job.done.items()} if job is not None else {}
+    todo = [p for p in probs if f"{p.problem_id}:{rendering}" not in done]
 
     bar = Progress(len(probs), f"narrate {rendering}", enabled=progress)
     bar.skip(len(probs) - len(todo))
@@ -83,10 +71,9 @@ def narrate(
             for i in range(0, len(todo), concurrency):
                 chunk = todo[i : i + concurrency]
                 items = await asyncio.gather(*(write_story(p, style, w, c, cfg) for p in chunk))
-                if path is not None:
-                    with path.open("a", encoding="utf-8") as f:
-                        for it in items:
-                            f.write(it.model_dump_json() + "\n")
+                for it in items:  # in problem order
+                    if job is not None:
+                        job.put(it)
                 got |= {it.item_id: it for it in items}
                 bar.update(len(items))
         finally:
@@ -96,8 +83,10 @@ def narrate(
             bar.close()
         return got
 
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    got = asyncio.run(go())
+    try:
+        got = asyncio.run(go())
+    finally:
+        if job is not None:
+            job.store.release()
     allitems = done | got
     return [allitems[f"{p.problem_id}:{rendering}"] for p in probs]

@@ -70,9 +70,14 @@ def write_jsonl(path: str | Path, rows: Iterable[Any]) -> int:
 
 
 class RecordStore:
-    """Append-only, crash-safe JSONL store of records keyed by ``record_id``."""
+    """Append-only, crash-safe JSONL store of rows keyed by ``key`` (``record_id`` for records,
+    ``item_id`` for written Items): one writer at a time (a lock file), appends fsynced at least
+    every ``fsync_every_s`` and on close, a torn last line dropped on open."""
 
-    def __init__(self, path: str | Path, fsync_every_s: float = 1.0) -> None:
+    def __init__(
+        self, path: str | Path, fsync_every_s: float = 1.0, key: str = "record_id"
+    ) -> None:
+        self.key = key
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = _lock_exclusive(self.path.with_name(self.path.name + ".lock"))
@@ -101,7 +106,7 @@ class RecordStore:
             if line.strip():
                 try:
                     obj = json.loads(line)
-                    rid = obj["record_id"]
+                    rid = obj[self.key]
                     err = obj.get("error") is not None
                 except (ValueError, KeyError, TypeError):
                     if data[nl + 1 :].strip():
