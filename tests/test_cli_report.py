@@ -178,3 +178,22 @@ def test_public_api_example() -> None:
     problems = lf.generate("ksat/random", {"n_vars": 8, "alpha": 4.26}, count=3, seed=0)
     items = lf.render(problems, "formula")
     assert len(items) == 3 and items[0].answer_schema is not None
+
+
+def test_the_report_runs_the_analyses_that_apply_or_those_named(tmp_path) -> None:
+    """Analyses declare when they apply; a suite or a caller may name the ones it wants."""
+    import logicforge as lf
+    from logicforge.reports.analyses import ANALYSES, select
+
+    ps = lf.generate("ksat/random", {"n_vars": 6}, count=3, seed=1, grid={"alpha": [2.0, 6.0]})
+    items = lf.render(ps, "formula")
+    lf.run(items, "random", tmp_path / "r.jsonl", samples=2)
+    lf.report(tmp_path / "r.jsonl", tmp_path / "all", ps)
+    every = {p.stem for p in (tmp_path / "all").glob("*.csv")}
+    assert {"metrics_by_model", "metrics_by_model_alpha", "pass_at_k", "majority_vote"} <= every
+    lf.report(tmp_path / "r.jsonl", tmp_path / "some", ps, analyses=["metrics"])
+    some = {p.stem for p in (tmp_path / "some").glob("*.csv")}
+    assert "metrics_by_model" in some and "pass_at_k" not in some and some < every
+    assert len({a.name for a in ANALYSES}) == len(ANALYSES)
+    with pytest.raises(lf.ConfigError, match="known analyses"):
+        select(["no-such-analysis"])

@@ -175,12 +175,15 @@ def report(
     table: Sequence[str] = (),
     items: Sequence[Item] | str | Path = (),
     prices: Mapping[str, Mapping[str, float]] | str | Path | None = None,
+    analyses: Sequence[str] | None = None,
 ) -> Path:
     """Write the report (tables, figures, HTML) for records; returns the HTML path.
 
     ``table`` names the row columns of a Table-1-style Sat./Wit. grid (e.g. family, n_clauses);
     ``items`` (a list or an items.jsonl path) adds each prompt to the record drill-down;
-    ``prices`` (a mapping or a YAML file, see :mod:`logicforge.metrics.usage`) adds costs."""
+    ``prices`` (a mapping or a YAML file, see :mod:`logicforge.metrics.usage`) adds costs;
+    ``analyses`` names the analyses to run (default: every one that applies, see
+    :mod:`logicforge.reports.analyses`)."""
     from .metrics.usage import PriceTable
     from .reports.build import build_report
 
@@ -213,6 +216,7 @@ def report(
         table=table,
         items=its,
         prices=table_of_prices,
+        analyses=analyses,
     )
 
 

@@ -370,7 +370,7 @@ register_kind(
                 lambda it: {str(v): 1 for v in range(1, it.problem["num_nodes"] + 1)},
             ),
         ),
-        group_columns=("n_nodes", "k"),
+        group_columns=("n_vars",),
     )
 )
 TWINS.register(KIND, _twin)

@@ -228,7 +228,7 @@ KIND = register_kind(
             _fmt("decision+conflict", conflict=True),
         ),
         default_renderer="formula",
-        group_columns=("n_vars", "alpha"),
+        group_columns=("alpha", "n_vars"),
         exports={"dimacs": lambda problem: CNF.from_json(problem)},
     )
 )

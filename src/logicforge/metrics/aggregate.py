@@ -26,6 +26,7 @@ from typing import Any
 
 from ..kinds import metric_set
 from ..registry import METRICS
+from .stats import mean
 
 METRIC_NAMES = [
     "n",
@@ -114,8 +115,7 @@ def row_of(rec: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _mean_of(rows: Sequence[Mapping[str, Any]], key: str) -> float | None:
-    xs = [r[key] for r in rows if r.get(key) is not None]
-    return sum(xs) / len(xs) if xs else None
+    return mean(r.get(key) for r in rows)
 
 
 def _cell_accuracy(rows: Sequence[Mapping[str, Any]]) -> float | None:

@@ -27,6 +27,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from .stats import mean
+
 
 def _ok(r: Mapping[str, Any]) -> bool:
     return bool((r.get("verdict") or {}).get("correct"))
@@ -48,7 +50,10 @@ def _chains(
 
 
 def _mean(xs: list[bool]) -> float:
-    return sum(xs) / len(xs)
+    m = mean(xs)
+    if m is None:  # callers only average non-empty groups
+        raise ValueError("mean of no values")
+    return m
 
 
 def acc_norm(records: Iterable[Mapping[str, Any]], k: int) -> dict[str, float]:

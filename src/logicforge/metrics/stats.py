@@ -36,6 +36,17 @@ class TestResult:
     )
 
 
+def mean(xs: Iterable[float | bool | None]) -> float | None:
+    """The mean of the values that are not None; None (undefined, never 0) when there are none.
+
+    Example:
+        >>> mean([1, None, 2]), mean([None]), mean([True, False])
+        (1.5, None, 0.5)
+    """
+    v = [float(x) for x in xs if x is not None]
+    return sum(v) / len(v) if v else None
+
+
 def _t_dist() -> Any:
     from scipy.stats import t
 

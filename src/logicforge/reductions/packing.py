@@ -174,7 +174,7 @@ register_kind(
         KIND,
         ("SAT", "UNSAT"),
         (yes_no_format("yes-no+placement", "placement", parse, verify, oracle, lambda it: {}),),
-        group_columns=("n_vars", "alpha"),
+        group_columns=("alpha", "n_vars"),
     )
 )
 RENDERERS.register("packing", PackingRenderer())

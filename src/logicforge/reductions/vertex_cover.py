@@ -158,7 +158,7 @@ register_kind(
         KIND,
         ("SAT", "UNSAT"),
         (yes_no_format("yes-no+cover", "cover", parse, verify, oracle, lambda it: []),),
-        group_columns=("n_vars", "alpha"),
+        group_columns=("alpha", "n_vars"),
     )
 )
 RENDERERS.register("vc", VCRenderer())

@@ -9,6 +9,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..metrics.stats import mean
+
 
 def _bin(c: float) -> int:
     return 0 if c < 1 else int(math.log2(c)) + 1
@@ -64,8 +66,8 @@ def conflicts_figure(
 
 
 def _mean(xs: Sequence[float | None]) -> float | None:
-    v = [x for x in xs if x is not None]
-    return round(sum(v) / len(v), 2) if v else None
+    m = mean(xs)
+    return None if m is None else round(m, 2)
 
 
 def tokens_vs_conflicts(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

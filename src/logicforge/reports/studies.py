@@ -16,11 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..metrics.stats import benjamini_hochberg, friedman, paired_t, per_formula
-
-
-def _mean(xs: Sequence[float | None]) -> float | None:
-    v = [x for x in xs if x is not None]
-    return sum(v) / len(v) if v else None
+from ..metrics.stats import mean as _mean
 
 
 def _pct(x: float | None) -> float | None:

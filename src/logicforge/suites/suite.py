@@ -101,11 +101,18 @@ class Suite(_Strict):
     samples: int = Field(1, ge=1, le=1024)  # samples per item (pass@k, majority voting)
     table: list[str] = Field(default_factory=lambda: ["family"])
     story: StoryBlock | None = None  # needed by the story renderers (story, story-spy, …)
+    analyses: list[str] | None = None  # the report's analyses (default: all that apply)
 
     def validate_names(self) -> None:
-        """Check every family, renderer, transform, model and sampling key before any work."""
+        """Check every family, renderer, transform, model, sampling key and analysis before any
+        work."""
         from ..models.base import Sampling, load_model
         from ..transforms.base import make_transform, parse_transform_spec
+
+        if self.analyses is not None:
+            from ..reports.analyses import select
+
+            select(self.analyses)
 
         for b in self.problems:
             if b.data is not None:
@@ -402,4 +409,5 @@ def run_suite(
         command=f"logicforge suite {suite.name} --out {out}",
         table=suite.table,
         items=out / "items.jsonl",
+        analyses=suite.analyses,
     )

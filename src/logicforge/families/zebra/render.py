@@ -342,7 +342,7 @@ register_kind(
         KIND,
         ("SAT", "UNSAT"),
         (GRID, choice_format(parse_mc, _letters)),
-        group_columns=("size_group", "n_houses", "n_attributes"),
+        group_columns=("size_group", "size", "log10_search_space"),
         exports={"zebra-json": lambda problem: problem},
     )
 )

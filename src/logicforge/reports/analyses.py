@@ -1,0 +1,351 @@
+"""The report's analyses: each declares when it applies and computes tables or figures from the
+records table; the report lays out, in registration order, those that apply.
+
+An :class:`Analysis` has a ``name``, ``applies(ctx)`` (a pure test of the records' columns —
+e.g. "items have several samples", "records carry a pair id") and ``run(ctx)``, which adds
+tables (``ctx.table``) and figures (``ctx.figure``). ``top=True`` puts its output above the
+generic tables. Suites may name the analyses they want (``analyses:``); by default every one that
+applies runs. Kinds contribute group columns through ``Kind.group_columns``.
+
+Example:
+    >>> [a.name for a in ANALYSES][:3]
+    ['metrics', 'phase_transition', 'accuracy_vs_n']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError
+from ..metrics.aggregate import METRIC_NAMES, aggregate
+from . import compute, plots, studies
+from .tables import to_csv, to_markdown
+
+GROUPINGS: list[tuple[str, ...]] = [("model",), ("model", "label")]
+# where the kinds' group columns go, in this order (any other column after them, by name)
+COLUMN_ORDER = ["alpha", "size_group", "size", "log10_search_space", "n_vars"]
+
+
+def groupings(kinds: Sequence[str]) -> list[tuple[str, ...]]:
+    """By model, by model and label, then by model and each group column the records' kinds
+    declare (``Kind.group_columns``).
+
+    Example:
+        >>> groupings(["cnf"])
+        [('model',), ('model', 'label'), ('model', 'alpha'), ('model', 'n_vars')]
+    """
+    from ..kinds.base import Kind
+    from ..registry import KINDS
+
+    cols: set[str] = set()
+    for name in kinds:
+        k = KINDS.find(name)
+        if isinstance(k, Kind):
+            cols |= set(k.group_columns)
+    rank = {c: i for i, c in enumerate(COLUMN_ORDER)}
+    ordered = sorted(cols, key=lambda c: (rank.get(c, len(rank)), c))
+    return [*GROUPINGS, *(("model", c) for c in ordered)]
+
+
+@dataclass
+class Context:
+    """What every analysis reads (the records, their flattened rows, problems, items, options)
+    and where it writes (``out``; the tables and figures so far)."""
+
+    records: Sequence[Mapping[str, Any]]
+    rows: list[dict[str, Any]]
+    problems: Sequence[Mapping[str, Any]]
+    items: Sequence[Mapping[str, Any]]
+    out: Path
+    colours: Mapping[str, str]
+    table1: Sequence[str] = ()
+    prices: Any = None
+    tables: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
+    figures: list[tuple[str, str]] = field(default_factory=list)
+    _top: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
+
+    @property
+    def cols(self) -> set[str]:
+        return {k for r in self.rows for k in r}
+
+    def table(
+        self,
+        file: str,
+        rows: list[dict[str, Any]],
+        caption: str = "",
+        columns: Sequence[str] | None = None,
+        top: bool = False,
+    ) -> None:
+        """Write ``rows`` as ``file``.csv / .md and show them under ``file (caption)``."""
+        cols = list(columns or dict.fromkeys(k for r in rows for k in r))
+        (self.out / f"{file}.csv").write_text(to_csv(rows, cols))
+        (self.out / f"{file}.md").write_text(to_markdown(rows, cols))
+        title = f"{file} ({caption})" if caption else file
+        (self._top if top else self.tables).append((title, rows))
+
+    def figure(self, fig: tuple[str, str] | None, top: bool = False) -> None:
+        if fig:
+            (self.figures.insert(0, fig) if top else self.figures.append(fig))
+
+    def shown(self, name: str) -> list[dict[str, Any]] | None:
+        """A table added earlier (by its file name)."""
+        for title, rows in [*self._top, *self.tables]:
+            if title.split(" ")[0] == name:
+                return rows
+        return None
+
+    def ordered_tables(self) -> list[tuple[str, list[dict[str, Any]]]]:
+        return [*reversed(self._top), *self.tables]
+
+
+@dataclass(frozen=True)
+class Analysis:
+    name: str
+    applies: Callable[[Context], bool]
+    run: Callable[[Context], None]
+    description: str = ""
+
+
+ANALYSES: list[Analysis] = []
+
+
+def analysis(
+    name: str, applies: Callable[[Context], bool], description: str = ""
+) -> Callable[[Callable[[Context], None]], Callable[[Context], None]]:
+    """Register ``run`` as the analysis ``name`` (order of registration = order in the report)."""
+
+    def wrap(run: Callable[[Context], None]) -> Callable[[Context], None]:
+        if any(a.name == name for a in ANALYSES):
+            raise ValueError(f"analysis {name!r} is already registered")
+        ANALYSES.append(Analysis(name, applies, run, description))
+        return run
+
+    return wrap
+
+
+def select(names: Sequence[str] | None) -> list[Analysis]:
+    """The analyses named (all when ``names`` is None), in report order; unknown names fail."""
+    if names is None:
+        return list(ANALYSES)
+    known = {a.name for a in ANALYSES}
+    for n in names:
+        if n not in known:
+            raise ConfigError("analyses", n, f"known analyses: {', '.join(sorted(known))}")
+    return [a for a in ANALYSES if a.name in names]
+
+
+def _always(ctx: Context) -> bool:
+    return True
+
+
+def _has(col: str) -> Callable[[Context], bool]:
+    return lambda ctx: col in ctx.cols
+
+
+def _pairs(ctx: Context) -> bool:
+    return any(r.get("pair_id") for r in ctx.rows)
+
+
+def _variants(ctx: Context) -> set[Any]:
+    return {r.get("variant") for r in ctx.rows} - {None}
+
+
+def _samples(ctx: Context) -> bool:
+    return any((r.get("sample") or 0) > 0 for r in ctx.rows)
+
+
+@analysis("metrics", _always, "accuracy and the metrics that apply, by model and each grouping")
+def _metrics(ctx: Context) -> None:
+    kinds = sorted({str(r.get("kind")) for r in ctx.rows if r.get("kind") is not None})
+    for by in groupings(kinds or ["cnf"]):
+        if any(r.get(c) is None for r in ctx.rows for c in by):
+            continue
+        agg = aggregate(ctx.records, by)
+        shown = [*by, *(m for m in METRIC_NAMES if any(m in r for r in agg))]  # those that apply
+        ctx.table("metrics_by_" + "_".join(by), agg, columns=shown)
+
+
+@analysis("phase_transition", _always, "P(SAT) and accuracy against α")
+def _phase(ctx: Context) -> None:
+    cap = plots.phase_transition(
+        ctx.problems, ctx.rows, ctx.colours, ctx.out / "phase_transition.png"
+    )
+    ctx.figure(("phase_transition.png", cap) if cap else None)
+
+
+def _vs(name: str, col: str, file: str, title: str) -> None:
+    @analysis(name, lambda ctx: ctx.shown(f"metrics_by_model_{col}") is not None, title)
+    def run(ctx: Context) -> None:
+        agg = ctx.shown(f"metrics_by_model_{col}") or []
+        cap = plots.metric_vs(agg, col, "accuracy", ctx.colours, ctx.out / file, title)
+        ctx.figure((file, cap) if cap else None)
+
+
+_vs("accuracy_vs_n", "n_vars", "accuracy_vs_n.png", "Accuracy vs N")
+_vs("accuracy_vs_alpha", "alpha", "accuracy_vs_alpha.png", "Accuracy vs α")
+
+
+@analysis("table1", lambda ctx: bool(ctx.table1), "Sat./Wit. grid (the 2-SAT paper's Table 1)")
+def _table1(ctx: Context) -> None:
+    t1 = studies.table1(ctx.records, ctx.table1)
+    ctx.table("table1", t1)
+    ctx.tables.insert(0, ("table1 (Sat./Wit. %, per-formula means)", ctx.tables.pop()[1]))
+
+
+@analysis("sweeps", _has("sweep_knob"), "Friedman tests and figures across sweep levels")
+def _sweeps(ctx: Context) -> None:
+    ctx.table(
+        "sweep_tests", studies.sweep_tests(ctx.records), "Friedman across levels, BH within family"
+    )
+    ctx.figures += studies.sweep_figures(ctx.records, ctx.colours, ctx.out)
+
+
+@analysis(
+    "reported_vs_solver",
+    lambda ctx: any((r.get("answer") or {}).get("stats") for r in ctx.records),
+    "reported branches / conflicts against MiniSat's",
+)
+def _solver_stats(ctx: Context) -> None:
+    st, fig = studies.solver_stats_comparison(ctx.records, ctx.colours, ctx.out)
+    if st:
+        ctx.table("reported_vs_solver", st, "Spearman ρ: reported counts vs MiniSat")
+    ctx.figure(fig)
+
+
+@analysis(
+    "adr_by_variant",
+    lambda ctx: _pairs(ctx) and len(_variants(ctx)) > 1,
+    "ADR per representation",
+)
+def _adr_variant(ctx: Context) -> None:
+    from ..metrics.adr import adr_table
+
+    ctx.table("adr_by_model_variant", adr_table(ctx.records, ("model", "variant")), top=True)
+
+
+@analysis("agreement", lambda ctx: len(_variants(ctx)) > 1, "decisions across representations")
+def _agreement(ctx: Context) -> None:
+    ag = studies.representation_agreement(ctx.records)
+    ctx.table("agreement", ag, "decisions on the same source formula", top=True)
+
+
+@analysis("adr", _pairs, "Accurate Differentiation Rate on SAT/UNSAT pairs")
+def _adr(ctx: Context) -> None:
+    for name, t in studies.adr_tables(ctx.records):
+        ctx.table(name, t, top=True)
+    ctx.figure(studies.adr_figure(ctx.records, ctx.colours, ctx.out), top=True)
+
+
+@analysis(
+    "variant_tests",
+    lambda ctx: "variant" in ctx.cols and len({r.get("variant") for r in ctx.rows}) > 1,
+    "paired t per formula between variants",
+)
+def _variant_tests(ctx: Context) -> None:
+    ctx.table("variant_tests", studies.variant_tests(ctx.records), "paired t per formula")
+
+
+@analysis("test_time_compute", _samples, "pass@k and majority voting over samples")
+def _ttc(ctx: Context) -> None:
+    from ..metrics.ttc import majority_table, pass_at_k_table
+
+    pk = pass_at_k_table(ctx.records)
+    ctx.table("pass_at_k", pk, "unbiased estimator")
+    ctx.table("majority_vote", majority_table(ctx.records))
+    cap = plots.pass_at_k_figure(pk, ctx.colours, ctx.out / "pass_at_k.png")
+    ctx.figure(("pass_at_k.png", cap) if cap else None)
+
+
+@analysis("z3_conflicts", _has("z3_conflicts"), "accuracy and reasoning tokens vs Z3 conflicts")
+def _z3(ctx: Context) -> None:
+    zc, fig = compute.conflicts_figure(ctx.records, ctx.colours, ctx.out)
+    ctx.table("accuracy_by_z3_conflicts", zc)
+    ctx.figure(fig)
+    tz = compute.tokens_vs_conflicts(ctx.records)
+    if tz:
+        ctx.table("reasoning_tokens_vs_z3_conflicts", tz, "Spearman ρ per model")
+
+
+@analysis("usage", _always, "tokens, latency and cost per model")
+def _usage(ctx: Context) -> None:
+    from ..metrics.usage import usage_table
+
+    usage = usage_table(ctx.records, ctx.prices)
+    if usage:
+        ctx.table("usage", usage, "tokens, latency" + (", cost" if ctx.prices else ""))
+
+
+@analysis("judged", _always, "error taxonomy, traces, stories, judge-coded records")
+def _judged(ctx: Context) -> None:
+    from ..llm.story import story_stats
+    from ..metrics import qualitative as qual
+    from ..metrics.trace_judge import judged_summary
+
+    coded = qual.qualitative_table(ctx.records)
+    optional: list[tuple[str, str, Any]] = [  # written and shown only when not empty
+        ("error_taxonomy", "rule-decided error classes; trace accuracy", compute.error_taxonomy),
+        ("trace_accuracy", "per bucket and label; SATBench Tables 3-4", compute.trace_table),
+        ("formula_vs_story", "same problems; SATBench Table 6", compute.formula_vs_story),
+        ("qualitative", "judge-coded PF / IV / AC / AL by edit level", lambda _: coded),
+        (
+            "qualitative_correlation",
+            "overall score vs correct",
+            lambda rs: qual.score_accuracy_correlation(rs) if coded else [],
+        ),
+        (
+            "negative_tokens",
+            "justification tokens of 0 scores",
+            lambda rs: qual.negative_tokens(rs) if coded else [],
+        ),
+        ("trace_judge", "judge-read traces; the solver checks every assignment", judged_summary),
+        (
+            "story_validation",
+            "round-trip checks of LLM-written conditions",
+            lambda _: story_stats(list(ctx.items)),
+        ),
+    ]
+    for name, caption, table_of in optional:
+        t = table_of(ctx.records)
+        if t:
+            ctx.table(name, t, caption)
+
+
+@analysis("edits", _always, "Acc_norm, flips and retention under operator edits")
+def _edits(ctx: Context) -> None:
+    edit_tabs = compute.edit_tables(ctx.records)
+    for name, t in edit_tabs:
+        file = name.split(" ")[0]
+        ctx.table(file, t, top=True)
+        ctx._top[-1] = (name, t)  # the edit tables carry their own caption
+    if edit_tabs:
+        ctx.figure(compute.transitions_figure(ctx.records, ctx.out))
+
+
+@analysis("best_of_n", _always, "the answer best-of-n selected per item")
+def _bon(ctx: Context) -> None:
+    bon = compute.best_of_n_table(ctx.records)
+    if bon:
+        ctx.table("best_of_n", bon, "selected answer per item")
+
+
+@analysis(
+    "search_space",
+    lambda ctx: ctx.shown("metrics_by_model_log10_search_space") is not None,
+    "accuracy and cell accuracy against the search space",
+)
+def _search_space(ctx: Context) -> None:
+    agg = ctx.shown("metrics_by_model_log10_search_space") or []
+    for metric in ("accuracy", "cell_accuracy"):
+        file = f"{metric}_vs_search_space.png"
+        cap = plots.metric_vs(
+            agg,
+            "log10_search_space",
+            metric,
+            ctx.colours,
+            ctx.out / file,
+            f"{metric} vs log10 search space",
+        )
+        ctx.figure((file, cap) if cap else None)
