@@ -107,7 +107,8 @@ def list_rows(what: str) -> list[dict[str, str]]:
         if what == "models":
             desc, params = MODEL_HELP.get(name, describe(obj)), ""
         elif what == "metrics":
-            desc, params = METRIC_HELP.get(name, name), ""
+            sets = ", ".join(obj.applies_to)  # type: ignore[attr-defined]
+            desc, params = f"{METRIC_HELP.get(name, name)} [{sets}]", ""
         elif what == "families":
             desc, params = describe(obj), _params(getattr(obj, "Params", None))
         elif what == "transforms":

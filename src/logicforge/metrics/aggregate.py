@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..kinds import metric_set
@@ -222,5 +223,33 @@ def aggregate(
     return out
 
 
+@dataclass(frozen=True)
+class Metric:
+    """A registered metric: ``compute(rows)`` over one group's flattened rows (None when it does
+    not apply or is undefined); ``applies_to`` names the metric sets it is reported for.
+
+    Example:
+        >>> from logicforge.registry import METRICS
+        >>> METRICS.get("mcc").applies_to
+        ('binary',)
+    """
+
+    name: str
+    applies_to: tuple[str, ...]
+
+    def compute(self, rows: Sequence[Mapping[str, Any]]) -> Any:
+        return metrics_of(rows).get(self.name)
+
+
 for _m in METRIC_NAMES:
-    METRICS.register(_m, _m)
+    METRICS.register(
+        _m,
+        Metric(
+            _m,
+            ("binary",)
+            if _m in BINARY_ONLY
+            else ("grid",)
+            if _m in GRID_ONLY
+            else ("binary", "choice", "grid"),
+        ),
+    )
