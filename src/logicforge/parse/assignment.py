@@ -1,4 +1,7 @@
-"""Assignment extraction: JSON objects, JSON lists of literals, and ``name = value`` lines.
+"""Assignment extraction: JSON objects, JSON lists of literals, and ``name = value`` pairs —
+one per line (``x1 = TRUE``, ``- x2: F``, ``**x3** = **True**``), comma lists
+(``x1=true, x2=false``) and markdown tables with one or several name / value column pairs per
+row (``| x1 | True | x2 | False |``); blank lines and a table's ``|---|`` rule do not end a block.
 
 Names are read back through the Item's mapping (display name → variable). A name the mapping
 does not know is reported in ``unknown``; a variable given two different values makes the whole
@@ -22,9 +25,13 @@ _TRUE = {"true", "t", "1", "yes", "y", "on"}
 _FALSE = {"false", "f", "0", "no", "n", "off"}
 _NEG_PREFIX = re.compile(r"^\s*(?:¬|~|!|-|not\s+)\s*", re.I)
 _PAIR = re.compile(
-    r"(?<![A-Za-z0-9_])[`\"'*]?([A-Za-z][A-Za-z0-9_]*(?: \d+)?|\d+)[`\"'*]?\s*(?:=|:|->|→|\bis\b)\s*[`\"'*]?([A-Za-z0-9]+)\b",
+    r"(?<![A-Za-z0-9_])[`\"'*_]{0,2}([A-Za-z][A-Za-z0-9_]*(?: \d+)?|\d+)[`\"'*_]{0,2}\s*"
+    r"(?:=|:|->|→|\bis\b|\|)\s*[`\"'*_]{0,2}([A-Za-z0-9]+)\b",
     re.I,
 )
+
+
+_TABLE_RULE = re.compile(r"^\s*\|?[\s:|-]*-[\s:|-]*$")
 
 
 def _norm_name(name: str) -> str:
@@ -145,8 +152,8 @@ def parse_assignment(
                 pos = m.start(2)
         if pairs:
             current.extend(pairs)
-        elif current:
-            blocks.append(current)
+        elif current and line.strip() and not _TABLE_RULE.match(line):
+            blocks.append(current)  # a blank line or a table's |---| rule keeps the block
             current = []
     if current:
         blocks.append(current)

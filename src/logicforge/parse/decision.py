@@ -3,14 +3,23 @@
 Rules, applied to the text after removing ``<think>…</think>`` reasoning (an unclosed ``<think>``
 hides everything after it; a lone ``</think>`` hides everything before it):
 
+0. **Error text** — a reply that starts as a harness error (``[Error] …``, ``Error: …``,
+   ``Traceback …``) is no decision, whatever words follow.
 1. **JSON** — the last JSON object with an ``answer`` (or ``decision`` / ``result``) field whose
    value reads as a decision.
 2. **Boxed** — the last ``\\boxed{…}`` whose content reads as a decision.
-3. **Final-answer phrase** — the last "final answer: …", "answer: …", "result: …" or
-   "the formula is (not) (un)satisfiable" phrase.
+3. **Explicit verdict** — the last of: a *verdict line* (a line that holds only a verdict, bare,
+   bold, bracketed or quoted — ``**SATISFIABLE**``, ``[UNSAT]``, ``Answer: UNSATISFIABLE`` — as
+   the ADR paper's Listing 1 and the trace prompts ask), and a *final-answer phrase* ("final
+   answer: …", "answer: …", "the formula is (not) (un)satisfiable"). Later lines of counts or
+   assignments do not matter.
 4. **Bare mentions** — whole-word SAT / UNSAT / SATISFIABLE / UNSATISFIABLE (the short forms in
-   capitals only); used only when every mention agrees. Mentions of both — e.g. an echoed "answer
-   SAT or UNSAT" — are no verdict and the response is a parse failure.
+   capitals only); the last one wins.
+
+Words inside questions, conditionals, alternatives and hedges never count, in rules 3 and 4:
+"whether the formula is satisfiable", "if it is SAT", "SAT or UNSAT", "is it satisfiable?",
+"could be SAT". Nor do names: "SAT solver", "SAT problem", "3-SAT". "Satisfiability" is not a
+verdict. A refusal ("unable to determine …, use a SAT solver") is therefore no decision.
 
 Within a rule the last occurrence wins (a model may revise itself); an earlier rule beats a later
 one regardless of position. "UNSAT" is never read as "SAT": matching is whole-word.
@@ -55,6 +64,50 @@ _PHRASE = re.compile(
     re.I,
 )
 _BARE = re.compile(r"\b(UNSATISFIABLE|SATISFIABLE|UNSAT|SAT)\b", re.I)
+_LINE = re.compile(
+    r"^[ \t>#*_`\-\[(\"']*"
+    r"(?:(?:final\s+)?(?:answer|verdict|result|conclusion|decision)\s*(?:is)?\s*[:=\-]?[ \t*_`\[(\"']*)?"
+    r"(not\s+satisfiable|unsatisfiable|satisfiable|unsat|sat)"
+    r"[ \t*_`\])\"'.!]*$",
+    re.I | re.M,
+)
+_LINE_YN = re.compile(
+    r"^[ \t>#*_`\-\[(\"']*"
+    r"(?:(?:final\s+)?(?:answer|verdict|result|conclusion|decision)\s*(?:is)?\s*[:=\-]?[ \t*_`\[(\"']*)?"
+    r"(YES|NO)"
+    r"[ \t*_`\])\"'.!]*$",
+    re.M,
+)
+_ERROR = re.compile(r"^\s*\[?\s*(?:error|exception|traceback)\b", re.I)
+_HEDGE = re.compile(
+    r"\b(?:whether|if|either|suppose|assume|assuming|could|might|may|would|is\s+it|in\s+case)\b"
+    r"|\b(?:or|and/or)\s*[*_`\"'(\[]*\s*$",
+    re.I,
+)
+_ALTERNATIVE = re.compile(r"^[*_`\"')\]]*\s*(?:\?|or\b|/|and\s+(?:un)?sat)", re.I)
+_NAME_AFTER = re.compile(
+    r"^[-\s]*(?:solvers?|solving|problems?|instances?|competitions?|encodings?|benchmarks?)\b",
+    re.I,
+)
+_REFUSAL = re.compile(
+    r"\b(?:unable\s+to|cannot|can't|can\s+not|not\s+able\s+to)\s+(?:determine|decide|solve|say)"
+    r"|\b(?:recommend|suggest)\s+using\b",
+    re.I,
+)
+
+
+def _hedged(body: str, start: int, end: int) -> bool:
+    """True when the verdict word at ``body[start:end]`` sits in a question, a conditional, an
+    alternative or a hedge, or is part of a name ("SAT solver", "3-SAT")."""
+    clause = re.split(r"[.!?\n;:,]", body[max(0, start - 80) : start])[-1]
+    after = body[end : end + 16]
+    if _HEDGE.search(clause) or _ALTERNATIVE.match(after):
+        return True
+    word = body[start:end]
+    if word.upper() in ("SAT", "UNSAT"):
+        if _NAME_AFTER.match(after) or re.search(r"[0-9kK]-$", body[max(0, start - 2) : start]):
+            return True
+    return False
 # YES / NO questions (reductions: "is there a cover of size ≤ k?"); YES is read as SAT, NO as UNSAT
 _PHRASE_YN = re.compile(
     r"(?:final\s+answer|answer|result|decision|verdict|conclusion)\s*(?:is)?\s*[:=\-]?\s*[*_`\"'(\[]*\s*"
@@ -113,6 +166,8 @@ def parse_decision(
     with "answer: YES" phrases and bare upper-case YES / NO.
     """
     body = strip_thinking(text)
+    if _ERROR.match(body):
+        return None, "error text, not a reply"
     if objs is None:
         objs = json_objects(body)
     d = decision_from_json(objs)
@@ -124,21 +179,28 @@ def parse_decision(
     boxed = [b for b in boxed if b]
     if boxed:
         return boxed[-1], "boxed"
-    phrases = list((_PHRASE_YN if vocab == "yes-no" else _PHRASE).finditer(body))
-    if phrases:
-        last = phrases[-1]
-        word = next(g for g in last.groups() if g).lower()
-        return _WORD[re.sub(r"\s+", " ", word)], "phrase"
-    kinds = set()
+    explicit: list[tuple[int, str, str]] = []  # (position, decision, rule)
+    for m in (_LINE_YN if vocab == "yes-no" else _LINE).finditer(body):
+        explicit.append((m.start(1), _WORD[re.sub(r"\s+", " ", m.group(1).lower())], "line"))
+    for m in (_PHRASE_YN if vocab == "yes-no" else _PHRASE).finditer(body):
+        g = next(i for i in range(1, len(m.groups()) + 1) if m.group(i))
+        if not _hedged(body, m.start(), m.end(g)):
+            explicit.append((m.start(g), _WORD[re.sub(r"\s+", " ", m.group(g).lower())], "phrase"))
+    if explicit:
+        _, d, rule = max(explicit)
+        return d, rule
+    last: str | None = None
     for m in (_BARE_YN if vocab == "yes-no" else _BARE).finditer(body):
         tok = m.group(1)
         if len(tok) <= 5 and not tok.isupper():
             continue  # lower-case "sat"/"unsat" in prose is not a verdict
-        kinds.add(_WORD[tok.lower()])
-    if len(kinds) == 1:
-        return kinds.pop(), "bare"
-    if len(kinds) > 1:
-        return None, "ambiguous: both answers mentioned without a final answer"
+        if _hedged(body, m.start(1), m.end(1)):
+            continue
+        last = _WORD[tok.lower()]
+    if last is not None:
+        return last, "bare"
     if not body.strip():
         return None, "empty response" if not text.strip() else "only reasoning inside <think> tags"
+    if _REFUSAL.search(body):
+        return None, "refusal: the reply declines to decide"
     return None, "no decision found"
