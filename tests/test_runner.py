@@ -121,3 +121,50 @@ def test_sigkill_at_random_moments_loses_and_duplicates_nothing(tmp_path) -> Non
     assert kills >= KILLS - 2  # a run may finish before its kill near the end
     assert out.read_bytes().count(b"\n") == n_items
     assert _stable(out) == _stable(ref)
+
+
+def test_a_truncated_reply_is_incorrect_by_default_and_counted(tmp_path) -> None:
+    """A reply cut off by the token limit ("Let me check whether … satisfiable" then nothing, or
+    a lucky verdict before the cut) scores incorrect and is counted as truncated, not as a parse
+    failure; ``as-parsed`` keeps the old behaviour; the report says which policy it used."""
+    from logicforge.metrics import aggregate
+    from logicforge.reports.html import truncation_note
+
+    ps = lf.generate("ksat/random", {"n_vars": 4, "alpha": 1.0}, count=2, seed=0)
+    items = lf.render(ps, "formula")
+    assert all(it.gold["label"] == "SAT" for it in items)
+    recs = [
+        {
+            "record_id": f"r{i}",
+            "item_id": it.item_id,
+            "model": "m",
+            "sample": 0,
+            "text": text,
+            "finish_reason": "length",
+        }
+        for i, (it, text) in enumerate(
+            zip(
+                items,
+                ["SAT, and the formula is satisfiable: x1", "Let me check whether"],
+                strict=True,
+            )
+        )
+    ]
+    scored = lf.score(recs, items)
+    assert [r.verdict.correct for r in scored] == [False, False]
+    assert (
+        scored[0].verdict.error_type == "truncated"
+        and scored[0].verdict.details["as_parsed"]["correct"]
+    )
+    row = aggregate([r.model_dump() for r in scored])[0]
+    assert (
+        row["truncation_rate"] == 1.0
+        and row["parse_failure_rate"] == 0.0
+        and row["accuracy"] == 0.0
+    )
+    assert "2, scored incorrect" in truncation_note([r.model_dump() for r in scored])
+    kept = lf.score(recs, items, truncation="as-parsed")
+    assert kept[0].verdict.correct and kept[1].verdict.parse_failure
+    assert "scored as parsed" in truncation_note([r.model_dump() for r in kept])
+    with pytest.raises(lf.ConfigError, match="truncation"):
+        lf.score(recs, items, truncation="ignore")

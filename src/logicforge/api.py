@@ -11,7 +11,7 @@ from .errors import ConfigError, DataFileError
 from .models.base import Model, Sampling, load_model
 from .renderers.base import render_problem
 from .runner.cache import ResponseCache
-from .runner.runner import item_meta, run_model, score_response
+from .runner.runner import TRUNCATION, item_meta, run_model, score_response
 from .runner.store import read_jsonl
 from .schema import Item, LabelledProblem, Record
 
@@ -97,13 +97,17 @@ def run(
     max_errors: int | None = None,
     executor: str = "local",
     ray_address: str | None = None,
+    truncation: str = "incorrect",
 ) -> dict[str, int]:
     """Run a model over items, appending scored records to ``records_path`` (resumable).
 
     ``items`` may be a list or a stream (see :func:`iter_items`); ``total_items`` sizes the
     progress line for streams. ``tokenizer`` (``auto``, ``smollm2``, ``words`` or None) counts
     reasoning tokens for backends whose usage has none. ``max_errors`` is the run's error budget:
-    past it the run stops cleanly, every finished record kept."""
+    past it the run stops cleanly, every finished record kept. ``truncation`` scores replies cut
+    off by the token limit: ``incorrect`` (default, as the papers do) or ``as-parsed``."""
+    if truncation not in TRUNCATION:
+        raise ConfigError("truncation", truncation, f"choose one of {', '.join(TRUNCATION)}")
     if samples < 1:
         raise ConfigError("samples", samples, "must be ≥ 1")
     if concurrency < 1:
@@ -130,14 +134,20 @@ def run(
             tokenizer=tokenizer,
             max_errors=max_errors,
             ray=(model, ray_address) if executor == "ray" else None,  # type: ignore[arg-type]
+            truncation=truncation,
         )
     finally:
         if cache:
             cache.close()
 
 
-def score(records: Iterable[Mapping[str, Any]], items: Iterable[Item]) -> list[Record]:
-    """Re-parse and re-verify stored records against their items (e.g. after a parser update)."""
+def score(
+    records: Iterable[Mapping[str, Any]], items: Iterable[Item], truncation: str = "incorrect"
+) -> list[Record]:
+    """Re-parse and re-verify stored records against their items (e.g. after a parser update);
+    ``truncation`` as in :func:`run`."""
+    if truncation not in TRUNCATION:
+        raise ConfigError("truncation", truncation, f"choose one of {', '.join(TRUNCATION)}")
     from .models.base import Response
 
     by_id = {it.item_id: it for it in items}
@@ -161,7 +171,9 @@ def score(records: Iterable[Mapping[str, Any]], items: Iterable[Item]) -> list[R
             error=r.get("error"),
             extra=r.get("extra") or {},
         )
-        rec = score_response(it, r["model"], r["sample"], resp, cached=bool(r.get("cached")))
+        rec = score_response(
+            it, r["model"], r["sample"], resp, cached=bool(r.get("cached")), truncation=truncation
+        )
         out.append(rec.model_copy(update={"meta": item_meta(it)}))
     return out
 

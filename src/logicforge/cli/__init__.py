@@ -170,6 +170,7 @@ def cmd_run(a: argparse.Namespace) -> int:
             max_errors=a.max_errors,
             executor=a.executor,
             ray_address=a.ray_address,
+            truncation=a.truncation,
         )
         if a.json:
             print(json.dumps({"model": m.name, **c, "records": a.records}))
@@ -205,7 +206,7 @@ def _dry_run(a: argparse.Namespace, models: list[Any], sampling: Sampling, price
 
 def cmd_score(a: argparse.Namespace) -> int:
     items = api.load_items(a.items)
-    recs = api.score(read_jsonl(a.records), items)
+    recs = api.score(read_jsonl(a.records), items, truncation=a.truncation)
     write_jsonl(a.out, recs)
     print(f"scored {len(recs)} records into {a.out}")
     return 0
@@ -367,6 +368,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="error budget: stop cleanly once more records than this end in an error",
     )
     u.add_argument(
+        "--truncation",
+        choices=["incorrect", "as-parsed"],
+        default="incorrect",
+        help="how a reply cut off by the token limit is scored (default: incorrect, as the papers)",
+    )
+    u.add_argument(
         "--tokenizer",
         choices=["auto", "smollm2", "words", "off"],
         default="auto",
@@ -379,6 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--items", required=True)
     s.add_argument("--records", required=True)
     s.add_argument("--out", required=True)
+    s.add_argument("--truncation", choices=["incorrect", "as-parsed"], default="incorrect")
     s.set_defaults(fn=cmd_score)
 
     p = sub.add_parser("report", help="tables, figures and an HTML report from records")

@@ -44,6 +44,12 @@ _COUNT = re.compile(
 )
 
 
+_LISTING1_COUNTS = re.compile(
+    r"^[ \t*_\[]*(?:UN)?SAT(?:ISFIABLE)?[ \t*_\].]*\n\s*(\d{1,12})[ \t.]*\n\s*(\d{1,12})[ \t.]*$",
+    re.I | re.M,
+)
+
+
 def reported_counts(body: str, objs: list[dict[str, Any]]) -> dict[str, int] | None:
     """Branch and conflict counts a model reported (ADR paper's Listing 1), or None."""
     out: dict[str, int] = {}
@@ -65,6 +71,10 @@ def reported_counts(body: str, objs: list[dict[str, Any]]) -> dict[str, int] | N
         for m in _COUNT.finditer(body):
             name = "conflicts" if m.group(1).lower() == "conflicts" else "branches"
             out[name] = int(m.group(2))  # the last mention wins
+    if not out:  # Listing 1's order: the verdict line, then the two counts on lines of their own
+        bare = list(_LISTING1_COUNTS.finditer(body))
+        if bare:
+            out = {"branches": int(bare[-1].group(1)), "conflicts": int(bare[-1].group(2))}
     return out or None
 
 

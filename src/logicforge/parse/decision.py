@@ -81,10 +81,13 @@ _LINE_YN = re.compile(
 _ERROR = re.compile(r"^\s*\[?\s*(?:error|exception|traceback)\b", re.I)
 _HEDGE = re.compile(
     r"\b(?:whether|if|either|suppose|assume|assuming|could|might|may|would|is\s+it|in\s+case)\b"
-    r"|\b(?:or|and/or)\s*[*_`\"'(\[]*\s*$",
+    r"|\b(?:or|and|and/or|nor)\s*[*_`\"'(\[]*\s*$",
     re.I,
 )
-_ALTERNATIVE = re.compile(r"^[*_`\"')\]]*\s*(?:\?|or\b|/|and\s+(?:un)?sat)", re.I)
+_ALTERNATIVE = re.compile(
+    r"^[*_`\"')\]]*\s*(?:\?|or\b|nor\b|/|and\s+[*_`\"'(\[]*(?:un)?(?:sat|satisfiable|yes|no)\b)",
+    re.I,
+)
 _NAME_AFTER = re.compile(
     r"^[-\s]*(?:solvers?|solving|problems?|instances?|competitions?|encodings?|benchmarks?)\b",
     re.I,
@@ -99,15 +102,16 @@ _REFUSAL = re.compile(
 def _hedged(body: str, start: int, end: int) -> bool:
     """True when the verdict word at ``body[start:end]`` sits in a question, a conditional, an
     alternative or a hedge, or is part of a name ("SAT solver", "3-SAT")."""
-    clause = re.split(r"[.!?\n;:,]", body[max(0, start - 80) : start])[-1]
+    clause = re.split(r"[.!?…\n;:,]", body[max(0, start - 80) : start])[-1]
     after = body[end : end + 16]
     if _HEDGE.search(clause) or _ALTERNATIVE.match(after):
         return True
     word = body[start:end]
-    if word.upper() in ("SAT", "UNSAT"):
-        if _NAME_AFTER.match(after) or re.search(r"[0-9kK]-$", body[max(0, start - 2) : start]):
-            return True
-    return False
+    return word.upper() in ("SAT", "UNSAT") and bool(
+        _NAME_AFTER.match(after) or re.search(r"[0-9kK]-$", body[max(0, start - 2) : start])
+    )
+
+
 # YES / NO questions (reductions: "is there a cover of size ≤ k?"); YES is read as SAT, NO as UNSAT
 _PHRASE_YN = re.compile(
     r"(?:final\s+answer|answer|result|decision|verdict|conclusion)\s*(?:is)?\s*[:=\-]?\s*[*_`\"'(\[]*\s*"

@@ -95,6 +95,34 @@ class FormulaStatsRenderer(FormulaRenderer):
         )
 
 
+class Listing1Renderer:
+    """``formula-listing1``: the ADR paper's Listing 1, word for word (the formula as the
+    conjunction of its clauses). The reply is free text — a verdict line, the branch and conflict
+    counts, and the values when satisfiable — read by the same parser as every other reply
+    (answer format ``decision+stats``)."""
+
+    name = "formula-listing1"
+    kind = "cnf"
+
+    def render(self, problem: LabelledProblem) -> Item:
+        cnf = CNF.from_json(problem.problem)
+        names = [f"x{v}" for v in range(1, cnf.num_vars + 1)]
+        cnf_text = " ∧ ".join(clause_text(c, names) for c in cnf.clauses)
+        prompt = (
+            "You are a SAT logic solver.\n"
+            "Please use a step-by-step method to solve the following 3-CNF formula.\n"
+            "Finally, output only the following three items, with no extra explanation:\n"
+            "* Whether the formula is SATISFIABLE or UNSATISFIABLE\n"
+            "* Number of branches (i.e., decision points)\n"
+            "* Number of conflicts (i.e., backtracking steps)\n"
+            "If the formula is SATISFIABLE, please give me the value for each variable.\n"
+            f"The formula is:\n{cnf_text} "
+        )
+        item = build_item(problem, self.name, cnf, prompt, names, "decision+stats")
+        return item.model_copy(update={"answer_schema": None})
+
+
 RENDERERS.register("formula", FormulaRenderer())
+RENDERERS.register("formula-listing1", Listing1Renderer())
 RENDERERS.register("formula-stats", FormulaStatsRenderer())
 RENDERERS.register("formula-ascii", FormulaRenderer("formula-ascii", "ascii"))

@@ -89,6 +89,28 @@ def _verdict_kind(r: Mapping[str, Any]) -> str:
     return "correct" if v.get("correct") else "wrong"
 
 
+def truncation_note(records: Sequence[Mapping[str, Any]]) -> str:
+    """How replies cut off by the token limit were scored, from the records themselves.
+
+    Example:
+        >>> truncation_note([{"finish_reason": "length", "verdict": {"details": {"truncation": "incorrect"}}}])
+        'Truncated replies (token limit): 1, scored incorrect.'
+    """
+    cut = [r for r in records if r.get("finish_reason") == "length"]
+    if not cut:
+        return "Truncated replies (token limit): none."
+    policies = sorted(
+        {
+            str(((r.get("verdict") or {}).get("details") or {}).get("truncation", "as parsed"))
+            for r in cut
+        }
+    )
+    how = " and ".join(
+        "scored incorrect" if p == "incorrect" else "scored as parsed" for p in policies
+    )
+    return f"Truncated replies (token limit): {len(cut)}, {how}."
+
+
 def _overview(
     records: Sequence[Mapping[str, Any]],
     problems: Sequence[Mapping[str, Any]],
@@ -133,6 +155,7 @@ def _overview(
     ]
     if command:
         parts.append(f"<p>Reproduce: <code>{esc(command)}</code></p>")
+    parts.append(f"<p class='meta'>{esc(truncation_note(records))}</p>")
     parts.append(table_html("Problems by family and parameters", rows))
     parts.append(table_html("Models", models))
     return "".join(parts)

@@ -31,6 +31,7 @@ def _eval_shard(
     sampling: dict[str, Any],
     concurrency: int,
     tokenizer: str | None,
+    truncation: str = "incorrect",
 ) -> list[tuple[str, bytes, bool, dict[str, Any]]]:
     """Run one shard in a worker: (record id, record line, errored, the raw response) for every
     sample asked; the driver scores nothing again, it only caches the response."""
@@ -57,7 +58,7 @@ def _eval_shard(
             async with sem:
                 r = await model.generate(Prompt.of(item), s, k)
             r.text = clean_text(r.text)
-            rec = score_response(item, model.name, k, r, tokens=tokens)
+            rec = score_response(item, model.name, k, r, tokens=tokens, truncation=truncation)
             raw = dataclasses.asdict(r)
             out.append((rec.record_id, rec.model_dump_json().encode(), rec.error is not None, raw))
 
@@ -87,6 +88,7 @@ def run_on_ray(
     cache: Any = None,
     cache_id: str | None = None,
     max_errors: int | None = None,
+    truncation: str = "incorrect",
 ) -> dict[str, int]:
     """Evaluate ``items`` with the model ``spec`` on Ray, appending to ``store`` (driver only).
 
@@ -125,7 +127,9 @@ def run_on_ray(
                 key = cache_key(cache_id, it, sampling, k) if cache and cache_id else None
                 hit = cache.get(key) if key else None
                 if hit is not None:  # scored at the driver, never shipped
-                    rec = score_response(it, name, k, hit, cached=True, tokens=tokens)
+                    rec = score_response(
+                        it, name, k, hit, cached=True, tokens=tokens, truncation=truncation
+                    )
                     store.append(rid, rec.model_dump_json().encode(), errored=False)
                     counts["done"] += 1
                     counts["cached"] += 1
@@ -148,7 +152,7 @@ def run_on_ray(
     pending: list[Any] = []
     for sh in (next(gen, None) for _ in range(ray_window(ray))):
         if sh is not None:
-            pending.append(task.remote(spec, sh[0], sh[1], samp, per_task, tokenizer))
+            pending.append(task.remote(spec, sh[0], sh[1], samp, per_task, tokenizer, truncation))
     while pending:
         ready, pending = ray.wait(pending, num_returns=1)
         for rid, line, errored, raw in ray.get(ready[0]):
@@ -166,5 +170,5 @@ def run_on_ray(
             raise over_budget(counts["errors"], max_errors)
         nxt = next(gen, None)
         if nxt is not None:
-            pending.append(task.remote(spec, nxt[0], nxt[1], samp, per_task, tokenizer))
+            pending.append(task.remote(spec, nxt[0], nxt[1], samp, per_task, tokenizer, truncation))
     return counts

@@ -17,7 +17,7 @@ from ..errors import ModelError
 from ..kinds import parse_answer, verify
 from ..models.base import Model, Prompt, Response, Sampling
 from ..models.tokens import TokenCounter
-from ..schema import Item, Record, Usage
+from ..schema import Item, Record, Usage, Verdict
 from .cache import ResponseCache, cache_key
 from .progress import Progress
 from .store import RecordStore
@@ -59,6 +59,32 @@ def item_meta(item: Item) -> dict[str, Any]:
     return meta
 
 
+TRUNCATION = ("incorrect", "as-parsed")
+
+
+def truncated_verdict(v: Verdict, policy: str) -> Verdict:
+    """The verdict of a reply cut off by the token limit (``finish_reason == "length"``).
+
+    ``incorrect`` (the default, as the 2-SAT robustness paper §5 and SATBench score it): wrong,
+    whatever it says, and counted as truncated rather than as a parse failure; what it would have
+    scored stays in ``details``. ``as-parsed``: scored like a finished reply.
+
+    Example:
+        >>> truncated_verdict(Verdict(correct=True), "incorrect").correct
+        False
+    """
+    if policy == "as-parsed":
+        return v.model_copy(update={"details": v.details | {"truncation": "as-parsed"}})
+    return Verdict(
+        correct=False,
+        reason="truncated: the reply hit the token limit (scored incorrect)",
+        error_type="truncated",
+        excluded=v.excluded,
+        details=v.details
+        | {"truncation": "incorrect", "as_parsed": {"correct": v.correct, "reason": v.reason}},
+    )
+
+
 def score_response(
     item: Item,
     model: str,
@@ -66,11 +92,16 @@ def score_response(
     r: Response,
     cached: bool = False,
     tokens: TokenCounter | None = None,
+    truncation: str = "incorrect",
 ) -> Record:
     """Parse and verify one response into a Record. Reasoning tokens come from the response's
-    usage; when it has none and ``tokens`` is given, they are counted in its reasoning text."""
+    usage; when it has none and ``tokens`` is given, they are counted in its reasoning text. A
+    reply cut off by the token limit is scored by the ``truncation`` policy
+    (:func:`truncated_verdict`)."""
     answer = parse_answer(r.text, item) if r.error is None else None
     verdict = verify(item, answer) if answer is not None else None
+    if verdict is not None and r.finish_reason == "length":
+        verdict = truncated_verdict(verdict, truncation)
     reasoning, source = r.reasoning_tokens, r.reasoning_source
     if reasoning is not None:
         source = source or "usage"
@@ -122,6 +153,7 @@ async def _run(
     order: list[str],
     tokens: TokenCounter | None,
     max_errors: int | None,
+    truncation: str,
 ) -> dict[str, int]:
     def todo() -> Iterator[tuple[Item, int]]:
         for it in items:
@@ -150,7 +182,9 @@ async def _run(
                 r.text = clean_text(r.text)
                 if cache and key:
                     cache.put(key, r)
-            rec = score_response(item, model.name, s, r, cached=hit, tokens=tokens)
+            rec = score_response(
+                item, model.name, s, r, cached=hit, tokens=tokens, truncation=truncation
+            )
             store.append(
                 rec.record_id, rec.model_dump_json().encode(), errored=rec.error is not None
             )
@@ -186,6 +220,7 @@ def run_model(
     tokenizer: str | None = "auto",
     max_errors: int | None = None,
     ray: tuple[str, str | None] | None = None,
+    truncation: str = "incorrect",
 ) -> dict[str, int]:
     """Run every (item, sample) not yet in ``records_path`` and append its scored record.
 
@@ -220,6 +255,7 @@ def run_model(
                 order,
                 tokens,
                 max_errors,
+                truncation,
             )
         finally:
             await model.aclose()
@@ -243,6 +279,7 @@ def run_model(
             progress=bar,
             address=ray[1],
             cache=cache,
+            truncation=truncation,
             cache_id=model.cache_id,
             max_errors=max_errors,
         )

@@ -1,0 +1,230 @@
+"""Replies written the way real models write them, for every answer format.
+
+The CNF corpus is built from pieces written in the styles real replies take — chain-of-thought
+openings that mention both verdicts in questions and hedges, the ADR paper's Listing-1 endings
+(a bare or bold verdict line, then branch / conflict counts, then ``x1 = TRUE`` lines), trace
+endings (``[SAT]`` / ``[UNSAT]``), final-answer phrases and boxes — and every assignment layout
+seen in practice (``x1 = T`` lines, comma lists, bold values, markdown tables with several
+variable / value pairs per row, blank-separated lines). Every combination has a known verdict and
+assignment. Refusals, harness errors and cut-off outlines must stay undecided. The other formats
+(YES/NO + certificate, multiple choice, grids) have hand-written replies of their own.
+
+Grow this file with every parser bug found.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+
+import logicforge as lf
+from logicforge.kinds import parse_answer, verify
+from logicforge.parse.decision import parse_decision
+
+from .test_parse_golden import X, item
+
+OPENINGS = [
+    "We must determine whether the formula is SATISFIABLE or UNSATISFIABLE. Let's use the DPLL "
+    "algorithm.\n\nStep 1: Unit propagation. There are no unit clauses.\nStep 2: Pick x1 = TRUE.",
+    "Let me check whether the formula is satisfiable.\n\nI'll try x1 = True first and see if it "
+    "leads to a contradiction.",
+    "Is the formula satisfiable? To find out, I will branch on the variables in order.\n\n"
+    "- Branch 1: x1 = T, then clause 2 forces x2 = F.\n- Backtrack once.",
+    "The answer is SAT or UNSAT? We need to check every clause carefully.",
+    "To see if the formula is satisfiable, I'll run a DPLL-style search with unit propagation and "
+    "pure literal elimination.",
+    "This is a 3-SAT formula over 3 variables. A SAT solver would be quickest, but let's reason "
+    "by hand.",
+    "<think>Maybe it's UNSAT? Or SAT. Let me just try values.</think>\n",
+    "First, note that if the formula is SAT there must be an assignment satisfying every clause; "
+    "if it is UNSAT, every branch must end in a conflict.",
+    "",
+    "Okay, so I need to figure out if this CNF is satisfiable or not. Hmm.\n\nClause 1 says x1 or "
+    "not x2.",
+    "## Analysis\n\n| Clause | Literals |\n|---|---|\n| 1 | x1, ¬x2 |\n\nWe want to know whether "
+    "it is satisfiable.",
+    "Could it be UNSAT? Let's check. After propagation no clause is violated so far.",
+]
+
+# endings: (text with {assign} where the assignment goes, verdict, reports counts)
+SAT_ENDINGS = [
+    ("**SATISFIABLE**\n12\n5\n{assign}", True),
+    ("SATISFIABLE\n{assign}", False),
+    ("[SAT]\n{assign}", False),
+    ("Final Answer: **SAT**\n\n{assign}", False),
+    ("Therefore, the formula is satisfiable.\n\n{assign}", False),
+    ("\\boxed{{SAT}}\n{assign}", False),
+    ("Answer: SATISFIABLE\nBranches: 4\nConflicts: 1\n{assign}", True),
+    ("So the answer is SAT.\n{assign}", False),
+]
+UNSAT_ENDINGS = [
+    ("**UNSATISFIABLE**\n12\n5", True),
+    ("… leading to a final determination of unsatisfiability.\nUNSATISFIABLE\n12\n5", True),
+    ("[UNSAT]", False),
+    ("Final Answer: UNSAT", False),
+    ("Therefore the formula is unsatisfiable.", False),
+    ("\\boxed{UNSAT}", False),
+    ("Every branch ends in a conflict, so it is UNSAT.", False),
+    ("Answer: UNSATISFIABLE\nBranches: 7\nConflicts: 6", True),
+]
+GOOD = {"x1": True, "x2": False, "x3": True}
+LAYOUTS = [
+    "x1 = TRUE\nx2 = FALSE\nx3 = TRUE",
+    "x1 = T\nx2 = F\nx3 = T",
+    "x1=true, x2=false, x3=true",
+    "| Variable | Value | Variable | Value |\n|---|---|---|---|\n| x1 | True | x2 | False |\n"
+    "| x3 | True | | |",
+    "- **x1** = **True**\n- **x2** = **False**\n- **x3** = **True**",
+    "x1: 1\n\nx2: 0\n\nx3: 1",
+]
+
+CORPUS: list[tuple[str, str, dict[str, bool] | None, bool]] = [
+    *(
+        (f"{o}\n\n{e.format(assign=a)}", "SAT", GOOD, counts)
+        for o, (e, counts), a in itertools.product(OPENINGS, SAT_ENDINGS, LAYOUTS)
+    ),
+    *(
+        (f"{o}\n\n{e}", "UNSAT", None, counts)
+        for o, (e, counts) in itertools.product(OPENINGS, UNSAT_ENDINGS)
+    ),
+]
+
+UNDECIDED = [
+    "UNABLE TO DETERMINE SATISFIABILITY WITH MANUAL METHODS. RECOMMEND USING A SPECIALIZED SAT "
+    "SOLVER.",
+    "[Error] module 'openai' has no attribute 'error'",
+    "Error: Request timed out after 600 s (SAT benchmark run 12)",
+    "Traceback (most recent call last):\n  File \"run.py\", line 3\nKeyError: 'SAT'",
+    "I'm sorry, but I cannot determine whether this formula is satisfiable without a solver.",
+    "Let me check whether the formula is satisfiable...\n\nStep 1: choose x1 = True.\nStep 2: "
+    "clause 3 becomes (x2 ∨ x3).\nStep 3: choose x2",
+    "We use DPLL.\n1. Unit propagation: none.\n2. Decide x1 = T.\n3. Propagate: x2 = F.\n4. "
+    "Decide x3",
+    "Is the formula satisfiable or unsatisfiable? This requires careful analysis of each clause.",
+    "To determine whether the formula is SAT or UNSAT, we first list the clauses:\n1. (x1 ∨ ¬x2)",
+    "It could be SAT, or it could be UNSAT; I would need more time.",
+    "A 3-SAT instance like this one is best handed to a SAT solver such as MiniSat.",
+    "The satisfiability of this formula depends on x1.",
+]
+
+
+def test_the_corpus_is_big_enough() -> None:
+    assert len(CORPUS) >= 600 and len(UNDECIDED) >= 10
+
+
+@pytest.mark.parametrize("i", range(len(CORPUS)))
+def test_real_style_replies(i: int) -> None:
+    text, label, assignment, counts = CORPUS[i]
+    a = parse_answer(text, item())
+    assert a.label == label, (a, text)
+    if assignment is not None:
+        inv = {v: k for k, v in X.items()}
+        assert {inv[k]: v for k, v in (a.assignment or {}).items()} == assignment, (a, text)
+    if counts:
+        assert a.stats and set(a.stats) == {"branches", "conflicts"}, (a.stats, text)
+
+
+@pytest.mark.parametrize("text", UNDECIDED)
+def test_refusals_errors_and_cut_off_outlines_are_no_decision(text: str) -> None:
+    a = parse_answer(text, item())
+    assert a.label is None and a.parse_error, (a, text)
+
+
+def test_a_strict_last_word_reader_never_decides_more() -> None:
+    """Wherever the strict reader (the last standalone SATISFIABLE / UNSATISFIABLE word) decides,
+    logicforge decides the same."""
+    import re
+
+    strict = re.compile(r"\b(UNSATISFIABLE|SATISFIABLE)\b")
+    for text, label, _, _ in CORPUS:
+        words = strict.findall(text.split("</think>")[-1])
+        if words and not text.split("</think>")[-1].rstrip().endswith("?"):
+            last = "UNSAT" if words[-1] == "UNSATISFIABLE" else "SAT"
+            if (
+                any(w in text for w in ("**SATISFIABLE**", "**UNSATISFIABLE**"))
+                or "\n" + words[-1] in text
+            ):
+                assert parse_answer(text, item()).label == last, text
+
+
+def test_a_table_assignment_that_falsifies_a_clause_is_never_valid() -> None:
+    it = lf.render(lf.generate("ksat/random", {"n_vars": 3, "alpha": 2.0}, count=1, seed=3))[0]
+    names = list(it.mapping)
+    from logicforge.logic.cnf import CNF
+
+    cnf = CNF(it.problem["clauses"], it.problem["num_vars"])
+    for bits in itertools.product([True, False], repeat=len(names)):
+        values = dict(zip(names, bits, strict=True))
+        cells = " | ".join(f"{n} | {'True' if v else 'False'}" for n, v in values.items())
+        text = f"**SATISFIABLE**\n3\n0\n| Var | Val | Var | Val | Var | Val |\n|---|---|---|---|---|---|\n| {cells} |"
+        v = verify(it, parse_answer(text, it))
+        ok = cnf.evaluate({it.mapping[n]: b for n, b in values.items()})
+        if it.gold["label"] == "SAT":
+            assert v.witness_valid is ok, (text, v)
+
+
+@pytest.mark.parametrize(
+    "text, decision",
+    [
+        ("Yes. A cover of size 4 exists: nodes 1, 3, 5, 7.\n\nYES\ncover: [1, 3, 5, 7]", "SAT"),
+        ("Let's check whether a cover with at most 4 nodes exists.\n\n**NO**", "UNSAT"),
+        ('Is there a cover? If YES, list it. After trying all subsets: {"answer": "NO"}', "UNSAT"),
+        ("Final answer: YES\nCover = 2, 4, 6", "SAT"),
+        ("YES or NO? I cannot decide without more work.", None),
+        ("[Error] rate limited", None),
+    ],
+)
+def test_yes_no_replies(text: str, decision: str | None) -> None:
+    p = lf.generate("ksat/random", {"n_vars": 3, "n_clauses": 2}, count=1, seed=0)[0]
+    it = lf.render(lf.reduce([p], "vc"), "vc")[0]
+    assert parse_answer(text, it).label == decision
+
+
+@pytest.mark.parametrize(
+    "text, choice",
+    [
+        ("Let's place them in order... so the leftmost is the owl.\n\n\\boxed{B}", "B"),
+        ("Option A can't be right, and neither can C.\nThe answer is (D).", "D"),
+        ('Reasoning...\n{"answer": "C"}', "C"),
+        ("The answer is ... I am not sure.", None),
+    ],
+)
+def test_choice_replies(text: str, choice: str | None) -> None:
+    it = lf.render(lf.generate("ordering", {"n_objects": 5}, count=1, seed=0), "deduction")[0]
+    assert parse_answer(text, it).label == choice
+
+
+def test_grid_replies_in_fences_with_a_preamble() -> None:
+    p = lf.generate("zebra", {"n_houses": 3, "n_attributes": 3}, count=1, seed=1)[0]
+    it = lf.render([p], "zebra")[0]
+    attrs = p.problem["solution"]["header"][1:]
+    sol = {
+        f"House {r[0]}": dict(zip(attrs, r[1:], strict=True)) for r in p.problem["solution"]["rows"]
+    }
+    text = (
+        "Let me work through the clues one by one.\n\nClue 1 puts ...\n\n```json\n"
+        + json.dumps({"reasoning": "…", "solution": sol}, indent=2)
+        + "\n```\nThat is my final grid."
+    )
+    v = verify(it, parse_answer(text, it))
+    assert v.correct and v.score == 1.0
+
+
+def test_the_nine_patterns_of_the_audit() -> None:
+    cases = {
+        "We must determine whether the formula is SATISFIABLE or UNSATISFIABLE.\n…\n**SATISFIABLE**"
+        "\n10\n2\nx1 = TRUE\nx2 = FALSE": "SAT",
+        "… leading to a final determination of unsatisfiability.\nUNSATISFIABLE\n12\n5": "UNSAT",
+        "…see if the formula is satisfiable… [UNSAT]": "UNSAT",
+        "…check whether the formula is satisfiable… UNSATISFIABLE": "UNSAT",
+        "The answer is SAT or UNSAT? … UNSAT": "UNSAT",
+        "Is the formula satisfiable? … [UNSAT]": "UNSAT",
+        "UNABLE TO DETERMINE SATISFIABILITY WITH MANUAL METHODS. RECOMMEND USING A SPECIALIZED "
+        "SAT SOLVER.": None,
+        "[Error] module 'openai' has no attribute 'error'": None,
+        "Let me check whether the formula is satisfiable…": None,
+    }
+    for text, want in cases.items():
+        assert parse_decision(text)[0] == want, text
