@@ -132,21 +132,25 @@ def test_refusals_errors_and_cut_off_outlines_are_no_decision(text: str) -> None
     assert a.label is None and a.parse_error, (a, text)
 
 
-def test_a_strict_last_word_reader_never_decides_more() -> None:
-    """Wherever the strict reader (the last standalone SATISFIABLE / UNSATISFIABLE word) decides,
-    logicforge decides the same."""
+def test_every_reply_a_strict_last_word_reader_decides_is_decided_alike() -> None:
+    """The strict reader takes the last standalone SATISFIABLE / UNSATISFIABLE word. logicforge
+    decides every reply it decides, and agrees with it wherever that word is the reply's final
+    verdict (not a word of the opening's question)."""
     import re
 
     strict = re.compile(r"\b(UNSATISFIABLE|SATISFIABLE)\b")
-    for text, label, _, _ in CORPUS:
+    endings = [e for e, _ in SAT_ENDINGS + UNSAT_ENDINGS]
+    checked = 0
+    for text, _, _, _ in CORPUS:
         words = strict.findall(text.split("</think>")[-1])
-        if words and not text.split("</think>")[-1].rstrip().endswith("?"):
-            last = "UNSAT" if words[-1] == "UNSATISFIABLE" else "SAT"
-            if (
-                any(w in text for w in ("**SATISFIABLE**", "**UNSATISFIABLE**"))
-                or "\n" + words[-1] in text
-            ):
-                assert parse_answer(text, item()).label == last, text
+        if not words:
+            continue
+        ours = parse_answer(text, item()).label
+        assert ours is not None, text
+        if any(strict.search(e) for e in endings if e.split("{")[0] in text):
+            assert ours == ("UNSAT" if words[-1] == "UNSATISFIABLE" else "SAT"), text
+            checked += 1
+    assert checked >= 200
 
 
 def test_a_table_assignment_that_falsifies_a_clause_is_never_valid() -> None:
