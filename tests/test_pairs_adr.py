@@ -168,3 +168,47 @@ def test_formula_stats_prompt_and_solver_comparison(tmp_path) -> None:
     table = (tmp_path / "rep" / "reported_vs_solver.csv").read_text().splitlines()
     assert table[1].startswith("oracle,12,1.0,")  # MiniSat's own counts correlate perfectly
     assert (tmp_path / "rep" / "branches_vs_alpha.png").exists()
+
+
+def test_adr_is_kept_apart_per_representation_in_any_record_order() -> None:
+    """A model right on every CNF item and wrong on every VC item: ADR 1.0 on CNF and 0.0 on VC,
+    every pair counted (the two forms of one pair used to overwrite each other)."""
+    import random
+
+    from logicforge.metrics.adr import adr_table
+    from logicforge.reports.studies import adr_tables
+    from logicforge.transforms.pair import make_pairs
+
+    src = lf.generate("ksat/random", {"n_vars": 5, "alpha": 4.26}, count=12, seed=2)
+    pairs, _ = make_pairs(src)
+    n_pairs = len(pairs) // 2
+    assert n_pairs >= 4
+    items = lf.render(pairs, "formula") + lf.render(lf.reduce(pairs, "vc"), "vc")
+    recs = []
+    for i, it in enumerate(items):
+        right = it.kind == "cnf"
+        recs.append(
+            {
+                "record_id": f"r{i}",
+                "item_id": it.item_id,
+                "model": "m",
+                "sample": 0,
+                "meta": {
+                    **it.metadata,
+                    "kind": it.kind,
+                    "rendering": it.rendering,
+                    "label": it.gold["label"],
+                    "pair_id": it.pair_id or it.metadata.get("pair_id"),
+                },
+                "verdict": {"correct": right, "witness_valid": right},
+            }
+        )
+    for seed in range(3):
+        random.Random(seed).shuffle(recs)
+        by = {r["rendering"]: r for r in adr_table(recs, ("model", "rendering"))}
+        assert by["formula"]["adr"] == 1.0 and by["vc"]["adr"] == 0.0
+        assert by["formula"]["pairs"] == by["vc"]["pairs"] == n_pairs
+        overall = adr_table(recs, ("model",))[0]
+        assert overall["pairs"] == 2 * n_pairs and overall["adr"] == 0.5
+        names = [n for n, _ in adr_tables(recs)]
+        assert "adr_by_model_rendering" in names

@@ -8,8 +8,10 @@ For pairs i = 1..M with A_i = "SAT member correct" and B_i = "UNSAT member corre
 * strict ADR — both correct and the SAT member's witness valid;
 * a percentile bootstrap interval over pairs (fixed seed, so reports are reproducible).
 
-Pairs are matched by ``pair_id`` within model and sample; a pair missing a member is left out and
-counted (``incomplete``). An errored or unparsable record is simply wrong.
+Pairs are matched by ``pair_id`` within model, sample, rendering, representation (``vc``,
+``packing`` … or the kind) and transform variant, so the CNF and the VC form of one pair are two
+pairs, never one; a pair missing a member is left out and counted (``incomplete``). An errored or
+unparsable record is simply wrong.
 
 Example:
     >>> adr_from_pairs([(True, True), (True, False), (False, True), (True, True)])["adr"]
@@ -18,6 +20,7 @@ Example:
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -78,7 +81,14 @@ def adr_table(
         if pid is None:
             continue
         g = tuple(r.get(c, meta.get(c)) for c in by)
-        members[(g, r.get("model"), r.get("sample"), pid)][str(meta.get("label"))] = r
+        chain = meta.get("transforms")
+        where = (  # one prompt: the same rendering of the same representation and variant
+            meta.get("rendering"),
+            meta.get("representation") or meta.get("kind"),
+            meta.get("variant"),
+            json.dumps(chain, sort_keys=True, default=str) if chain else None,
+        )
+        members[(g, r.get("model"), r.get("sample"), pid, where)][str(meta.get("label"))] = r
     groups: dict[tuple[Any, ...], list[tuple[bool, bool, bool]]] = defaultdict(list)
     incomplete: dict[tuple[Any, ...], int] = defaultdict(int)
     for (g, *_), mem in members.items():

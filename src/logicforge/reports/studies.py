@@ -194,13 +194,26 @@ def sweep_figures(
 
 
 def adr_tables(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
-    """ADR per model, and per model × N when the pairs span several N."""
+    """ADR per model (pairs of every rendering, each matched within its own), per model ×
+    rendering when the pairs were rendered several ways (the ADR paper's §7–8 representations),
+    and per model × N — and × rendering × N — when the pairs span several N."""
     from ..metrics.adr import adr_table
 
-    out = [("adr_by_model", adr_table(records, ("model",)))]
-    ns = {(r.get("meta") or {}).get("n_vars") for r in records}
+    paired = [r for r in records if (r.get("meta") or {}).get("pair_id") is not None]
+    out = [("adr_by_model", adr_table(paired, ("model",)))]
+    rends = {(r.get("meta") or {}).get("rendering") for r in paired}
+    ns = {(r.get("meta") or {}).get("n_vars") for r in paired}
+    if len(rends) > 1:
+        out.append(("adr_by_model_rendering", adr_table(paired, ("model", "rendering"))))
     if len(ns) > 1:
-        out.append(("adr_by_model_n_vars", adr_table(records, ("model", "n_vars"))))
+        out.append(("adr_by_model_n_vars", adr_table(paired, ("model", "n_vars"))))
+        if len(rends) > 1:
+            out.append(
+                (
+                    "adr_by_model_rendering_n_vars",
+                    adr_table(paired, ("model", "rendering", "n_vars")),
+                )
+            )
     return out
 
 
