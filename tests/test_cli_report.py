@@ -90,7 +90,7 @@ def test_cli_pipeline_end_to_end(tmp_path: Path, capsys) -> None:
         "report.html",
         "metrics_by_model.csv",
         "metrics_by_model.md",
-        "metrics_by_model_alpha.csv",
+        "metrics_by_model_rendering_alpha.csv",  # two renderings: never pooled
         "phase_transition.png",
     ]:
         assert (d / "rep" / f).exists(), f
@@ -197,3 +197,30 @@ def test_the_report_runs_the_analyses_that_apply_or_those_named(tmp_path) -> Non
     assert len({a.name for a in ANALYSES}) == len(ANALYSES)
     with pytest.raises(lf.ConfigError, match="known analyses"):
         select(["no-such-analysis"])
+
+
+def test_no_report_table_mixes_renderings_unless_it_says_so(tmp_path) -> None:
+    """Two renderings of the same problems: every metrics table is split by rendering except the
+    one pooled table, whose caption says it pools; the pooled table is the mean of the two."""
+    import csv
+
+    import logicforge as lf
+
+    ps = lf.generate("ksat/random", {"n_vars": 6}, count=4, seed=2, grid={"alpha": [2.0, 6.0]})
+    items = lf.render(ps, "formula") + lf.render(ps, "logic")
+    lf.run(items, "random", tmp_path / "r.jsonl")
+    html = lf.report(tmp_path / "r.jsonl", tmp_path / "rep", ps).read_text()
+    tables = sorted((tmp_path / "rep").glob("metrics_by_*.csv"))
+    assert len(tables) >= 3
+    for t in tables:
+        cols = next(csv.reader(t.open()))
+        assert t.stem == "metrics_by_model" or "rendering" in cols, t.name
+    assert "metrics_by_model (all renderings pooled)" in html
+    by = {
+        r["rendering"]: r
+        for r in csv.DictReader((tmp_path / "rep" / "metrics_by_model_rendering.csv").open())
+    }
+    pooled = next(csv.DictReader((tmp_path / "rep" / "metrics_by_model.csv").open()))
+    assert float(pooled["accuracy"]) == pytest.approx(
+        (float(by["formula"]["accuracy"]) + float(by["logic"]["accuracy"])) / 2
+    )

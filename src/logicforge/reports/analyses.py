@@ -157,15 +157,30 @@ def _samples(ctx: Context) -> bool:
     return any((r.get("sample") or 0) > 0 for r in ctx.rows)
 
 
+def several_renderings(ctx: Context) -> bool:
+    return len({r.get("rendering") for r in ctx.rows}) > 1
+
+
 @analysis("metrics", _always, "accuracy and the metrics that apply, by model and each grouping")
 def _metrics(ctx: Context) -> None:
+    """One number per prompt: with several renderings every table is split by rendering, and the
+    one pooled table (``metrics_by_model``) says so in its caption."""
     kinds = sorted({str(r.get("kind")) for r in ctx.rows if r.get("kind") is not None})
+    split = several_renderings(ctx)
     for by in groupings(kinds or ["cnf"]):
-        if any(r.get(c) is None for r in ctx.rows for c in by):
-            continue
-        agg = aggregate(ctx.records, by)
-        shown = [*by, *(m for m in METRIC_NAMES if any(m in r for r in agg))]  # those that apply
-        ctx.table("metrics_by_" + "_".join(by), agg, columns=shown)
+        if split:
+            if by == ("model",):
+                _metrics_table(ctx, by, "all renderings pooled")
+            by = ("model", "rendering", *by[1:])
+        _metrics_table(ctx, by)
+
+
+def _metrics_table(ctx: Context, by: tuple[str, ...], caption: str = "") -> None:
+    if any(r.get(c) is None for r in ctx.rows for c in by):
+        return
+    agg = aggregate(ctx.records, by)
+    shown = [*by, *(m for m in METRIC_NAMES if any(m in r for r in agg))]  # those that apply
+    ctx.table("metrics_by_" + "_".join(by), agg, caption, columns=shown)
 
 
 @analysis("phase_transition", _always, "P(SAT) and accuracy against α")
@@ -190,9 +205,12 @@ _vs("accuracy_vs_alpha", "alpha", "accuracy_vs_alpha.png", "Accuracy vs α")
 
 @analysis("table1", lambda ctx: bool(ctx.table1), "Sat./Wit. grid (the 2-SAT paper's Table 1)")
 def _table1(ctx: Context) -> None:
+    """The paper's Table 1 pools a formula's renderings (per-formula means over the template
+    verbalisations); the caption says so whenever there are several."""
     t1 = studies.table1(ctx.records, ctx.table1)
     ctx.table("table1", t1)
-    ctx.tables.insert(0, ("table1 (Sat./Wit. %, per-formula means)", ctx.tables.pop()[1]))
+    pooled = ", pooled over the renderings" if several_renderings(ctx) else ""
+    ctx.tables.insert(0, (f"table1 (Sat./Wit. %, per-formula means{pooled})", ctx.tables.pop()[1]))
 
 
 @analysis("sweeps", _has("sweep_knob"), "Friedman tests and figures across sweep levels")
