@@ -296,3 +296,19 @@ def test_multiple_choice_cell_mode(text: str, choice: str | None) -> None:
     assert a.label == choice
     assert verify(it, parse_answer(json.dumps({"answer": cell["letter"]}), it)).correct
     assert verify(it, parse_answer(json.dumps({"answer": cell["value"]}), it)).correct
+
+
+def test_cell_accuracy_is_correct_cells_over_all_cells() -> None:
+    """Hand-computed: a 3×3 grid all right (9 of 9) and a 5×4 grid unanswered (0 of 20):
+    ZebraLogic's cell accuracy is 9 / 29; the macro mean of fractions (0.5) is a named extra."""
+    from logicforge.metrics import aggregate
+
+    def rec(h: int, a: int, verdict: dict) -> dict:
+        meta = {"kind": "zebra", "label": "SAT", "n_houses": h, "n_attributes": a}
+        return {"model": "m", "meta": meta, "answer": {"label": "SAT"}, "verdict": verdict}
+
+    full = {"correct": True, "score": 1.0, "details": {"cells_right": 9, "cells_total": 9}}
+    none = {"correct": False, "parse_failure": True}
+    row = aggregate([rec(3, 3, full), rec(5, 4, none)])[0]
+    assert row["cell_accuracy"] == pytest.approx(9 / 29)
+    assert row["cell_accuracy_macro"] == pytest.approx(0.5)

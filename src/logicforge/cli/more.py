@@ -49,7 +49,8 @@ METRIC_HELP = {
     "parse_failure_rate": "share of responses with no readable answer",
     "truncation_rate": "share of responses cut at max_tokens",
     "error_rate": "share of requests that failed",
-    "cell_accuracy": "zebra: fraction of grid cells right (missing answers count 0)",
+    "cell_accuracy": "grids: correct cells over all cells, Σ right / Σ cells (ZebraLogic; missing answers count 0)",
+    "cell_accuracy_macro": "grids: mean of per-puzzle cell fractions (an extra; not the paper's)",
     "mean_completion_tokens": "mean completion tokens per response",
     "mean_reasoning_tokens": "mean reasoning tokens (usage, else counted)",
 }

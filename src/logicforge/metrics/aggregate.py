@@ -48,6 +48,7 @@ METRIC_NAMES = [
     "truncation_rate",
     "error_rate",
     "cell_accuracy",
+    "cell_accuracy_macro",
     "mean_completion_tokens",
     "mean_reasoning_tokens",
     "unlabelled",
@@ -112,6 +113,7 @@ def row_of(rec: Mapping[str, Any]) -> dict[str, Any]:
         "completion_tokens": (rec.get("usage") or {}).get("completion_tokens"),
         "reasoning_tokens": (rec.get("usage") or {}).get("reasoning_tokens"),
         "score": v.get("score") if v.get("score") is not None else (0.0 if "score" in v else None),
+        "cells": _cells(v, rec.get("meta") or {}),
     }
 
 
@@ -119,9 +121,28 @@ def _mean_of(rows: Sequence[Mapping[str, Any]], key: str) -> float | None:
     return mean(r.get(key) for r in rows)
 
 
+def _cells(v: Mapping[str, Any], meta: Mapping[str, Any]) -> tuple[int, int] | None:
+    """(cells right, cells in all) of a grid answer; an unanswered grid has 0 of its cells."""
+    d = v.get("details") or {}
+    if isinstance(d.get("cells_total"), int):
+        return int(d.get("cells_right") or 0), int(d["cells_total"])
+    h, a = meta.get("n_houses"), meta.get("n_attributes")
+    if isinstance(h, int) and isinstance(a, int):
+        return 0, h * a
+    return None
+
+
 def _cell_accuracy(rows: Sequence[Mapping[str, Any]]) -> float | None:
-    """Mean fraction of grid cells right over the items that have a solution grid (gold SAT; a
-    contradictory twin has no cells); a record without an answer counts 0."""
+    """ZebraLogic's cell accuracy: correct cells over all cells, Σ right / Σ cells, over the
+    items that have a solution grid (gold SAT; a contradictory twin has no cells); a record
+    without an answer counts 0 of its cells."""
+    cells = [r["cells"] for r in rows if r.get("label") == "SAT" and r.get("cells")]
+    total = sum(t for _, t in cells)
+    return sum(k for k, _ in cells) / total if total else None
+
+
+def _cell_accuracy_macro(rows: Sequence[Mapping[str, Any]]) -> float | None:
+    """The mean of per-puzzle fractions (a named extra; puzzles of every size weigh the same)."""
     graded = [r for r in rows if r.get("label") == "SAT"]
     if not graded:
         return None
@@ -140,7 +161,7 @@ BINARY_ONLY = (
     "sat_rate_on_unsat",
     "witness_valid_on_sat",
 )
-GRID_ONLY = ("cell_accuracy",)
+GRID_ONLY = ("cell_accuracy", "cell_accuracy_macro")
 
 
 def metrics_of(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -185,6 +206,7 @@ def metrics_of(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "truncation_rate": _div(sum(bool(r.get("truncated")) for r in rows), n),
         "error_rate": _div(sum(bool(r["error"]) for r in rows), n),
         "cell_accuracy": _cell_accuracy(rows),
+        "cell_accuracy_macro": _cell_accuracy_macro(rows),
         "mean_completion_tokens": _mean_of(rows, "completion_tokens"),
         "mean_reasoning_tokens": _mean_of(rows, "reasoning_tokens"),
     }

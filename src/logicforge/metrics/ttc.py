@@ -21,6 +21,7 @@ from typing import Any
 from ..kinds import format_of
 from ..kinds.vote import winner
 from ..schema import Answer
+from .aggregate import _cells
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -61,11 +62,16 @@ def pass_at_k_table(
     return rows
 
 
+def _micro(cells: list[tuple[int, int]]) -> float | None:
+    total = sum(t for _, t in cells)
+    return sum(k for k, _ in cells) / total if total else None
+
+
 def majority_table(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Accuracy of the majority-voted answer per model, and for grid formats the cell accuracy
     over the items that have a solution grid."""
     acc: dict[str, list[float]] = defaultdict(list)
-    cells: dict[str, list[float]] = defaultdict(list)
+    cells: dict[str, list[tuple[int, int]]] = defaultdict(list)
     grids: set[str] = set()
     for (model, _), rs in _by_item(records).items():
         rs = sorted(rs, key=lambda r: r.get("sample") or 0)
@@ -78,17 +84,15 @@ def majority_table(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]
         if fmt is not None and fmt.metric_set == "grid":
             grids.add(model)
             if meta.get("label") == "SAT":  # only items with a solution grid have cells
-                cells[model].append(float(v.get("score") or 0.0))
+                c = _cells(v, meta) if w is not None else _cells({}, meta)
+                if c is not None:
+                    cells[model].append(c)
     return [
         {
             "model": m,
             "items": len(a),
             "majority_accuracy": sum(a) / len(a),
-            **(
-                {"majority_cell_accuracy": sum(cells[m]) / len(cells[m]) if cells[m] else None}
-                if m in grids
-                else {}
-            ),
+            **({"majority_cell_accuracy": _micro(cells[m])} if m in grids else {}),
         }
         for m, a in sorted(acc.items())
     ]

@@ -179,6 +179,7 @@ def verify(item: Item, answer: Answer) -> Verdict:
         correct=ok,
         witness_valid=ok,
         score=right / total,
+        details={"cells_right": right, "cells_total": total},
         reason="" if ok else f"{total - right} of {total} cells wrong",
     )
 
