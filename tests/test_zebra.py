@@ -211,7 +211,14 @@ def test_embedded_model_on_a_zebra_puzzle(tmp_path) -> None:
 
 def test_z3_conflicts_measure_and_figure(tmp_path) -> None:
     ps = lf.generate("zebra", {"n_houses": 4, "n_attributes": 4, "z3_runs": 4}, count=6, seed=3)
-    assert all(p.metadata["z3_conflicts"] >= 0 and "z3_decisions" in p.metadata for p in ps)
+    assert all(p.metadata["z3_decisions"] > 0 for p in ps)  # Z3 must decide on a 4×4 grid
+    small = lf.generate("zebra", {"n_houses": 3, "n_attributes": 3, "z3_runs": 4}, count=6, seed=3)
+    big = lf.generate("zebra", {"n_houses": 5, "n_attributes": 5, "z3_runs": 4}, count=6, seed=3)
+
+    def mean(xs: list) -> float:
+        return sum(p.metadata["z3_conflicts"] for p in xs) / len(xs)
+
+    assert mean(big) > mean(small) > 0  # the measure grows with the puzzle
     ps += lf.generate("zebra", {"n_houses": 2, "n_attributes": 2, "z3_runs": 4}, count=3, seed=3)
     lf.run(lf.render(ps, "zebra"), "oracle", tmp_path / "r.jsonl")
     lf.report(tmp_path / "r.jsonl", tmp_path / "rep", ps)

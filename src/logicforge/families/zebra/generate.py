@@ -125,7 +125,7 @@ def recheck(n: int, m: int, clues: list[Clue], pos: list[list[int]]) -> None:
 
 def z3_complexity(
     n: int, m: int, clues: list[Clue], runs: int, rng: np.random.Generator
-) -> dict[str, float]:
+) -> dict[str, float | None]:
     """Mean Z3 conflicts, decisions and propagations over ``runs`` solves with the clues shuffled
     and a fresh random seed each time (the paper's complexity measure, 32 runs there). Z3 encodes
     each clue from its type's relation over house positions — the same single definition."""
@@ -135,6 +135,7 @@ def z3_complexity(
         raise ConfigError("z3_runs", runs, "needs z3: pip install 'logicforge[zebra]'") from None
     totals = {"conflicts": 0.0, "decisions": 0.0, "propagations": 0.0}
     timeouts = 0
+    reported = True
     for _ in range(runs):
         pos = [[z3.Int(f"p{a}_{v}") for v in range(n)] for a in range(m)]
         s = z3.Solver()
@@ -167,9 +168,14 @@ def z3_complexity(
             certify(res == z3.sat, "a certified puzzle has a solution")
         st = s.statistics()
         present = set(st.keys())
-        for k in totals:
+        if not present:
+            reported = False  # no statistics at all: unknown, never 0
+            continue
+        for k in totals:  # Z3 lists only the counters a run touched: an absent one stayed 0
             totals[k] += float(st.get_key_value(k)) if k in present else 0.0
-    out: dict[str, float] = {f"z3_{k}": round(v / runs, 3) for k, v in totals.items()}
+    out: dict[str, float | None] = {
+        f"z3_{k}": round(v / runs, 3) if reported else None for k, v in totals.items()
+    }
     if timeouts:
         out["z3_timeouts"] = timeouts
     return out
