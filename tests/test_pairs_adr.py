@@ -45,7 +45,7 @@ def test_pairs_have_opposite_labels_under_two_oracles(
             count=15,
             seed=n,
         )
-        pairs, skipped = make_pairs(src)
+        pairs, skipped = make_pairs(src, max_deletions=15)  # multi-clause deletions opted in
         assert skipped == 0
         for s, t in zip(pairs[::2], pairs[1::2], strict=True):
             fs, ft = CNF.from_json(s.problem), CNF.from_json(t.problem)
@@ -212,3 +212,37 @@ def test_adr_is_kept_apart_per_representation_in_any_record_order() -> None:
         assert overall["pairs"] == 2 * n_pairs and overall["adr"] == 0.5
         names = [n for n, _ in adr_tables(recs)]
         assert "adr_by_model_rendering" in names
+
+
+def test_pairs_are_single_edits_unless_opted_in_and_the_report_breaks_them_down(tmp_path) -> None:
+    """Sources whose only twin deletes several clauses are skipped by default; with
+    max_deletions they pair, tagged delete-min with their size, and the report counts them."""
+    clauses = [c for v in range(1, 4) for c in ([v], [-v])]  # needs 3 deletions, nothing less
+    from logicforge.schema import LabelledProblem
+
+    p = LabelledProblem(
+        problem_id="three-contradictions",
+        family="ksat/random",
+        kind="cnf",
+        params={},
+        seed=0,
+        spawn_key=[0, 0],
+        problem=CNF(clauses, 3).to_json(),
+        label="UNSAT",
+    )
+    assert make_pairs([p]) == ([], 1)
+    pairs, skipped = make_pairs([p], max_deletions=5)
+    assert skipped == 0 and pairs[1].metadata["edit"]["kind"] == "delete-min"
+    src = lf.generate(
+        "ksat/random", {"n_vars": 6, "alpha": 5.0, "target_label": "UNSAT"}, count=4, seed=1
+    )
+    single, _ = make_pairs(src)
+    assert all(t.metadata["edit"]["distance"] == 1 for t in single[1::2])
+    items = lf.render(single + pairs, "formula")
+    lf.run(items, "oracle", tmp_path / "r.jsonl")
+    lf.report(tmp_path / "r.jsonl", tmp_path / "rep")
+    import csv
+
+    rows = list(csv.DictReader((tmp_path / "rep" / "pair_edits.csv").open()))
+    kinds = {(r["edit"], int(r["clauses_changed"])): int(r["pairs"]) for r in rows}
+    assert kinds[("delete-min", 3)] == 1 and sum(kinds.values()) == len(single) // 2 + 1

@@ -250,6 +250,29 @@ def _agreement(ctx: Context) -> None:
     ctx.table("agreement", ag, "decisions on the same source formula", top=True)
 
 
+@analysis(
+    "pair_edits",
+    lambda ctx: any(isinstance((r.get("meta") or {}).get("edit"), dict) for r in ctx.records),
+    "how each pair's twin was made: the edit and its size",
+)
+def _pair_edits(ctx: Context) -> None:
+    pairs: dict[tuple[str, int], set[Any]] = {}
+    for r in ctx.records:
+        meta = r.get("meta") or {}
+        e = meta.get("edit")
+        if isinstance(e, dict) and meta.get("pair_id") is not None:
+            key = (str(e.get("kind")), int(e.get("distance") or 0))
+            pairs.setdefault(key, set()).add(meta["pair_id"])
+    total = sum(len(v) for v in pairs.values())
+    rows = [
+        {"edit": k, "clauses_changed": d, "pairs": len(v), "share": len(v) / total}
+        for (k, d), v in sorted(pairs.items())
+    ]
+    ctx.table(
+        "pair_edits", rows, "single edits unless multi-clause deletions were opted in", top=True
+    )
+
+
 @analysis("adr", _pairs, "Accurate Differentiation Rate on SAT/UNSAT pairs")
 def _adr(ctx: Context) -> None:
     for name, t in studies.adr_tables(ctx.records):

@@ -54,7 +54,7 @@ class ProblemBlock(_Strict):
     count: int = Field(10, ge=1, le=1_000_000)
     pair: bool = False  # add each source's minimally different twin of the opposite label
     max_candidates: int = Field(4000, ge=1)
-    max_deletions: int = Field(15, ge=1)
+    max_deletions: int = Field(1, ge=1)  # > 1 opts in to multi-clause deletions (tagged, counted)
     # operator edits (ordering, folio): cumulative chains, individual preserving / altering, or all
     edits: Literal["cumulative", "individual", "all"] | None = None
     # a data file instead of a generator: family folio (FOLIO-format JSONL) or ordering

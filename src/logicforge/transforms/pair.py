@@ -6,7 +6,7 @@ selector literals, one assumption set per candidate):
 (a) ``flip`` — negate one literal of one clause;
 (b) ``replace`` — replace one literal by a literal of a variable not in the clause (width kept);
 (c) ``delete`` — delete one clause (UNSAT → SAT only);
-(d) ``delete-min`` — UNSAT → SAT when no single edit works: delete a *minimum* set of clauses,
+(d) ``delete-min`` — opt-in (``max_deletions`` > 1): UNSAT → SAT when no single edit works: delete a *minimum* set of clauses,
     found as a partial MaxSAT problem (each clause Cᵢ ∨ rᵢ hard, each ¬rᵢ a soft unit of weight 1,
     solved exactly by RC2), so the deletion count is provably minimal — unlike relaxation
     variables left unpenalised, which let "minimal" pairs delete many clauses.
@@ -174,9 +174,13 @@ def _apply(cnf: CNF, i: int, new: Clause) -> CNF:
 
 
 def pair_problem(
-    p: LabelledProblem, *, max_candidates: int = 4000, max_deletions: int = 15
+    p: LabelledProblem, *, max_candidates: int = 4000, max_deletions: int = 1
 ) -> tuple[LabelledProblem, LabelledProblem] | None:
-    """(source, twin) sharing a ``pair_id``, or None when no edit within the budget flips the label."""
+    """(source, twin) sharing a ``pair_id``, or None when no edit within the budget flips the label.
+
+    By default a twin is one satisfiability-changing edit (flip, replace, delete one clause), as
+    the ADR paper promises; ``max_deletions`` > 1 opts in to minimum multi-clause deletions, each
+    tagged with its edit and size (``metadata["edit"]``) and counted in the report's edit table."""
     twin = TWINS.find(p.kind)
     if twin is None:
         raise ConfigError("pair", p.kind, f"pairing applies to {', '.join(TWINS.names())} problems")
