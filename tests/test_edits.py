@@ -105,7 +105,9 @@ def test_metrics_match_hand_computed_tables() -> None:
     assert acc_norm(rs, 2)["m"] == pytest.approx(1 / 4)  # a:0, b→1, c→0, d→0
     t = flip_table(rs, 1)[0]
     assert (t["n"], t["I→C"], t["C→I"], t["C→C"], t["I→I"]) == (3, 1, 1, 1, 0)
-    assert t["flip_rate"] == pytest.approx(2 / 3) and t["p"] == 1.0 and t["practical"]
+    assert t["flip_rate"] == pytest.approx(2 / 3) and t["practical"]
+    # the paper's test: P[X ≥ 2] for X ~ B(3, 0.1) = 3·0.1²·0.9 + 0.1³; McNemar (1 vs 1) as an extra
+    assert t["p"] == pytest.approx(0.028) and t["p_mcnemar"] == 1.0
     alt = [
         {"model": "m", "meta": {"condition": "altered", "original_label": "A"},
          "answer": {"certificate": {"choice": c}}, "verdict": {"correct": c == "B"}}
@@ -141,3 +143,33 @@ def test_logicedit_suite_runs_and_reports_the_papers_tables(tmp_path) -> None:
     for name in ("edits_acc_norm", "edits_flips", "edits_accuracy_by_condition", "edits_retention"):
         assert (rep / f"{name}.md").exists(), name
     assert "Acc_norm(0)" in (rep / "edits_acc_norm.md").read_text()
+
+
+def test_the_flip_test_reproduces_logicedit_table_10() -> None:
+    """Table 10 (Gemini 2.5 Flash): flip rate and p-value from the flip count and the records at
+    each level (Table 11's counts); the one-sided binomial test against 10 % gives every p."""
+    from logicforge.metrics.edits import flip_test
+
+    rows = [  # (dataset, level, flips, n, flip rate %, p)
+        ("FOLIO", 1, 8, 68, 11.8, 0.3698),
+        ("FOLIO", 2, 5, 26, 19.2, 0.1118),
+        ("Deduction", 1, 1, 124, 0.8, 1.0000),
+        ("Deduction", 2, 0, 107, 0.0, 1.0000),
+        ("Deduction", 3, 0, 83, 0.0, 1.0000),
+        ("AR-LSAT", 1, 11, 98, 11.2, 0.3905),
+        ("AR-LSAT", 2, 9, 56, 16.1, 0.1030),
+        ("AR-LSAT", 3, 6, 26, 23.1, 0.0399),
+    ]
+    for name, level, flips, n, rate, p in rows:
+        assert round(100 * flips / n, 1) == rate, (name, level)
+        assert round(flip_test(flips, n), 4) == p, (name, level)
+
+
+def test_bonferroni_counts_only_the_models_under_evaluation() -> None:
+    rs = [
+        _rec(m, q, lvl, ok)
+        for m in ("m1", "m2", "oracle", "random")
+        for q, lvl, ok in (("a", 0, True), ("a", 1, False), ("b", 0, True), ("b", 1, True))
+    ]
+    rows = {r["model"]: r for r in flip_table(rs, 1)}
+    assert rows["m1"]["p_bonferroni"] == pytest.approx(min(1.0, 2 * rows["m1"]["p"]))
