@@ -173,3 +173,13 @@ def test_bonferroni_counts_only_the_models_under_evaluation() -> None:
     ]
     rows = {r["model"]: r for r in flip_table(rs, 1)}
     assert rows["m1"]["p_bonferroni"] == pytest.approx(min(1.0, 2 * rows["m1"]["p"]))
+
+
+def test_retention_reads_the_answers_label() -> None:
+    """Records store the chosen option as ``answer.label`` (older records: certificate.choice)."""
+    new = [
+        {"model": "m", "meta": {"condition": "altered", "original_label": "A"},
+         "answer": {"label": c}, "verdict": {"correct": c == "B"}}
+        for c in "AAABBBBBBB"
+    ]  # fmt: skip
+    assert retention(new)[0]["retention"] == 0.3

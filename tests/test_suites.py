@@ -214,3 +214,18 @@ def test_samples_in_suites(tmp_path: Path) -> None:
         .read_text()
         .startswith("model,items,samples,pass@1,pass@2")
     )
+
+
+def test_agreement_compares_the_answers_labels() -> None:
+    """Two representations of the same formula answered differently must not agree."""
+    from logicforge.reports.studies import representation_agreement
+
+    def rec(variant: str, label: str, correct: bool) -> dict:
+        meta = {"variant": variant, "source_problem_id": "p1"}
+        return {"model": "m", "sample": 0, "meta": meta, "answer": {"label": label},
+                "verdict": {"correct": correct}}  # fmt: skip
+
+    row = representation_agreement([rec("cnf", "SAT", True), rec("vc", "UNSAT", False)])[0]
+    assert row["formulas"] == 1 and row["agreement"] == 0.0
+    same = representation_agreement([rec("cnf", "SAT", True), rec("vc", "SAT", True)])[0]
+    assert same["agreement"] == 1.0

@@ -103,6 +103,21 @@ class Answer(_Frozen):
         return data
 
 
+def answer_label(answer: dict[str, Any] | None) -> str | None:
+    """The label of an answer as stored in a record (also records written before ``label``:
+    their ``decision``, or for multiple choice ``certificate.choice``).
+
+    Example:
+        >>> answer_label({"label": "C"}), answer_label({"decision": "SAT", "certificate": {"choice": "B"}})
+        ('C', 'B')
+    """
+    if not answer:
+        return None
+    if "label" in answer:
+        return answer["label"]
+    return Answer.model_validate(answer).label
+
+
 class Verdict(_Frozen):
     correct: bool
     witness_valid: bool | None = None  # None when no witness is expected

@@ -27,6 +27,7 @@ from typing import Any
 
 from ..kinds import metric_set
 from ..registry import METRICS
+from ..schema import answer_label
 from .stats import mean
 
 METRIC_NAMES = [
@@ -102,7 +103,7 @@ def row_of(rec: Mapping[str, Any]) -> dict[str, Any]:
         "model": rec.get("model"),
         "sample": rec.get("sample"),
         **(rec.get("meta") or {}),
-        "pred": a.get("label", a.get("decision")),
+        "pred": answer_label(a),
         "metric_set": _metric_set(rec.get("meta") or {}),
         "correct": bool(v.get("correct")),
         "excluded": bool(v.get("excluded")) or (rec.get("meta") or {}).get("label") == "UNKNOWN",

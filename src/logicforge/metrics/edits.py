@@ -27,6 +27,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ..schema import answer_label
 from .stats import mean
 
 
@@ -144,7 +145,7 @@ def retention(
         m = r.get("meta") or {}
         if m.get("condition") != "altered":
             continue
-        choice = ((r.get("answer") or {}).get("certificate") or {}).get("choice")
+        choice = answer_label(r.get("answer"))
         keep[str(r.get("model"))].append(choice == m.get("original_label"))
     rows = []
     for model, v in sorted(keep.items()):

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..metrics.stats import benjamini_hochberg, friedman, paired_t, per_formula
 from ..metrics.stats import mean as _mean
+from ..schema import answer_label
 
 
 def _pct(x: float | None) -> float | None:
@@ -283,10 +284,7 @@ def representation_agreement(records: Sequence[Mapping[str, Any]]) -> list[dict[
                     bool((b.get("verdict") or {}).get("correct")),
                 )
                 flips += ca != cb  # correctness changed under the perturbation / representation
-                da, db = (
-                    (a.get("answer") or {}).get("decision"),
-                    (b.get("answer") or {}).get("decision"),
-                )
+                da, db = answer_label(a.get("answer")), answer_label(b.get("answer"))
                 if da == db:
                     agree += 1
                     continue
