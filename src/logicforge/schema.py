@@ -91,9 +91,11 @@ class Answer(_Frozen):
     def _legacy(cls, data: Any) -> Any:
         """Records written before ``label`` existed stored ``decision`` (and, for multiple
         choice, the option under ``certificate.choice``)."""
-        if isinstance(data, dict) and "decision" in data:
+        cert0 = data.get("certificate") if isinstance(data, dict) else None
+        legacy_choice = isinstance(cert0, dict) and "choice" in cert0
+        if isinstance(data, dict) and "label" not in data and ("decision" in data or legacy_choice):
             data = dict(data)
-            label = data.pop("decision")
+            label = data.pop("decision", None)
             cert = data.get("certificate")
             if isinstance(cert, dict) and "choice" in cert:
                 label = cert["choice"]

@@ -19,10 +19,10 @@ MiniSat) and must be the opposite of the source's.
 
 Example:
     >>> import logicforge as lf
-    >>> src = lf.generate("ksat/random", {"n_vars": 8, "alpha": 6.0, "target_label": "UNSAT"}, count=1, seed=0)
+    >>> src = lf.generate("ksat/random", {"n_vars": 8, "alpha": 6.0, "target_label": "UNSAT"}, count=1, seed=1)
     >>> pairs, skipped = make_pairs(src)
-    >>> sorted(p.label for p in pairs), skipped
-    (['SAT', 'UNSAT'], 0)
+    >>> sorted(p.label for p in pairs), skipped, pairs[1].metadata["edit"]["distance"]
+    (['SAT', 'UNSAT'], 0, 1)
 """
 
 from __future__ import annotations
