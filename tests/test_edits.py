@@ -183,3 +183,24 @@ def test_retention_reads_the_answers_label() -> None:
         for c in "AAABBBBBBB"
     ]  # fmt: skip
     assert retention(new)[0]["retention"] == 0.3
+
+
+def test_acc_c_counts_edited_questions_once_beside_their_base() -> None:
+    """Hand-computed: q1 base right, two preserving edits wrong; q2 base wrong, one edit right;
+    q3 base right, two edits right. An unedited original and a cumulative level are not single
+    edits and must not count."""
+
+    def r(q: str, level: int, ok: bool, mode: str = "preserve", cond: str = "preserved") -> dict:
+        meta = {"chain_id": q, "edit_level": level, "edit_mode": mode, "condition": cond}
+        return {"model": "m", "meta": meta, "verdict": {"correct": ok}}
+
+    rs = [
+        r("q1", 0, True, "cumulative"), r("q1", 1, False), r("q1", 1, False),
+        r("q2", 0, False, "cumulative"), r("q2", 1, True),
+        r("q3", 0, True, "cumulative"), r("q3", 1, True), r("q3", 1, True),
+        r("q3", 2, False, "cumulative"),  # a cumulative level: not a single edit
+    ]  # fmt: skip
+    row = accuracy_by_condition(rs)[0]
+    assert (row["condition"], row["questions"], row["n"]) == ("preserved", 3, 5)
+    assert row["accuracy"] == pytest.approx(2 / 3) and row["base_accuracy"] == pytest.approx(2 / 3)
+    assert row["difference"] == pytest.approx(0.0) and row["p"] == 1.0  # one up, one down

@@ -123,16 +123,52 @@ def flip_table(records: Iterable[Mapping[str, Any]], k: int) -> list[dict[str, A
 
 
 def accuracy_by_condition(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Acc_c: accuracy per model and condition (``preserved`` / ``altered``)."""
-    acc: dict[tuple[str, str], list[bool]] = defaultdict(list)
-    for r in records:
-        cond = (r.get("meta") or {}).get("condition")
-        if cond is not None:
-            acc[(str(r.get("model")), cond)].append(_ok(r))
-    return [
-        {"model": m, "condition": c, "n": len(v), "accuracy": _mean(v)}
-        for (m, c), v in sorted(acc.items())
-    ]
+    """Acc_c (the paper's Tables 4 and 13): accuracy per model and condition (``preserved`` /
+    ``altered``) over **edited** problems only — unedited originals (level 0) and cumulative
+    chains are not single edits and are left out — grouped by question: each edited question
+    counts once (the mean of its records), beside the accuracy of the same questions' base
+    version, their difference (edited − base) and an exact paired sign test (McNemar) of the
+    per-question change."""
+    from scipy.stats import binomtest
+
+    recs = list(records)
+    base: dict[tuple[str, str], list[bool]] = defaultdict(list)
+    for r in recs:
+        m = r.get("meta") or {}
+        if m.get("chain_id") is not None and m.get("edit_level") == 0:
+            base[(str(r.get("model")), str(m["chain_id"]))].append(_ok(r))
+    edited: dict[tuple[str, str], dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    n_recs: dict[tuple[str, str], int] = defaultdict(int)
+    for r in recs:
+        m = r.get("meta") or {}
+        cond = m.get("condition")
+        if cond is None or m.get("edit_level") == 0 or m.get("edit_mode") == "cumulative":
+            continue
+        key = (str(r.get("model")), str(cond))
+        q = str(m.get("chain_id") if m.get("chain_id") is not None else r.get("item_id"))
+        edited[key][q].append(_ok(r))
+        n_recs[key] += 1
+    rows = []
+    for (model, cond), per_q in sorted(edited.items()):
+        acc = [_mean(v) for v in per_q.values()]
+        paired = [(_mean(base[(model, q)]), _mean(v)) for q, v in per_q.items() if base[(model, q)]]
+        b = mean(x for x, _ in paired)
+        e = mean(y for _, y in paired)
+        up = sum(y >= 0.5 > x for x, y in paired)
+        down = sum(x >= 0.5 > y for x, y in paired)
+        rows.append(
+            {
+                "model": model,
+                "condition": cond,
+                "questions": len(per_q),
+                "n": n_recs[(model, cond)],
+                "accuracy": sum(acc) / len(acc),
+                "base_accuracy": b,
+                "difference": None if b is None or e is None else e - b,
+                "p": binomtest(up, up + down, 0.5).pvalue if up + down else None,
+            }
+        )
+    return rows
 
 
 def retention(
