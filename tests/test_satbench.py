@@ -3,6 +3,7 @@ unsatisfiable and minimal (removing any clause makes it satisfiable), buckets an
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pycosat
@@ -75,3 +76,32 @@ def test_satbench_twins_through_the_pairing_transform() -> None:
             == ("UNSAT", "SAT")
             == (solve(CNF.from_json(a.problem)).label, solve(CNF.from_json(b.problem)).label)
         )
+
+
+def test_error_classes_follow_the_papers_definitions() -> None:
+    """SATBench §5.3: SAT with an invalid assignment is satisfiability bias (also on a SAT
+    formula), conflicting values context inconsistency, a satisfiable formula called UNSAT
+    condition omission; the finer rule classes stay in error_type."""
+    from logicforge.kinds import parse_answer, verify
+
+    sat = lf.render(
+        lf.generate("satbench", {"n_clauses": 6, "target_label": "SAT"}, count=1, seed=0),
+        "formula-trace",
+    )[0]
+    names = list(sat.mapping)
+    wrong_values = {n: False for n in names}
+    from logicforge.logic.cnf import CNF
+
+    cnf = CNF(sat.problem["clauses"], sat.problem["num_vars"])
+    if cnf.evaluate({sat.mapping[n]: False for n in names}):
+        wrong_values = {n: True for n in names}
+    bad = verify(sat, parse_answer(json.dumps({"answer": "SAT", "assignment": wrong_values}), sat))
+    assert bad.correct and not bad.witness_valid
+    assert (
+        bad.error_type == "condition omission"
+        and bad.details["satbench_error"] == "satisfiability bias"
+    )
+    both = verify(sat, parse_answer(f"[SAT]\n{names[0]} = true\n{names[0]} = false", sat))
+    assert both.details["satbench_error"] == "context inconsistency"
+    no = verify(sat, parse_answer('[UNSAT]\n{"answer": "UNSAT"}', sat))
+    assert not no.correct and no.details["satbench_error"] == "condition omission"

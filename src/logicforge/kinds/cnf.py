@@ -75,6 +75,7 @@ def check(item: Item, answer: Answer) -> Verdict:
             correct=correct,
             reason="" if correct else f"said {answer.label}, gold {gold}",
             error_type=None if correct else "spurious contradiction",
+            details={} if correct else {"satbench_error": "condition omission"},
         )
     cnf = CNF(item.problem["clauses"], item.problem.get("num_vars"))
     a = answer.assignment or {}
@@ -101,7 +102,22 @@ def check(item: Item, answer: Answer) -> Verdict:
         etype = "satisfiability bias"  # claimed SAT for an unsatisfiable formula
     elif not valid:
         etype = "condition omission" if "falsified" in why else "incomplete witness"
-    return Verdict(correct=correct, witness_valid=valid, reason=reason, error_type=etype)
+    # SATBench §5.3's classes: SAT with an invalid assignment is satisfiability bias, conflicting
+    # values context inconsistency (the rule classes above stay as error_type)
+    paper = (
+        None
+        if correct and valid
+        else "context inconsistency"
+        if etype == "context inconsistency"
+        else "satisfiability bias"
+    )
+    return Verdict(
+        correct=correct,
+        witness_valid=valid,
+        reason=reason,
+        error_type=etype,
+        details={"satbench_error": paper} if paper else {},
+    )
 
 
 def _cited_core(item: Item, correct: bool, gold: Any, cited: list[int]) -> Verdict:
@@ -127,7 +143,7 @@ def _cited_core(item: Item, correct: bool, gold: Any, cited: list[int]) -> Verdi
             correct=False,
             reason=f"said UNSAT, gold {gold}",
             error_type="spurious contradiction",
-            details=details,
+            details=details | {"satbench_error": "condition omission"},
         )
     why = (
         f"cites conditions that do not exist: {bad[:5]}"
@@ -141,7 +157,7 @@ def _cited_core(item: Item, correct: bool, gold: Any, cited: list[int]) -> Verdi
         witness_valid=not bad and unsat,
         reason=why and f"trace invalid: {why}",
         error_type="condition hallucination" if bad else None if unsat else "invalid core",
-        details=details,
+        details=details | ({} if unsat and not bad else {"satbench_error": "condition omission"}),
     )
 
 

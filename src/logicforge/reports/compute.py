@@ -240,9 +240,12 @@ def formula_vs_story(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any
 
 
 def error_taxonomy(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Wrong or unjustified answers per model by rule-decided class (satisfiability bias, context
-    inconsistency, condition omission, condition hallucination, invalid core, spurious
-    contradiction), and trace accuracy over ``formula-trace`` records: right answers whose
+    """Wrong or unjustified answers per model by SATBench's classes (§5.3, columns
+    ``SATBench: …``: satisfiability bias = SAT with an invalid assignment, context inconsistency
+    = conflicting values, condition omission = a satisfiable formula called UNSAT or a cited
+    conflict that does not hold; spurious priors needs the judge), beside the finer rule classes
+    (``error_type``: incomplete witness, condition hallucination, invalid core, spurious
+    contradiction …), and trace accuracy over ``formula-trace`` records: right answers whose
     justification (assignment or cited unsatisfiable core) checks out, with how many cited cores
     were minimal."""
     per: dict[str, dict[str, Any]] = defaultdict(lambda: defaultdict(int))
@@ -252,6 +255,9 @@ def error_taxonomy(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
         row["records"] += 1
         if v.get("error_type"):
             row[v["error_type"]] += 1
+        paper = (v.get("details") or {}).get("satbench_error")
+        if paper:
+            row[f"SATBench: {paper}"] += 1
         if v.get("correct"):
             row["correct"] += 1
         if is_trace((r.get("meta") or {}).get("rendering")):  # a justification was asked
