@@ -193,8 +193,10 @@ def test_qualitative_coding_with_the_embedded_judge() -> None:
                      "text": "The green book is left of the black one, so \\boxed{A}"}], its)[0]  # fmt: skip
     q = code_records([rec], its, "embedded")[0].extra["qualitative"]
     assert q["judge"] == "smollm2-135m-instruct"
-    # JSON-constrained decoding makes the reply parse; the schema (0/1 codes) decides the rest
-    assert q["error"] is not None or set(q["scores"].values()) <= {0, 1}
+    # JSON-constrained decoding makes the reply parse; the schema (0/1 codes) decides the rest:
+    # an in-process model has no transport to fail, so a judge error here is a bug
+    assert q["error"] is None, q
+    assert set(q["scores"]) == {"PF", "IV", "AC", "AL"} and set(q["scores"].values()) <= {0, 1}
 
 
 def test_logicedit_strategies_suite_on_the_embedded_model(tmp_path) -> None:
@@ -216,7 +218,10 @@ def test_logicedit_strategies_suite_on_the_embedded_model(tmp_path) -> None:
         "smollm2-135m-instruct+best-of-2-majority-t0.7",
         "smollm2-135m-instruct+symbcot",
     }
-    assert all(r["verdict"] is not None or r["error"] is not None for r in recs)
+    # in-process models cannot fail in transport: every record is scored, none is an error
+    assert all(r["error"] is None and r["verdict"] is not None for r in recs), [
+        r["error"] for r in recs if r["error"]
+    ]
     acc = (html.parent / "edits_acc_norm.md").read_text()
     assert all(m in acc for m in models)
 
