@@ -23,9 +23,7 @@ ALPHAS = [3.5, 3.6, 3.7, 3.8, 3.9, 4.0]
 
 
 def bench_pairs() -> None:
-    print(
-        "(a) pairing: UNSAT sources → SAT twins (flip → replace → delete one clause)"
-    )
+    print("(a) pairing: UNSAT sources → SAT twins (flip → replace → delete one clause)")
     for n in (50, 75):
         t0 = time.perf_counter()
         src = lf.generate(
