@@ -169,3 +169,12 @@ def test_bad_knob_names_field() -> None:
         lf.generate("2sat/mono-bridge", {"order": "sideways"}, count=1)
     with pytest.raises(lf.ConfigError, match="'copies'"):
         lf.generate("2sat/symmetry", {"copies": 1}, count=1)
+
+
+def test_mono_bridge_records_the_realised_variable_density() -> None:
+    """``var_density_actual`` is computed from the emitted formula: occurring variables / 2|C|."""
+    ps = lf.generate("2sat/mono-bridge", {"n_clauses": 150, "var_density": 1.0}, count=3, seed=0)
+    for p in ps:
+        occurring = {abs(x) for c in p.problem["clauses"] for x in c}
+        assert p.metadata["var_density_actual"] == round(len(occurring) / 300, 6)
+        assert p.metadata["var_density_actual"] <= p.metadata["var_density_declared"]

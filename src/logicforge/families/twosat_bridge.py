@@ -6,7 +6,9 @@ Knobs and choices:
 
 * ``n_clauses`` — |C| = m₊ + m₋ + 1 (exact; at least 3).
 * ``var_density`` ∈ [0, 1] — (|P| + |N|) / (2|C|); raised where needed so each part has at least
-  2 variables and enough distinct pairs (actual value recorded).
+  2 variables and enough distinct pairs. Recorded: ``var_density_declared`` (the variables the
+  construction declares) and ``var_density_actual`` (those that occur in the emitted clauses —
+  fewer when the picked pairs leave some declared variables unused).
 * ``positive_ratio`` ∈ [0, 1] — m₊ / (|C| − 1), the size of the positive part.
 * ``bridge_position`` ∈ [0, 1] — s = 1 + round(bridge_position · (|C| − 2)), the bridge's 1-based
   index in [1, |C| − 1] as in the paper.
@@ -95,7 +97,9 @@ class MonoBridgeFamily:
             negative_clauses=mn,
             bridge_position=s,
             bridge_index=s - 1,
-            var_density_actual=round(n / (2 * c), 6),
+            # realised from the emitted formula: the variables that occur, over 2|C|
+            var_density_actual=round(len({abs(x) for cl in cnf.clauses for x in cl}) / (2 * c), 6),
+            var_density_declared=round(n / (2 * c), 6),
             order=p.order,
             trigger_index=s - 1,
         )
