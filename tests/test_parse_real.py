@@ -232,3 +232,23 @@ def test_the_nine_patterns_of_the_audit() -> None:
     }
     for text, want in cases.items():
         assert parse_decision(text)[0] == want, text
+
+
+def test_the_listing1_renderer_is_the_papers_prompt() -> None:
+    ps = lf.generate("ksat/random", {"n_vars": 5, "alpha": 4.26}, count=3, seed=0)
+    for it in lf.render(ps, "formula-listing1"):
+        text = it.messages[0].content
+        assert text.startswith("You are a SAT logic solver.\nPlease use a step-by-step method")
+        assert "* Whether the formula is SATISFIABLE or UNSATISFIABLE" in text
+        assert "* Number of branches (i.e., decision points)" in text
+        assert it.answer_format == "decision+stats" and it.answer_schema is None
+        sat = it.gold["label"] == "SAT"
+        reply = (
+            ("**SATISFIABLE**\n3\n1\n" + "\n".join(f"{n} = TRUE" for n in it.mapping))
+            if sat
+            else "UNSATISFIABLE\n9\n8"
+        )
+        a = parse_answer(reply, it)
+        assert a.label == it.gold["label"] and a.stats == (
+            {"branches": 3, "conflicts": 1} if sat else {"branches": 9, "conflicts": 8}
+        )
