@@ -229,3 +229,22 @@ def test_agreement_compares_the_answers_labels() -> None:
     assert row["formulas"] == 1 and row["agreement"] == 0.0
     same = representation_agreement([rec("cnf", "SAT", True), rec("vc", "SAT", True)])[0]
     assert same["agreement"] == 1.0
+
+
+def test_agreement_matches_members_within_a_rendering() -> None:
+    """Two variants × two renderings: the variants agree under each rendering even though the
+    renderings disagree with each other; pooling them used to let one overwrite the other."""
+    from logicforge.reports.studies import representation_agreement
+
+    def rec(variant: str, rendering: str, label: str) -> dict:
+        meta = {"variant": variant, "source_problem_id": "p1", "rendering": rendering}
+        return {"model": "m", "sample": 0, "meta": meta, "answer": {"label": label},
+                "verdict": {"correct": label == "SAT"}}  # fmt: skip
+
+    recs = [
+        rec(v, r, "SAT" if r == "logic" else "UNSAT")
+        for v in ("base", "shuffled")
+        for r in ("logic", "team")
+    ]
+    row = representation_agreement(recs)[0]
+    assert row["formulas"] == 2 and row["agreement"] == 1.0

@@ -259,14 +259,23 @@ def representation_agreement(records: Sequence[Mapping[str, Any]]) -> list[dict[
     source formula (and sample), and on disagreements which side was right."""
     rows = []
     for model, recs in sorted(_by_model(records).items()):
-        by: dict[tuple[Any, Any], dict[str, Mapping[str, Any]]] = defaultdict(dict)
+        by: dict[tuple[Any, ...], dict[str, Mapping[str, Any]]] = defaultdict(dict)
         order: list[str] = []
+        # the same prompt on both sides: where every variant is rendered the same ways, members
+        # match within a rendering; a change of representation (cnf vs vc) renders differently
+        rend: dict[str, set[Any]] = defaultdict(set)
+        for r in recs:
+            meta = r.get("meta") or {}
+            if meta.get("variant") is not None:
+                rend[str(meta["variant"])].add(meta.get("rendering"))
+        shared = len({frozenset(x) for x in rend.values()}) == 1
         for r in recs:
             meta = r.get("meta") or {}
             v = meta.get("variant")
             if v is None:
                 continue
-            by[(meta.get("source_problem_id"), r.get("sample"))][str(v)] = r
+            key = (meta.get("source_problem_id"), r.get("sample"))
+            by[(*key, meta.get("rendering")) if shared else key][str(v)] = r
             if v not in order:
                 order.append(str(v))
         if len(order) < 2:
