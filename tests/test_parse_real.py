@@ -252,3 +252,80 @@ def test_the_listing1_renderer_is_the_papers_prompt() -> None:
         assert a.label == it.gold["label"] and a.stats == (
             {"branches": 3, "conflicts": 1} if sat else {"branches": 9, "conflicts": 8}
         )
+
+
+YES_NO = [  # (reply, label, cover or None)
+    (
+        "We need a vertex cover of size at most k.\n\nAfter trying, nodes 1, 3, 5 cover every edge.\n\n"
+        '{"answer": "YES", "cover": [1, 3, 5]}',
+        "SAT",
+        [1, 3, 5],
+    ),
+    (
+        "Is there a cover with at most 3 nodes? Let's check each edge...\n\n**YES**\n\nCover: [2, 4, 6]",
+        "SAT",
+        [2, 4, 6],
+    ),
+    ("Final answer: YES\nCover = 1, 2, 7", "SAT", [1, 2, 7]),
+    ("Answer: YES. The cover is {4, 5, 6}.", "SAT", [4, 5, 6]),
+    ("If a cover existed, it would need 4 nodes, but k = 3.\n\nNO", "UNSAT", None),
+    ("Could it be YES? Every attempt leaves an edge uncovered.\n\n**Answer: NO**", "UNSAT", None),
+    ('{"answer": "NO"}', "UNSAT", None),
+    ("The answer is NO — no cover of that size exists.", "UNSAT", None),
+    ("YES or NO? We must check all subsets of size 3.", None, None),
+    ("[Error] 503 Service Unavailable", None, None),
+    ("I am unable to determine whether such a cover exists.", None, None),
+    ('```json\n{"answer": "YES", "cover": [1, 4]}\n```', "SAT", [1, 4]),
+]
+
+
+@pytest.mark.parametrize("text, label, cover", YES_NO)
+def test_yes_no_replies_with_certificates(
+    text: str, label: str | None, cover: list[int] | None
+) -> None:
+    p = lf.generate("ksat/random", {"n_vars": 3, "n_clauses": 2}, count=1, seed=0)[0]
+    it = lf.render(lf.reduce([p], "vc"), "vc")[0]
+    a = parse_answer(text, it)
+    assert a.label == label, (a, text)
+    if cover is not None:
+        assert (a.certificate or {}).get("cover") == cover, (a, text)
+
+
+CHOICES = [
+    ("The owl is the leftmost.\n\nThe answer is (A).", "A"),
+    ("Let me order them: C < A < B ... so B is third.\n\\boxed{B}", "B"),
+    ("Option C fits every clue.\n\nFinal answer: C", "C"),
+    ('{"answer": "D"}', "D"),
+    ("Is it (A) or (B)? Checking the clues, it must be (B).\n\nAnswer: (B)", "B"),
+    ("**Answer: E**", "E"),
+    ("I cannot decide between A and B.", None),
+    ("[Error] context length exceeded", None),
+]
+
+
+@pytest.mark.parametrize("text, choice", CHOICES)
+def test_deduction_choice_replies(text: str, choice: str | None) -> None:
+    it = lf.render(lf.generate("ordering", {"n_objects": 5}, count=1, seed=0), "deduction")[0]
+    assert parse_answer(text, it).label == choice, text
+
+
+FOL = [
+    ("Premise 2 gives Q(a), so the conclusion follows.\n\nThe answer is True.", "True"),
+    ("The conclusion contradicts premise 1.\n\\boxed{False}", "False"),
+    ("Nothing forces P(a) either way.\nAnswer: Uncertain", "Unknown"),
+    ('{"answer": "Uncertain"}', "Unknown"),
+    ("It could be True or False; I am not sure.", None),
+]
+
+
+@pytest.mark.parametrize("text, label", FOL)
+def test_fol_replies(text: str, label: str | None, tmp_path) -> None:
+    import json as _json
+
+    from logicforge.families.folio import load_folio
+
+    f = tmp_path / "f.jsonl"
+    f.write_text(_json.dumps({"premises-FOL": ["∀x (P(x) → Q(x))", "P(a)"], "premises": ["Every P is a Q.", "a is a P."],
+                              "conclusion": "a is a Q.", "conclusion-FOL": "Q(a)", "label": "True"}) + "\n")  # fmt: skip
+    it = lf.render(load_folio(f)[0], "fol")[0]
+    assert parse_answer(text, it).label == label, text

@@ -116,7 +116,7 @@ class VCRenderer:
         return build_kind_item(problem, "vc", prompt, ANSWER_SCHEMA)
 
 
-_COVER_LINE = re.compile(r"cover[^:\n\[]*[:=]?\s*\[?\s*((?:\d+\s*,\s*)*\d+)\s*\]?", re.I)
+_COVER_LINE = re.compile(r"cover[^:=\n\[\d]*[:=]?\s*[\[{]?\s*((?:\d+\s*,\s*)*\d+)\s*[\]}]?", re.I)
 
 
 def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
