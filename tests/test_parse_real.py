@@ -329,3 +329,35 @@ def test_fol_replies(text: str, label: str | None, tmp_path) -> None:
                               "conclusion": "a is a Q.", "conclusion-FOL": "Q(a)", "label": "True"}) + "\n")  # fmt: skip
     it = lf.render(load_folio(f)[0], "fol")[0]
     assert parse_answer(text, it).label == label, text
+
+
+def test_grid_replies_in_the_layouts_models_write() -> None:
+    """The paper's JSON in the shapes seen in practice: lower-case house keys, list values,
+    trailing commas, a fence, reasoning after the grid, extra spaces and case in values."""
+    p = lf.generate("zebra", {"n_houses": 3, "n_attributes": 3}, count=1, seed=2)[0]
+    it = lf.render([p], "zebra")[0]
+    attrs = p.problem["solution"]["header"][1:]
+    rows = p.problem["solution"]["rows"]
+
+    def grid(key: str, val) -> dict:
+        return {
+            key.format(r[0]): {a: val(v) for a, v in zip(attrs, r[1:], strict=True)} for r in rows
+        }
+
+    shapes = [
+        json.dumps({"reasoning": "...", "solution": grid("House {}", str)}),
+        json.dumps({"solution": grid("house {}", lambda v: [v])}),
+        "```json\n"
+        + json.dumps({"reasoning": "r", "solution": grid("{}", lambda v: f"  {v.upper()} ")})
+        + "\n```",
+        json.dumps({"solution": grid("House {}", str)})[:-1] + ",}\nThat completes the grid.",
+    ]
+    for text in shapes:
+        v = verify(it, parse_answer(text, it))
+        assert v.correct and v.score == 1.0, text
+    wrong = grid("House {}", str)
+    first, second = f"House {rows[0][0]}", f"House {rows[1][0]}"
+    a0 = attrs[0]
+    wrong[first][a0], wrong[second][a0] = wrong[second][a0], wrong[first][a0]
+    v = verify(it, parse_answer(json.dumps({"solution": wrong}), it))
+    assert not v.correct and v.details["cells_right"] == v.details["cells_total"] - 2
