@@ -138,6 +138,26 @@ class FakeServer:
         if action == "surrogate":
             raw = self._ok_body(body, "PLACEHOLDER").replace(b"PLACEHOLDER", b"\\ud800 SAT")
             return web.Response(body=raw, content_type="application/json")
+        if action in ("content-int", "content-parts", "finish-int", "usage-bad"):
+            text = reply_for(prompt)
+            content: Any = {
+                "content-int": 7,
+                "content-parts": [
+                    {"type": "text", "text": text[:5]},
+                    {"type": "text", "text": text[5:]},
+                ],
+            }.get(action, text)
+            choice = {
+                "message": {"content": content},
+                "finish_reason": 3 if action == "finish-int" else "stop",
+            }
+            usage = (
+                {"prompt_tokens": "10", "completion_tokens": float("nan")}
+                if action == "usage-bad"
+                else {}
+            )
+            raw = json.dumps({"choices": [choice], "usage": usage}).replace("NaN", "Infinity")
+            return web.Response(body=raw.encode(), content_type="application/json")
         if action == "html200":
             return web.Response(text="<html><body>Gateway</body></html>", content_type="text/html")
         if action == "wrongtype":

@@ -145,3 +145,37 @@ def test_the_cache_tolerates_concurrent_writers_and_readers(small_items, tmp_pat
     c = ResponseCache(cache)
     assert all(c.get(f"{t}-{i}") is not None for t in "abc" for i in range(300))
     c.close()
+
+
+def test_odd_reply_shapes_are_records_never_a_crash(tmp_path) -> None:
+    """A content-parts list is read (its text parts joined); an int content is a malformed,
+    retried error record; a non-string finish_reason and non-numeric or infinite usage counts
+    are ignored. Any of these used to end the run for good."""
+    shapes = {  # behaviour → (sticky?, error expected)
+        "content-parts": (False, None),
+        "content-int": (True, "malformed"),
+        "finish-int": (False, None),
+        "usage-bad": (False, None),
+    }
+    items = lf.render(lf.generate("ksat/random", {"n_vars": 6, "alpha": 3.0}, count=4, seed=5))
+    plan = dict(zip((it.item_id for it in items), shapes, strict=True))
+    with FakeServer() as srv:
+        for it in items:
+            prompt = it.messages[-1].content
+            srv.scripts[prompt] = [plan[it.item_id]]
+            if shapes[plan[it.item_id]][0]:
+                srv.sticky.add(prompt)
+        m = OpenAICompatModel(srv.base_url, "m", timeout=2.0, max_retries=1, backoff=0.01)
+        lf.run(items, m, tmp_path / "r.jsonl", concurrency=4)
+        lf.run(items, m, tmp_path / "r.jsonl", concurrency=4)  # a resume does not crash either
+    recs = _records(tmp_path / "r.jsonl")
+    for it in items:
+        r, want = recs[it.item_id], shapes[plan[it.item_id]][1]
+        if want is None:
+            assert r["error"] is None and r["verdict"] is not None, (plan[it.item_id], r)
+        else:
+            assert want in (r["error"] or ""), r
+    parts = next(r for i, r in recs.items() if plan[i] == "content-parts")
+    assert parts["answer"]["label"] in ("SAT", "UNSAT")
+    odd = next(r for i, r in recs.items() if plan[i] == "usage-bad")
+    assert odd["usage"]["prompt_tokens"] is None and odd["usage"]["completion_tokens"] is None

@@ -33,6 +33,7 @@ import asyncio
 import dataclasses
 import email.utils
 import json
+import math
 import os
 import random
 import re
@@ -301,6 +302,31 @@ async def _read_at_most(r: Any, limit: int) -> bytes | None:
     return bytes(buf)
 
 
+class _Bad:
+    """A message content that is not text (``what`` names its type)."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+
+def _content_text(content: Any) -> str | _Bad | None:
+    """A message's text: a string, or the OpenAI content-parts list (its text parts joined);
+    ``None`` when absent, ``_Bad`` for anything else (an int, a bool, an object …)."""
+    if content is None or isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for part in content:
+            if isinstance(part, str):
+                parts.append(part)
+            elif isinstance(part, dict) and isinstance(part.get("text"), str):
+                parts.append(part["text"])
+            elif not (isinstance(part, dict) and part.get("type") not in (None, "text")):
+                return _Bad("a list with a part that is not text")
+        return "".join(parts)
+    return _Bad(type(content).__name__)
+
+
 def _parse_body(raw: bytes) -> list[Response] | str:
     """One Response per choice of a 200 body (usage split evenly across choices), or the reason
     it is malformed."""
@@ -312,22 +338,42 @@ def _parse_body(raw: bytes) -> list[Response] | str:
         usage = obj.get("usage") or {}
         k = len(choices)
 
+        if not isinstance(usage, dict):
+            usage = {}  # bad usage is ignored, never fatal
+
         def share(v: Any) -> int | None:
-            return None if v is None else int(round(v / k))
+            """A usage count split over the choices; anything but a finite count is ignored."""
+            if (
+                isinstance(v, bool)
+                or not isinstance(v, int | float)
+                or not math.isfinite(v)
+                or v < 0
+            ):
+                return None
+            return int(round(v / k))
 
         out = []
         for choice in choices:
+            if not isinstance(choice, dict):
+                return "malformed response: a choice is not an object"
             msg = choice.get("message") or {}
-            text = msg.get("content")
+            if not isinstance(msg, dict):
+                return "malformed response: message is not an object"
+            text = _content_text(msg.get("content"))
             if text is None:
-                text = choice.get("text")
-            if text is None and msg.get("reasoning_content") is None:
+                text = _content_text(choice.get("text"))
+            if isinstance(text, _Bad):
+                return f"malformed response: message content is {text.what}"
+            if text is None and not isinstance(msg.get("reasoning_content"), str):
                 return "malformed response: no message content"
             details = usage.get("completion_tokens_details") or {}
+            if not isinstance(details, dict):
+                details = {}
+            finish = choice.get("finish_reason")
             out.append(
                 Response(
                     text=text or "",
-                    finish_reason=choice.get("finish_reason"),
+                    finish_reason=finish if isinstance(finish, str) else None,
                     prompt_tokens=share(usage.get("prompt_tokens")),
                     completion_tokens=share(usage.get("completion_tokens")),
                     reasoning_tokens=share(details.get("reasoning_tokens")),
