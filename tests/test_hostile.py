@@ -179,3 +179,20 @@ def test_odd_reply_shapes_are_records_never_a_crash(tmp_path) -> None:
     assert parts["answer"]["label"] in ("SAT", "UNSAT")
     odd = next(r for i, r in recs.items() if plan[i] == "usage-bad")
     assert odd["usage"]["prompt_tokens"] is None and odd["usage"]["completion_tokens"] is None
+
+
+@pytest.mark.parametrize(
+    "opt",
+    [
+        "timeout=nan",
+        "timeout=inf",
+        "backoff=nan",
+        "max_body_mb=nan",
+        "max_body_mb=inf",
+        "max_retry_after=inf",
+        "cooldown=-1",
+    ],  # fmt: skip
+)
+def test_non_finite_or_negative_client_options_fail_naming_the_option(opt: str) -> None:
+    with pytest.raises(lf.ConfigError, match=opt.split("=")[0]):
+        lf.load_model(f"openai-compatible:http://127.0.0.1:9/v1:m;{opt}")

@@ -97,7 +97,19 @@ class OpenAICompatModel:
             raise ConfigError(
                 "max_tokens_param", max_tokens_param, "choose max_tokens or max_completion_tokens"
             )
-        for k, v in (("rpm", rpm), ("tpm", tpm)):
+        for k, v in (  # every numeric option finite and in range (nan passes a `<= 0` check)
+            ("timeout", timeout),
+            ("backoff", backoff),
+            ("max_backoff", max_backoff),
+            ("max_retry_after", max_retry_after),
+            ("max_body_mb", max_body_mb),
+            ("cooldown", cooldown),
+            ("rpm", rpm),
+            ("tpm", tpm),
+        ):
+            if v is not None and (not math.isfinite(v) or v < 0):
+                raise ConfigError(k, v, "must be a finite number ≥ 0")
+        for k, v in (("rpm", rpm), ("tpm", tpm), ("max_body_mb", max_body_mb)):
             if v is not None and v <= 0:
                 raise ConfigError(k, v, "must be > 0")
         if timeout <= 0 or max_retries < 0 or backoff < 0:
