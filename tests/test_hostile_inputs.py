@@ -107,3 +107,22 @@ def test_a_timed_out_label_is_unknown_counted_and_not_scored(tmp_path) -> None:
     row = aggregate(recs, ("model",))[0]
     assert row["n"] == 3 and row["unlabelled"] == 2 and row["accuracy"] == 1.0
     assert sum(r["verdict"]["excluded"] for r in recs) == 2
+
+
+@pytest.mark.parametrize("name", ["../escape", "/abs/path", "a/b", "", "UP per"])
+def test_a_suite_name_cannot_leave_the_runs_folder(name: str, tmp_path) -> None:
+    import yaml
+
+    from logicforge.suites import load_suite
+
+    f = tmp_path / "s.yaml"
+    f.write_text(
+        yaml.safe_dump(
+            {
+                "name": name,
+                "problems": [{"family": "ksat/random", "params": {"n_vars": 4}, "count": 1}],
+            }
+        )
+    )
+    with pytest.raises(lf.ConfigError, match="name"):
+        load_suite(str(f))

@@ -90,7 +90,8 @@ class StoryBlock(_Strict):
 
 
 class Suite(_Strict):
-    name: str
+    # the shipped suites' name pattern: the default output folder is runs/<name>
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,99}$")
     description: str = ""
     seed: int = 0
     problems: list[ProblemBlock]
