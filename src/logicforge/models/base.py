@@ -127,15 +127,15 @@ def load_model(spec: str) -> Model:
         >>> load_model("always-unsat").name
         'always-unsat'
     """
-    kind = re.split(r"[:;]", spec, maxsplit=1)[0]
-    rest = spec[len(kind) :]
+    backend = re.split(r"[:;]", spec, maxsplit=1)[0]
+    rest = spec[len(backend) :]
     rest = rest[1:] if rest.startswith(":") else rest  # "random;seed=3" keeps its ";"
     if (
-        kind in ("random", "always-sat", "always-unsat", "oracle", "embedded")
+        backend in ("random", "always-sat", "always-unsat", "oracle", "embedded")
         and rest
         and "=" in rest.split(";")[0]
     ):
         rest = ";" + rest  # "random:seed=3" form
-    factory: Factory = MODELS.get(kind)  # type: ignore[assignment]
+    factory: Factory = MODELS.get(backend)  # type: ignore[assignment]
     head, opts = _split_opts(rest)
     return factory(head, opts)

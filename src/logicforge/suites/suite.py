@@ -36,7 +36,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import CertificationError, ConfigError
-from ..registry import FAMILIES, RENDERERS
+from ..registry import FAMILIES, REDUCTIONS, RENDERERS
 
 SHIPPED = "logicforge.suites"
 
@@ -147,9 +147,12 @@ class Suite(_Strict):
             for spec in v.transforms:
                 name, opts = parse_transform_spec(spec)
                 if name == "reduce":
-                    if opts.get("to") not in ("vc", "packing", "cnf"):
+                    targets = sorted({r.split("->")[1] for r in REDUCTIONS.names()})
+                    if opts.get("to") not in targets:
                         raise ConfigError(
-                            "variants.transforms", spec, "reduce needs to=vc, to=packing or to=cnf"
+                            "variants.transforms",
+                            spec,
+                            f"reduce needs to=<kind>, one of {', '.join(targets)}",
                         )
                 else:
                     make_transform(name, opts)
