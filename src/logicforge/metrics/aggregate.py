@@ -114,7 +114,7 @@ def row_of(rec: Mapping[str, Any]) -> dict[str, Any]:
         "completion_tokens": (rec.get("usage") or {}).get("completion_tokens"),
         "reasoning_tokens": (rec.get("usage") or {}).get("reasoning_tokens"),
         "score": v.get("score") if v.get("score") is not None else (0.0 if "score" in v else None),
-        "cells": _cells(v, rec.get("meta") or {}),
+        "cells": grid_cells(v, rec.get("meta") or {}),
     }
 
 
@@ -122,7 +122,7 @@ def _mean_of(rows: Sequence[Mapping[str, Any]], key: str) -> float | None:
     return mean(r.get(key) for r in rows)
 
 
-def _cells(v: Mapping[str, Any], meta: Mapping[str, Any]) -> tuple[int, int] | None:
+def grid_cells(v: Mapping[str, Any], meta: Mapping[str, Any]) -> tuple[int, int] | None:
     """(cells right, cells in all) of a grid answer; an unanswered grid has 0 of its cells."""
     d = v.get("details") or {}
     if isinstance(d.get("cells_total"), int):
@@ -137,7 +137,11 @@ def _cell_accuracy(rows: Sequence[Mapping[str, Any]]) -> float | None:
     """ZebraLogic's cell accuracy: correct cells over all cells, Σ right / Σ cells, over the
     items that have a solution grid (gold SAT; a contradictory twin has no cells); a record
     without an answer counts 0 of its cells."""
-    cells = [r["cells"] for r in rows if r.get("label") == "SAT" and r.get("cells")]
+    return cell_ratio([r["cells"] for r in rows if r.get("label") == "SAT" and r.get("cells")])
+
+
+def cell_ratio(cells: Sequence[tuple[int, int]]) -> float | None:
+    """Σ right / Σ cells over (right, cells) pairs; None when there are no cells."""
     total = sum(t for _, t in cells)
     return sum(k for k, _ in cells) / total if total else None
 
@@ -239,7 +243,14 @@ def aggregate(
         >>> aggregate(recs)[0]["accuracy"], aggregate(recs)[0]["mcc"] is None
         (1.0, True)
     """
-    rows = [row_of(r) for r in records]
+    return aggregate_rows([row_of(r) for r in records], by)
+
+
+def aggregate_rows(
+    rows: Sequence[Mapping[str, Any]], by: Sequence[str] = ("model",)
+) -> list[dict[str, Any]]:
+    """:func:`aggregate` over rows already flattened by :func:`row_of` (the report flattens
+    once and groups many ways)."""
     out = []
     for key, grp in sorted(group_rows(rows, by).items(), key=lambda kv: _sort_key(kv[0])):
         out.append(dict(zip(by, key, strict=True)) | metrics_of(grp))

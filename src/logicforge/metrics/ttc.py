@@ -21,7 +21,7 @@ from typing import Any
 from ..kinds import format_of
 from ..kinds.vote import winner
 from ..schema import Answer
-from .aggregate import _cells
+from .aggregate import cell_ratio, grid_cells
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -62,11 +62,6 @@ def pass_at_k_table(
     return rows
 
 
-def _micro(cells: list[tuple[int, int]]) -> float | None:
-    total = sum(t for _, t in cells)
-    return sum(k for k, _ in cells) / total if total else None
-
-
 def majority_table(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Accuracy of the majority-voted answer per model, and for grid formats the cell accuracy
     over the items that have a solution grid."""
@@ -84,7 +79,7 @@ def majority_table(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]
         if fmt is not None and fmt.metric_set == "grid":
             grids.add(model)
             if meta.get("label") == "SAT":  # only items with a solution grid have cells
-                c = _cells(v, meta) if w is not None else _cells({}, meta)
+                c = grid_cells(v, meta)  # v is {} without a winner: 0 of the cells
                 if c is not None:
                     cells[model].append(c)
     return [
@@ -92,7 +87,7 @@ def majority_table(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]
             "model": m,
             "items": len(a),
             "majority_accuracy": sum(a) / len(a),
-            **({"majority_cell_accuracy": _micro(cells[m])} if m in grids else {}),
+            **({"majority_cell_accuracy": cell_ratio(cells[m])} if m in grids else {}),
         }
         for m, a in sorted(acc.items())
     ]

@@ -64,20 +64,23 @@ _PHRASE = re.compile(
     re.I,
 )
 _BARE = re.compile(r"\b(UNSATISFIABLE|SATISFIABLE|UNSAT|SAT)\b", re.I)
-_LINE = re.compile(
-    r"^[ \t>#*_`\-\[(\"']*"
-    r"(?:(?:final\s+)?(?:answer|verdict|result|conclusion|decision)\s*(?:is)?\s*[:=\-]?[ \t*_`\[(\"']*)?"
-    r"(not\s+satisfiable|unsatisfiable|satisfiable|unsat|sat)"
-    r"[ \t*_`\])\"'.!]*$",
-    re.I | re.M,
-)
-_LINE_YN = re.compile(
-    r"^[ \t>#*_`\-\[(\"']*"
-    r"(?:(?:final\s+)?(?:answer|verdict|result|conclusion|decision)\s*(?:is)?\s*[:=\-]?[ \t*_`\[(\"']*)?"
-    r"(YES|NO)"
-    r"[ \t*_`\])\"'.!]*$",
-    re.M,
-)
+
+
+def _verdict_line(words: str, flags: int) -> re.Pattern[str]:
+    """A line that holds only a verdict (one of ``words``), bare, bold, bracketed, quoted or
+    after "Answer:" / "Final answer:" / "Verdict:" …"""
+    return re.compile(
+        r"^[ \t>#*_`\-\[(\"']*"
+        r"(?:(?:final\s+)?(?:answer|verdict|result|conclusion|decision)\s*(?:is)?\s*[:=\-]?"
+        r"[ \t*_`\[(\"']*)?"
+        rf"({words})"
+        r"[ \t*_`\])\"'.!]*$",
+        flags | re.M,
+    )
+
+
+_LINE = _verdict_line(r"not\s+satisfiable|unsatisfiable|satisfiable|unsat|sat", re.I)
+_LINE_YN = _verdict_line("YES|NO", 0)  # capitals only: a line "No." in prose is not a verdict
 _ERROR = re.compile(r"^\s*\[?\s*(?:error|exception|traceback)\b", re.I)
 _HEDGE = re.compile(
     r"\b(?:whether|if|either|suppose|assume|assuming|could|might|may|would|is\s+it|in\s+case)\b"

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import ConfigError, certify
+from ..kinds import Kind, register_kind, yes_no_format
 from ..logic.cnf import CNF
 from ..registry import REDUCTIONS
 from ..schema import Answer, LabelledProblem
@@ -31,6 +32,22 @@ def reduction(
         )
 
     return reduce
+
+
+def register_reduced_kind(
+    kind: str,
+    build: Callable[[CNF], dict[str, Any]],
+    what: str,
+    parse: Any,
+    verify: Any,
+    oracle: Callable[[Any], Answer],
+    empty: Callable[[Any], Any],
+) -> None:
+    """Register a YES/NO kind reduced from CNF: its reduction ``cnf-><kind>`` and its one answer
+    format ``yes-no+<what>`` (a certificate under ``what``; ``empty`` one of the right shape)."""
+    REDUCTIONS.register(f"cnf->{kind}", reduction(kind, build))
+    fmt = yes_no_format(f"yes-no+{what}", what, parse, verify, oracle, empty)
+    register_kind(Kind(kind, ("SAT", "UNSAT"), (fmt,), group_columns=("alpha", "n_vars")))
 
 
 def reduce_problem(p: LabelledProblem, kind: str) -> LabelledProblem:

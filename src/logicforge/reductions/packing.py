@@ -25,12 +25,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ConfigError
-from ..kinds import Kind, register_kind, yes_no_format, yes_no_head, yes_no_verdict
+from ..kinds import yes_no_head, yes_no_verdict
 from ..kinds.items import build_kind_item
 from ..logic.cnf import CNF
-from ..registry import REDUCTIONS, RENDERERS
+from ..registry import RENDERERS
 from ..schema import Answer, Item, LabelledProblem, Verdict
-from .base import mapped_back, oracle_answer, reduction
+from .base import mapped_back, oracle_answer, register_reduced_kind
 
 KIND = "packing"
 ANSWER_SCHEMA: dict[str, Any] = {
@@ -168,13 +168,5 @@ def oracle(item: Item) -> Answer:
     return oracle_answer(item, "placement", assignment_to_placement)
 
 
-REDUCTIONS.register(f"cnf->{KIND}", reduction(KIND, reduce_cnf))
-register_kind(
-    Kind(
-        KIND,
-        ("SAT", "UNSAT"),
-        (yes_no_format("yes-no+placement", "placement", parse, verify, oracle, lambda it: {}),),
-        group_columns=("alpha", "n_vars"),
-    )
-)
+register_reduced_kind(KIND, reduce_cnf, "placement", parse, verify, oracle, lambda it: {})
 RENDERERS.register("packing", PackingRenderer())
