@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -67,6 +68,21 @@ def test_variant_and_sweep_reports(tmp_path: Path) -> None:
     assert (
         sw[0].startswith("model,family,knob,levels,formulas") and len(sw) == 1 + 2 * 3
     )  # 2 models × 3 knobs
+    # each level's realised value is the mean of the problems' measured knob at that level
+    rows = list(csv.DictReader(sw))
+    items = (tmp_path / "twosat-sweeps" / "items.jsonl").read_text().splitlines()
+    probs = list({(p := json.loads(line))["problem_id"]: p for line in items}.values())
+    for row in rows:
+        for col in (c for c in row if c.startswith("realised@")):
+            lv = float(col.split("@")[1])
+            vals = [
+                p["metadata"][f"{row['knob']}_actual"]
+                for p in probs
+                if p["metadata"].get("sweep_knob") == row["knob"]
+                and abs(p["metadata"]["sweep_level"] - lv) < 0.005
+                and p["metadata"][f"{row['knob']}_actual"] is not None
+            ]
+            assert vals and float(row[col]) == pytest.approx(sum(vals) / len(vals), abs=1e-4)
     assert (tmp_path / "twosat-sweeps" / "report" / "sweep_2sat_implication-cycle.png").exists()
 
 

@@ -104,14 +104,21 @@ def planted_fillers(
     m: int, variables: Sequence[int], rng: np.random.Generator
 ) -> tuple[list[Clause], dict[int, bool]]:
     """``m`` random 2-clauses over ``variables`` (≥ 2), each satisfied by one planted assignment,
-    so the fillers are satisfiable on their own and share no variable with anything else."""
+    so the fillers are satisfiable on their own and share no variable with anything else. The
+    first clauses pair the variables up in a random order, so every one occurs when m allows."""
     vs = np.asarray(variables)
     if m and len(vs) < 2:
         raise ConfigError("n_vars", len(vs), "fillers need at least 2 variables of their own")
     planted = {int(v): bool(b) for v, b in zip(vs, rng.random(len(vs)) < 0.5, strict=True)}
     out: list[Clause] = []
-    for _ in range(m):
-        a, b = rng.choice(vs, 2, replace=False)
+    cover: list[int] = rng.permutation(vs).tolist()
+    if len(cover) % 2:
+        cover.append(int(rng.choice(cover[:-1])))
+    for i in range(m):
+        if 2 * i + 1 < len(cover):
+            a, b = cover[2 * i], cover[2 * i + 1]
+        else:
+            a, b = rng.choice(vs, 2, replace=False)
         la = int(a) if rng.random() < 0.5 else -int(a)
         lb = int(b) if rng.random() < 0.5 else -int(b)
         if (la > 0) != planted[abs(la)] and (lb > 0) != planted[abs(lb)]:

@@ -17,6 +17,7 @@ from ..errors import ConfigError
 from ..executor import ordered_map
 from ..registry import FAMILIES
 from ..schema import LabelledProblem
+from .knobs import Knob, realise
 
 
 class Family(Protocol):
@@ -25,6 +26,7 @@ class Family(Protocol):
     name: str
     kind: str
     Params: type
+    knobs: Sequence[Knob]  # every exposed parameter and how to measure it (families/knobs.py)
 
     def generate(
         self, params: Any, rng: np.random.Generator
@@ -132,11 +134,13 @@ def _shard(
     fam: Family = FAMILIES.get(family)  # type: ignore[assignment]
     p = make_params(fam, norm)
     tag = _params_tag(norm)
+    knobs: Sequence[Knob] = getattr(fam, "knobs", ())  # a plug-in may not declare any yet
     chunk = []
     with _gc_paused():  # generators allocate many small acyclic objects
         for i in range(start, stop):
             ss = np.random.SeedSequence(seed, spawn_key=(j, i))
             problem, label, oracle, meta = fam.generate(p, np.random.Generator(np.random.PCG64(ss)))
+            realise(knobs, problem, meta)  # <param>_actual, measured on what was emitted
             if norm.get("n_clauses") is not None:  # the asked-for size beside the actual one
                 meta = {"target_clauses": norm["n_clauses"], **meta}
             chunk.append(

@@ -34,6 +34,7 @@ from ..logic.cnf import CNF, read_dimacs
 from ..logic.sat import solve
 from ..registry import FAMILIES, REDUCTIONS, RENDERERS, TWINS
 from ..schema import Answer, Item, LabelledProblem, Verdict
+from .knobs import TOL, Knob, exact, ratio
 
 KIND = "coloring"
 
@@ -173,10 +174,29 @@ class PlantedColoringParams:
             )
 
 
+def _edge_cap(p: PlantedColoringParams) -> float:
+    """Edges per node the planted classes allow at most (pairs across classes), over n."""
+    sizes = [p.n_nodes // p.k + (c < p.n_nodes % p.k) for c in range(p.k)]
+    across = (p.n_nodes**2 - sum(s * s for s in sizes)) // 2
+    return across / p.n_nodes
+
+
 class PlantedColoringFamily:
     name = "coloring/planted"
     kind = KIND
     Params = PlantedColoringParams
+    knobs = (
+        Knob("n_nodes", lambda prob, _: prob["num_nodes"], exact, "nodes", levels=(5, 20, 60)),
+        Knob("k", lambda prob, _: prob["k"], exact, "colours", levels=(2, 3, 5)),
+        Knob(
+            "edge_density",
+            lambda prob, _: ratio(len(prob["edges"]), prob["num_nodes"]),
+            lambda p: max(0.0, p.edge_density - _edge_cap(p)) + 0.5 / p.n_nodes + TOL,
+            "edges per node; at most the pairs across the planted classes allow",
+            levels=(0.0, 2.0, 4.5),
+            at={"n_nodes": 20},
+        ),
+    )
 
     def generate(
         self, p: PlantedColoringParams, rng: np.random.Generator

@@ -27,6 +27,7 @@ from ..errors import CertificationError, ConfigError, GenerationError, certify
 from ..logic.cnf import CNF
 from ..logic.sat import solve
 from ..registry import FAMILIES
+from .knobs import TOL, Knob, exact, ratio
 
 NAME = "ksat/random"
 KIND = "cnf"
@@ -174,6 +175,32 @@ class KSATFamily:
     name = NAME
     kind = KIND
     Params = KSATParams
+    knobs = (
+        Knob(
+            "n_vars",
+            lambda prob, _: prob["num_vars"],
+            exact,
+            "declared variables",
+            levels=(5, 20, 50),
+            at={"alpha": 3.0},
+        ),
+        Knob(
+            "k",
+            lambda prob, _: ratio(sum(map(len, prob["clauses"])), len(prob["clauses"])),
+            exact,
+            "literals per clause (every clause has k distinct variables)",
+            levels=(2, 3, 4),
+            at={"n_vars": 20, "alpha": 3.0},
+        ),
+        Knob(
+            "alpha",
+            lambda prob, _: ratio(len(prob["clauses"]), prob["num_vars"]),
+            lambda p: 0.5 / p.n_vars + TOL,
+            "clauses over variables, m = round(α · n)",
+            levels=(0.5, 4.26, 8.0),
+            at={"n_vars": 40},
+        ),
+    )
 
     def generate(
         self, p: KSATParams, rng: np.random.Generator

@@ -35,6 +35,7 @@ from ..kinds import Kind, choice_format, register_kind
 from ..logic.csp import parse_program, solutions, solve_csp
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Answer, Item, LabelledProblem
+from .knobs import Knob, exact
 
 NAME = "ordering"
 KIND = "deduction"
@@ -126,6 +127,15 @@ class OrderingFamily:
     name = NAME
     kind = KIND
     Params = OrderingParams
+    knobs = (
+        Knob(
+            "n_objects",
+            lambda prob, _: len(prob["objects"]),
+            exact,
+            "objects to arrange",
+            levels=(3, 5, 7),
+        ),
+    )
 
     def generate(
         self, p: OrderingParams, rng: np.random.Generator

@@ -9,9 +9,14 @@ is exactly B with the planted values (asserted).
 Knobs and choices:
 
 * ``n_clauses`` — target |C| = 2|B| + m_mono (met within ±1).
-* ``backbone_fraction`` β ∈ [0, 1] — |B| = β · (|B| + |F|) (auxiliaries not counted).
-* ``mono_density`` ∈ [0, 1] — 2·m_mono / |F|², capped by the C(|F|, 2) distinct pairs; sizes are
-  chosen to match β and this density, then m_mono is adjusted to hit |C| (actual density recorded).
+* ``backbone_fraction`` β ∈ [0, 1] — |B| = β · (|B| + |F|) (auxiliaries not counted). F counts
+  every declared variable outside B and the auxiliaries, also those no mono clause uses (free
+  variables the problem declares). Realised: ``backbone_fraction_actual``, read off the emitted
+  formula with the solver's forced literals; an odd |C| needs one mono clause, so β = 1 at 75
+  realises 37/39 ≈ 0.95.
+* ``mono_density`` ∈ [0, 1] — 2·m_mono / |F|², capped by the C(|F|, 2) distinct pairs, so at most
+  (|F| − 1)/|F| (≈ 0.91 at |C| = 75); sizes are chosen to match β and this density, then m_mono
+  is adjusted to hit |C| (``mono_density_actual`` records the realised density).
 * ``orientation`` — ``positive`` or ``negative`` (π).
 """
 
@@ -19,14 +24,18 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..errors import CertificationError, certify
+from ..logic.cnf import CNF
+from ..logic.twosat import forced_literals
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, knob, label, positive_int, rename
+from .knobs import TOL, Knob, clauses_of, occurring, ratio
 
 NAME = "2sat/backbone"
 
@@ -64,10 +73,66 @@ class BackboneParams:
         choice("orientation", self.orientation, ("positive", "negative"))
 
 
+def _parts(problem: Mapping[str, Any]) -> tuple[int, int, int]:
+    """(|B|, |F|, m_mono) read off the emitted formula: B the solver-forced variables, the mono
+    part the clauses with no forced variable, the auxiliaries the variables that occur only
+    beside a forced one, F every other declared variable (one no clause uses is free, and
+    counted: ``num_vars`` declares it)."""
+    cl = clauses_of(problem)
+    n = int(problem["num_vars"])
+    forced = set(forced_literals(CNF(cl, n)))
+    mono = [c for c in cl if not forced & {abs(x) for x in c}]
+    aux = occurring(cl) - forced - occurring(mono)
+    return len(forced), n - len(forced) - len(aux), len(mono)
+
+
+def _beta(problem: Mapping[str, Any], _: Any) -> float | None:
+    b, f, _m = _parts(problem)
+    return ratio(b, b + f)
+
+
+def _density(problem: Mapping[str, Any], _: Any) -> float | None:
+    _b, f, m = _parts(problem)
+    return ratio(2 * m, f * f)
+
+
+def _size_error(p: BackboneParams) -> tuple[float, float]:
+    """How far the best feasible (|B|, |F|, m) at this |C| is from β and the density."""
+    b, f, m = _sizes(p.n_clauses, p.backbone_fraction, p.mono_density)
+    beta = b / (b + f) if b + f else p.backbone_fraction
+    dens = 2 * m / f**2 if f else p.mono_density
+    return abs(beta - p.backbone_fraction), abs(dens - p.mono_density)
+
+
 class BackboneFamily:
     name = NAME
     kind = "cnf"
     Params = BackboneParams
+    knobs = (
+        Knob(
+            "n_clauses",
+            lambda prob, _: len(prob["clauses"]),
+            lambda p: 1.0,
+            "clauses emitted; within ±1 of the target (2|B| + m_mono)",
+            levels=(20, 50, 75),
+        ),
+        Knob(
+            "backbone_fraction",
+            _beta,
+            lambda p: _size_error(p)[0] + TOL,
+            "solver-forced variables over forced + mono-part variables (auxiliaries not counted); "
+            "the nearest value whole sizes allow at this |C|",
+            at={"n_clauses": 75},
+        ),
+        Knob(
+            "mono_density",
+            _density,
+            lambda p: _size_error(p)[1] + TOL,
+            "2·m_mono / |F|² over the mono part read off the formula; at most (|F| − 1)/|F| "
+            "(distinct pairs only), so 1 realises about 0.9 at |C| = 75",
+            at={"n_clauses": 75},
+        ),
+    )
 
     def generate(
         self, p: BackboneParams, rng: np.random.Generator
@@ -89,8 +154,6 @@ class BackboneFamily:
         clauses = [clauses[i] for i in rng.permutation(len(clauses))]
         clauses, perm = rename(clauses, n, rng)
         cnf, res, meta = label(clauses, n, expect="SAT")
-        from ..logic.twosat import forced_literals
-
         want = {perm[x - 1]: v for x, v in planted.items()}
         certify(forced_literals(cnf) == want, "the backbone must be exactly the planted variables")
         meta.update(
@@ -99,8 +162,6 @@ class BackboneFamily:
             aux_vars=nb,
             mono_vars=nf,
             mono_clauses=m,
-            backbone_fraction_actual=round(nb / (nb + nf), 6) if nb + nf else 0.0,
-            mono_density_actual=round(2 * m / nf**2, 6) if nf else 0.0,
             orientation=p.orientation,
         )
         oracle = meta.pop("oracle")

@@ -14,16 +14,20 @@ Knobs and choices (the paper leaves the exact parametrisation open):
 * ``n_clauses`` — the target |C| (exact): core L + 1 plus r fillers; at least 3.
 * ``filler_ratio`` ∈ [0, 1] — r = round(filler_ratio · (|C| − 3)), so 0 gives a pure core and
   1 the smallest core (L = 2).
-* ``imbalance`` ∈ [0, 1] — the twist position k = 1 + round(imbalance · (L − 1)), i.e. k/L from
-  1/L to 1; both ends make one direction of the cycle long and the other short.
+* ``imbalance`` ∈ [0, 1] — the twist position k = 1 + round(imbalance · (L − 1)); both ends make
+  one direction of the cycle long and the other short. Realised: ``imbalance_actual`` =
+  (k − 1)/(L − 1), with k measured as the shortest implication path ℓ1 ⇝ ¬ℓ1 in the emitted
+  formula (``twist_literal`` records ℓ1).
 * ``extra_vars`` ∈ [0, 1] — variables outside the core: max(2, round(r · (0.5 + extra_vars)))
-  when there are fillers (so n ≥ L), none otherwise.
+  when there are fillers (so n ≥ L), none otherwise. The fillers cover every one of them, so
+  ``extra_vars_actual`` (filler variables per filler − ½) matches; undefined without fillers.
 * ``order`` — ``ordered`` (core along the chain, then fillers) or ``shuffled`` (all clauses
   permuted, core interleaved with fillers). Variable indices are always randomly permuted.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +36,7 @@ import numpy as np
 from ..errors import certify
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, knob, label, planted_fillers, positive_int, rename
+from .knobs import TOL, Knob, clauses_of, exact, implication_distance, occurring, ratio
 
 NAME = "2sat/implication-cycle"
 
@@ -51,10 +56,93 @@ class ImplicationCycleParams:
         choice("order", self.order, ("ordered", "shuffled"))
 
 
+def _split(
+    problem: Mapping[str, Any], meta: Mapping[str, Any]
+) -> tuple[list[Clause], list[Clause]]:
+    """(core, fillers) of the emitted formula: the core is every clause connected, through shared
+    variables, to the recorded twist literal ℓ1; the fillers are the rest."""
+    cl = clauses_of(problem)
+    core_vars = {abs(int(meta["twist_literal"]))}
+    grew = True
+    while grew:
+        grew = False
+        for c in cl:
+            vs = {abs(x) for x in c}
+            if vs & core_vars and not vs <= core_vars:
+                core_vars |= vs
+                grew = True
+    core = [c for c in cl if abs(c[0]) in core_vars]
+    return core, [c for c in cl if abs(c[0]) not in core_vars]
+
+
+def _imbalance(problem: Mapping[str, Any], meta: Mapping[str, Any]) -> float | None:
+    """(k − 1)/(L − 1): k the implications from ℓ1 to ¬ℓ1 in the emitted formula, L its core's
+    variables."""
+    core, _ = _split(problem, meta)
+    lit = int(meta["twist_literal"])
+    k = implication_distance(core, lit, -lit)
+    L = len(occurring(core))
+    return None if k is None else ratio(k - 1, L - 1)
+
+
+def _filler_ratio(problem: Mapping[str, Any], meta: Mapping[str, Any]) -> float | None:
+    _, fillers = _split(problem, meta)
+    return ratio(len(fillers), len(problem["clauses"]) - 3)
+
+
+def _extra_vars(problem: Mapping[str, Any], meta: Mapping[str, Any]) -> float | None:
+    """Variables the fillers use, per filler, minus ½ (the construction's offset)."""
+    _, fillers = _split(problem, meta)
+    return len(occurring(fillers)) / len(fillers) - 0.5 if fillers else None
+
+
+def _core_len(p: ImplicationCycleParams) -> int:
+    return p.n_clauses - round(p.filler_ratio * (p.n_clauses - 3)) - 1
+
+
+def _extra_tolerance(p: ImplicationCycleParams) -> float:
+    r = round(p.filler_ratio * (p.n_clauses - 3))
+    if not r:
+        return 0.0
+    want = round(r * (0.5 + p.extra_vars))
+    return (max(2, want) - want + 0.5) / r + TOL
+
+
 class ImplicationCycleFamily:
     name = NAME
     kind = "cnf"
     Params = ImplicationCycleParams
+    knobs = (
+        Knob(
+            "n_clauses",
+            lambda prob, _: len(prob["clauses"]),
+            exact,
+            "clauses emitted (core L + 1 plus fillers)",
+            levels=(20, 50, 75),
+        ),
+        Knob(
+            "imbalance",
+            _imbalance,
+            lambda p: 0.5 / (_core_len(p) - 1) + TOL,
+            "(k − 1)/(L − 1), k the shortest implication path ℓ1 ⇝ ¬ℓ1 in the emitted core",
+            at={"n_clauses": 75},
+        ),
+        Knob(
+            "filler_ratio",
+            _filler_ratio,
+            lambda p: 0.5 / (p.n_clauses - 3) + TOL,
+            "clauses outside the contradiction core over |C| − 3",
+            at={"n_clauses": 75},
+        ),
+        Knob(
+            "extra_vars",
+            _extra_vars,
+            _extra_tolerance,
+            "filler variables per filler clause − ½ (every filler variable occurs); undefined "
+            "without fillers; at least 2 variables, so a few fillers realise more",
+            at={"n_clauses": 75},
+        ),
+    )
 
     def generate(
         self, p: ImplicationCycleParams, rng: np.random.Generator
@@ -74,10 +162,10 @@ class ImplicationCycleFamily:
         clauses = core + fillers
         is_core = [True] * len(core) + [False] * len(fillers)
         if p.order == "shuffled":
-            perm = rng.permutation(len(clauses))
-            clauses = [clauses[i] for i in perm]
-            is_core = [is_core[i] for i in perm]
-        clauses, _ = rename(clauses, n, rng)
+            order = rng.permutation(len(clauses))
+            clauses = [clauses[i] for i in order]
+            is_core = [is_core[i] for i in order]
+        clauses, perm = rename(clauses, n, rng)
         cnf, res, meta = label(clauses, n, expect="UNSAT")
         core_idx = [i for i, c in enumerate(is_core) if c]
         certify(
@@ -94,7 +182,7 @@ class ImplicationCycleFamily:
         meta.update(
             cycle_length=L,
             twist=k,
-            imbalance_actual=round(k / L, 6),
+            twist_literal=perm[abs(lits[0]) - 1] * (1 if lits[0] > 0 else -1),
             core_size=L + 1,
             filler_count=r,
             core_vars=L,

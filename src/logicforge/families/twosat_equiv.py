@@ -19,6 +19,7 @@ Knobs and choices:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +28,7 @@ import numpy as np
 from ..errors import certify
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, knob, label, positive_int, rename
+from .knobs import MEAN_OF, TOL, Knob, clauses_of, ratio
 
 NAME = "2sat/equivalence-core"
 
@@ -47,10 +49,63 @@ class EquivalenceCoreParams:
         choice("order", self.order, ("shuffled", "definitions-early", "definitions-late"))
 
 
+def _free_ratio(problem: Mapping[str, Any], _: Any) -> float | None:
+    """f / (n − f) with f the connected components of the emitted formula's variables (each has
+    one free root; a variable in no clause is a component of its own)."""
+    n = int(problem["num_vars"])
+    up = list(range(n + 1))
+
+    def root(v: int) -> int:
+        while up[v] != v:
+            up[v] = up[up[v]]
+            v = up[v]
+        return v
+
+    for c in clauses_of(problem):
+        a, b = root(abs(c[0])), root(abs(c[-1]))
+        up[a] = b
+    f = len({root(v) for v in range(1, n + 1)})
+    return ratio(f, n - f)
+
+
+def _negation(problem: Mapping[str, Any], _: Any) -> float | None:
+    """Definitions y ↔ ¬p: their clauses (y ∨ p), (¬y ∨ ¬p) have one polarity; y ↔ p gives mixed."""
+    cl = clauses_of(problem)
+    return ratio(sum((c[0] > 0) == (c[-1] > 0) for c in cl), len(cl))
+
+
 class EquivalenceCoreFamily:
     name = NAME
     kind = "cnf"
     Params = EquivalenceCoreParams
+    knobs = (
+        Knob(
+            "n_clauses",
+            lambda prob, _: len(prob["clauses"]),
+            lambda p: 1.0,
+            "clauses emitted, 2(n − f); an odd target gives one fewer",
+            levels=(20, 50, 75),
+        ),
+        Knob(
+            "free_ratio",
+            _free_ratio,
+            lambda p: 1.0 / (p.n_clauses // 2) + TOL,
+            "free variables (components) over bound ones; at least one free variable, so 0 "
+            "realises 1/(n − f)",
+            at={"n_clauses": 20},
+        ),
+        Knob(
+            "negation",
+            _negation,
+            lambda p: (
+                3 * (p.negation * (1 - p.negation) / (p.n_clauses // 2) / MEAN_OF) ** 0.5 + TOL
+            ),
+            "definitions with τ(y) = ¬p(y), read off the clause polarities; a probability, so "
+            "the tolerance (3σ) holds for the mean of 40 items",
+            at={"n_clauses": 20},
+            stochastic=True,
+        ),
+    )
 
     def generate(
         self, p: EquivalenceCoreParams, rng: np.random.Generator
@@ -81,7 +136,6 @@ class EquivalenceCoreFamily:
         meta.update(
             free_vars=f,
             bound_vars=bound,
-            free_ratio_actual=round(f / bound, 6),
             expected_model_count=2**f,
             free_var_ids=sorted(perm[v - 1] for v in range(1, f + 1)),
             order=p.order,

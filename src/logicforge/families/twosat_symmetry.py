@@ -28,6 +28,7 @@ import numpy as np
 from ..errors import ConfigError, certify
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, label
+from .knobs import Knob, exact, ratio
 
 NAME = "2sat/symmetry"
 
@@ -55,6 +56,16 @@ class SymmetryFamily:
     name = NAME
     kind = "cnf"
     Params = SymmetryParams
+    knobs = (
+        Knob(
+            "copies",
+            lambda prob, meta: ratio(len(prob["clauses"]), meta["base_n_clauses"]),
+            exact,
+            "emitted clauses over the base formula's",
+            levels=(2, 3, 4),
+            at={"base_params": {}},
+        ),
+    )
 
     def generate(
         self, p: SymmetryParams, rng: np.random.Generator

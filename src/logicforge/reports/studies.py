@@ -52,9 +52,28 @@ def table1(records: Sequence[Mapping[str, Any]], rows: Sequence[str]) -> list[di
     return out
 
 
+def _realised_levels(
+    records: Sequence[Mapping[str, Any]],
+) -> dict[tuple[str, str, float], float | None]:
+    """Mean recorded ``<knob>_actual`` per (family, knob, requested level), one value per problem;
+    ``None`` where the problems do not record it."""
+    seen: dict[tuple[str, str, float], dict[str, float]] = defaultdict(dict)
+    for r in records:
+        m = r.get("meta") or {}
+        if m.get("sweep_knob") is None:
+            continue
+        key = (str(m.get("family")), str(m["sweep_knob"]), float(m["sweep_level"]))
+        v = m.get(f"{m['sweep_knob']}_actual")
+        if isinstance(v, int | float):
+            seen[key][str(m.get("problem_id"))] = float(v)
+    return {k: round(sum(v.values()) / len(v), 4) for k, v in seen.items() if v}
+
+
 def sweep_tests(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Per family × knob × model: Sat. at each level and a Friedman test across levels (blocks =
-    formula index), with Benjamini–Hochberg correction over the knobs of one family and model."""
+    """Per family × knob × model: Sat. at each level and the knob's mean realised value there
+    (``realised@…``, measured on the problems; ``None`` where not recorded), and a Friedman test
+    across levels (blocks = formula index), with Benjamini–Hochberg correction over the knobs of
+    one family and model."""
     rows: list[dict[str, Any]] = []
     for model, recs in sorted(_by_model(records).items()):
         pf = per_formula(recs, ["family", "sweep_knob", "sweep_level", "formula_index"])
@@ -67,6 +86,7 @@ def sweep_tests(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             groups[(f["family"], f["sweep_knob"])][float(f["sweep_level"])][
                 int(f["formula_index"])
             ] = f["sat"]
+        realised = _realised_levels(recs)
         fam_rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for (fam, knob), levels in sorted(groups.items()):
             lv = sorted(levels)
@@ -79,6 +99,8 @@ def sweep_tests(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 "formulas": len(blocks),
             }
             row |= {f"Sat.@{x:.2f}": _pct(_mean(list(levels[x].values()))) for x in lv}
+            # the level the problems realise, measured on them (families/knobs.py); — if unknown
+            row |= {f"realised@{x:.2f}": realised.get((fam, knob, x)) for x in lv}
             stat = p = w = None
             data = [[levels[x][b] for x in lv] for b in blocks]
             if len(lv) >= 3 and len(blocks) >= 2 and any(len(set(r)) > 1 for r in data):

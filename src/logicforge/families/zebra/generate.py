@@ -25,6 +25,7 @@ import numpy as np
 
 from ...errors import ConfigError, certify
 from ...registry import FAMILIES
+from ..knobs import Knob, exact
 from .clues import TYPES, Clue
 from .encoding import clue_clauses, size_pool, structure_clauses, var
 from .pool import ATTRIBUTES
@@ -185,6 +186,18 @@ class ZebraFamily:
     name = NAME
     kind = KIND
     Params = ZebraParams
+    # ``weights`` is a sampling preference with no realised target: the clue reduction keeps the
+    # clues uniqueness needs, so the realised mix is ``metadata.clue_types`` (a histogram).
+    knobs = (
+        Knob("n_houses", lambda prob, _: prob["n_houses"], exact, "houses", levels=(2, 4, 6)),
+        Knob(
+            "n_attributes",
+            lambda prob, _: len(prob["attributes"]),
+            exact,
+            "attributes",
+            levels=(2, 4, 6),
+        ),
+    )
 
     def generate(
         self, p: ZebraParams, rng: np.random.Generator

@@ -139,7 +139,44 @@ def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
         grid = _grid_of(sol)
         if grid:
             return Answer(label="SAT", rule="json", certificate={"grid": grid})
+    table = _table_solution(body, item.problem)
+    if table:
+        return Answer(label="SAT", rule="table", certificate={"grid": table})
     return Answer(parse_error="no answer: no JSON object with a solution")
+
+
+_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
+_RULE = re.compile(r"^[\s|:\-]+$")
+
+
+def _table_solution(body: str, d: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """The grid of the last Markdown table that names the houses and the puzzle's attributes:
+    one row per house (``| House | Name | Drink |`` then ``| 1 | Alice | tea |``) or one column
+    per house (``| Attribute | House 1 | House 2 |`` then ``| Name | Alice | Bob |``); bold
+    markers are dropped. Empty when there is none."""
+    attrs = {_norm(a): a for a in d.get("attributes", [])}
+    tables: list[list[list[str]]] = []
+    run: list[list[str]] = []
+    for line in [*body.splitlines(), ""]:
+        m = _ROW.match(line)
+        if m and not _RULE.match(line):
+            run.append([_norm(c.replace("*", "")) for c in m.group(1).split("|")])
+        elif not m:
+            if run:
+                tables.append(run)
+            run = []
+    for t in reversed(tables):
+        head, rows = t[0], t[1:]
+        if attrs and set(head[1:]) & set(attrs):  # houses down the side
+            sol = {r[0]: dict(zip(head[1:], r[1:], strict=False)) for r in rows if r}
+        elif all(re.search(r"\d", h) for h in head[1:]) and rows:  # houses across the top
+            sol = {h: {r[0]: r[i] for r in rows if len(r) > i} for i, h in enumerate(head) if i}
+        else:
+            continue
+        grid = _grid_of(sol)
+        if grid:
+            return grid
+    return {}
 
 
 def _grid_of(sol: dict[Any, Any]) -> dict[str, dict[str, str]]:
