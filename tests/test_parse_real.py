@@ -361,3 +361,38 @@ def test_grid_replies_in_the_layouts_models_write() -> None:
     wrong[first][a0], wrong[second][a0] = wrong[second][a0], wrong[first][a0]
     v = verify(it, parse_answer(json.dumps({"solution": wrong}), it))
     assert not v.correct and v.details["cells_right"] == v.details["cells_total"] - 2
+
+
+def test_grid_replies_as_markdown_tables() -> None:
+    """Models often answer a grid puzzle with a Markdown table instead of the JSON: houses down
+    the side or across the top, bold headers, reasoning before and after; the last table wins."""
+    p = lf.generate("zebra", {"n_houses": 3, "n_attributes": 3}, count=1, seed=2)[0]
+    it = lf.render([p], "zebra")[0]
+    attrs = p.problem["solution"]["header"][1:]
+    rows = p.problem["solution"]["rows"]
+    down = "\n".join(
+        [
+            "| House | " + " | ".join(f"**{a}**" for a in attrs) + " |",
+            "|---|" + "---|" * len(attrs),
+            *(f"| {r[0]} | " + " | ".join(r[1:]) + " |" for r in rows),
+        ]
+    )
+    across = "\n".join(
+        [
+            "| Attribute | " + " | ".join(f"House {r[0]}" for r in rows) + " |",
+            "|:--|" + ":--|" * len(rows),
+            *(f"| {a} | " + " | ".join(r[i + 1] for r in rows) + " |" for i, a in enumerate(attrs)),
+        ]
+    )
+    draft = down.replace(rows[0][1], "???")  # an earlier, wrong draft table
+    for text in (
+        f"Working through the clues.\n\n{down}\n\nThat is the solution.",
+        f"Final arrangement:\n{across}",
+        f"First attempt:\n{draft}\n\nOn reflection:\n\n{down}",
+    ):
+        v = verify(it, parse_answer(text, it))
+        assert v.correct and v.score == 1.0, text
+    v = verify(it, parse_answer(f"Final answer:\n{draft}", it))
+    assert not v.correct and v.details["cells_right"] == v.details["cells_total"] - 1
+    # a table that names neither the houses nor the attributes is not an answer
+    assert parse_answer("| a | b |\n|---|---|\n| x | y |", it).parse_error
