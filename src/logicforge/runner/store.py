@@ -7,12 +7,19 @@ JSON), reports, and truncates away. Records are keyed by ``record_id``; on load 
 an id wins, so appending a retried record never duplicates it. ``compact()`` rewrites the file
 atomically (temp file + rename) in a canonical order.
 
-One process writes a store at a time: the store holds an exclusive ``flock`` on ``<file>.lock``
-for its lifetime, and a second writer is refused at once with a message naming the holder.
+One process writes a store at a time: the store holds an exclusive ``flock`` on
+``<real file>.lock`` (symbolic links resolved) and on the file's inode (so a hard link is the same
+file) for its lifetime, and a second writer through any name is refused at once with a message
+naming the holder. Compaction replaces the real file, so a symbolic link to it survives; a file
+with several hard links is not compacted (that would split the names), only appended to.
+
+A full disk or a read-only directory is a :class:`DataFileError` that says so; the finished
+records stay on disk, and a partial temporary file is removed so the next run can finish.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -48,24 +55,43 @@ def read_jsonl(path: str | Path, *, allow_torn_tail: bool = False) -> Iterator[d
         yield obj
 
 
+def disk_error(path: Path, e: OSError, kept: str = "") -> DataFileError:
+    """A clear error for a failed write: disk full, read-only or not permitted."""
+    why = {
+        errno.ENOSPC: "the disk is full",
+        errno.EDQUOT: "the disk quota is exhausted",
+        errno.EROFS: "the file system is read-only",
+        errno.EACCES: "permission denied",
+        errno.EPERM: "permission denied",
+    }.get(e.errno or 0, e.strerror or str(e))
+    return DataFileError(
+        f"{path}: cannot write: {why}. {kept}Free space or choose a writable --out, then rerun."
+    )
+
+
 def write_jsonl(path: str | Path, rows: Iterable[Any]) -> int:
-    """Atomically write rows (dicts or pydantic models) as JSONL; returns the row count."""
+    """Atomically write rows (dicts or pydantic models) as JSONL; returns the row count. A write
+    that fails (disk full, read-only) removes its temporary file and leaves ``path`` as it was."""
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
     tmp = p.with_name(p.name + ".tmp")
     n = 0
-    with open(tmp, "w", encoding="utf-8") as f:
-        for r in rows:
-            f.write(
-                r.model_dump_json()
-                if hasattr(r, "model_dump_json")
-                else json.dumps(r, ensure_ascii=False, sort_keys=True)
-            )
-            f.write("\n")
-            n += 1
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, p)
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "w", encoding="utf-8") as f:
+            for r in rows:
+                f.write(
+                    r.model_dump_json()
+                    if hasattr(r, "model_dump_json")
+                    else json.dumps(r, ensure_ascii=False, sort_keys=True)
+                )
+                f.write("\n")
+                n += 1
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise disk_error(p, e, f"{p.name} is unchanged. ") from None
     return n
 
 
@@ -79,13 +105,36 @@ class RecordStore:
     ) -> None:
         self.key = key
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = _lock_exclusive(self.path.with_name(self.path.name + ".lock"))
+        if self.path.is_dir():
+            raise DataFileError(f"{self.path}: is a directory; give a file path for the records")
+        self.real = Path(os.path.realpath(self.path))  # compaction replaces this one
+        self._lock = self._inode_lock = -1
+        self._fd = -1
+        try:
+            self.real.parent.mkdir(parents=True, exist_ok=True)
+            self._lock = _lock_exclusive(self.real.with_name(self.real.name + ".lock"))
+            self._fd = os.open(self.real, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as e:
+            self.release()
+            raise disk_error(self.path, e) from None
+        try:
+            self._inode_lock = _lock_exclusive(self.real, fd=os.open(self.real, os.O_RDONLY))
+        except DataFileError:
+            self.release()
+            raise
+        self.real.with_name(self.real.name + ".tmp").unlink(
+            missing_ok=True
+        )  # a failed compaction's
         self.lines: dict[str, bytes] = {}  # record_id -> its JSON line (last one wins)
         self.errored: set[str] = set()
         self.repaired = False
-        self._load()
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            self._load()
+        except (DataFileError, OSError) as e:
+            self.release()
+            if isinstance(e, OSError):
+                raise disk_error(self.path, e) from None
+            raise
         self._fsync_every = fsync_every_s
         self._last_sync = time.monotonic()
 
@@ -93,30 +142,33 @@ class RecordStore:
         return [json.loads(v) for v in self.lines.values()]
 
     def _load(self) -> None:
-        if not self.path.exists():
-            return
-        data = self.path.read_bytes()
+        data = self.real.read_bytes()
         good_end = 0
         pos = 0
         while pos < len(data):
             nl = data.find(b"\n", pos)
-            if nl == -1:
-                break  # torn tail: no newline
+            if nl == -1:  # no newline: a torn tail, unless it is a whole record
+                tail = self._record(data[pos:])
+                if tail is not None:
+                    self._keep(data[pos:].strip(), tail)
+                    good_end = len(data)
+                    self._write(b"\n")  # complete the line
+                    print(
+                        f"logicforge: {self.path}: the last record had no final newline; kept it",
+                        file=sys.stderr,
+                    )
+                break
             line = data[pos:nl]
             if line.strip():
-                try:
-                    obj = json.loads(line)
-                    rid = obj[self.key]
-                    err = obj.get("error") is not None
-                except (ValueError, KeyError, TypeError):
+                obj = self._record(line)
+                if obj is None:
                     if data[nl + 1 :].strip():
                         raise DataFileError(
                             f"{self.path}: byte {pos}: malformed record in the middle of the file; "
                             "it was not written by logicforge's store — move it aside and rerun"
                         ) from None
                     break
-                self.lines[rid] = bytes(line)
-                (self.errored.add if err else self.errored.discard)(rid)
+                self._keep(line, obj)
             pos = nl + 1
             good_end = pos
         if good_end < len(data):
@@ -126,8 +178,31 @@ class RecordStore:
                 "left by an interrupted run; it will be redone",
                 file=sys.stderr,
             )
-            with open(self.path, "r+b") as f:
+            with open(self.real, "r+b") as f:
                 f.truncate(good_end)
+
+    def _record(self, line: bytes) -> dict[str, Any] | None:
+        """The line's record, or None when it is not a JSON object with a string key."""
+        try:
+            obj = json.loads(line)
+        except (ValueError, UnicodeDecodeError):
+            return None
+        return obj if isinstance(obj, dict) and isinstance(obj.get(self.key), str) else None
+
+    def _keep(self, line: bytes, obj: dict[str, Any]) -> None:
+        rid = obj[self.key]
+        self.lines[rid] = bytes(line)
+        (self.errored.add if obj.get("error") is not None else self.errored.discard)(rid)
+
+    def _write(self, data: bytes) -> None:
+        try:
+            written = os.write(self._fd, data)
+            while written < len(data):  # short writes are rare but legal
+                written += os.write(self._fd, data[written:])
+        except OSError as e:
+            raise disk_error(
+                self.path, e, "Every record finished before this one is kept. "
+            ) from None
 
     def __contains__(self, rid: str) -> bool:
         return rid in self.lines
@@ -137,10 +212,7 @@ class RecordStore:
 
     def append(self, rid: str, line: bytes, errored: bool = False) -> None:
         """Durably append one record line (``line`` holds no newline)."""
-        data = line + b"\n"
-        written = os.write(self._fd, data)
-        while written < len(data):  # short writes are rare but legal
-            written += os.write(self._fd, data[written:])
+        self._write(line + b"\n")
         self.lines[rid] = line
         (self.errored.add if errored else self.errored.discard)(rid)
         now = time.monotonic()
@@ -150,54 +222,84 @@ class RecordStore:
 
     def close(self) -> None:
         if self._fd >= 0:
-            os.fsync(self._fd)
-            os.close(self._fd)
-            self._fd = -1
+            try:
+                os.fsync(self._fd)
+            finally:
+                os.close(self._fd)
+                self._fd = -1
 
     def release(self) -> None:
-        """Close the file and give up the writer's lock."""
-        self.close()
-        if self._lock >= 0:
-            os.close(self._lock)  # closing the descriptor drops the flock
-            self._lock = -1
+        """Close the file and give up the writer's locks."""
+        try:
+            self.close()
+        finally:
+            for name in ("_lock", "_inode_lock"):
+                fd = getattr(self, name, -1)
+                if fd >= 0:
+                    os.close(fd)  # closing the descriptor drops the flock
+                    setattr(self, name, -1)
 
     def __del__(self) -> None:
-        if getattr(self, "_lock", -1) >= 0:
-            os.close(self._lock)
-            self._lock = -1
+        for name in ("_fd", "_lock", "_inode_lock"):
+            fd = getattr(self, name, -1)
+            if fd >= 0:
+                os.close(fd)
+                setattr(self, name, -1)
 
     def compact(self, order: list[str] | None = None) -> None:
-        """Rewrite the file with one line per record (``order`` first, then the rest)."""
+        """Rewrite the file with one line per record (``order`` first, then the rest). The real
+        file is replaced (a symbolic link to it survives); one with several hard links is left as
+        it is. A failed write (disk full) removes its temporary and keeps the file as it was."""
+        if os.stat(self.real).st_nlink > 1:
+            return  # replacing it would split its names; appends and last-wins keep it right
         self.close()
         ids = list(order or [])
         seen = set(ids)
         ids = [i for i in ids if i in self.lines] + [i for i in self.lines if i not in seen]
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        with open(tmp, "wb") as f:
-            f.writelines(self.lines[i] + b"\n" for i in ids)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        tmp = self.real.with_name(self.real.name + ".tmp")
+        try:
+            with open(tmp, "wb") as f:
+                f.writelines(self.lines[i] + b"\n" for i in ids)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.real)
+        except OSError as e:
+            tmp.unlink(missing_ok=True)
+            self._fd = os.open(self.real, os.O_WRONLY | os.O_APPEND)
+            raise disk_error(
+                self.path, e, "Every finished record is kept (the file was not compacted). "
+            ) from None
+        self._fd = os.open(self.real, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        old = self._inode_lock  # the new file is a new inode: lock it before letting go of the old
+        self._inode_lock = _lock_exclusive(self.real, fd=os.open(self.real, os.O_RDONLY))
+        if old >= 0:
+            os.close(old)
 
 
-def _lock_exclusive(lock_path: Path) -> int:
-    """An open descriptor holding an exclusive, non-blocking ``flock`` on ``lock_path`` (−1 where
-    the platform has no ``fcntl``); raises :class:`DataFileError` when another process holds it."""
+def _lock_exclusive(lock_path: Path, fd: int = -1) -> int:
+    """An open descriptor holding an exclusive, non-blocking ``flock`` on ``lock_path`` (or on the
+    given descriptor's file, which is then not written), −1 where the platform has no ``fcntl``;
+    raises :class:`DataFileError` when another process holds it."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not POSIX
+        if fd >= 0:
+            os.close(fd)
         return -1
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    pid_file = fd < 0
+    if pid_file:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
-        holder = os.read(fd, 64).decode("ascii", "replace").strip() or "another process"
+        holder = (os.read(fd, 64).decode("ascii", "replace").strip() if pid_file else "") or "?"
         os.close(fd)
+        name = lock_path.with_suffix("") if pid_file else lock_path
         raise DataFileError(
-            f"{lock_path.with_suffix('')}: another logicforge run is writing to it (pid {holder}); "
-            "wait for it to finish or choose another --records file"
+            f"{name}: another logicforge run is writing to it, maybe through another name "
+            f"(pid {holder}); wait for it to finish or choose another --records file"
         ) from None
-    os.ftruncate(fd, 0)
-    os.write(fd, str(os.getpid()).encode())
+    if pid_file:
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
     return fd
