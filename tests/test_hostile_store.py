@@ -92,7 +92,9 @@ def test_an_unterminated_but_complete_last_record_is_kept(tmp_path: Path) -> Non
     assert [json.loads(x)["record_id"] for x in p.read_text().splitlines()] == ["a", "b", "c"]
 
 
-@pytest.mark.parametrize("tail", [b'{"record_id": "b", "x": [1, 2', b'{"x": 1}', b"[1, 2]", b"\xff"])
+@pytest.mark.parametrize(
+    "tail", [b'{"record_id": "b", "x": [1, 2', b'{"x": 1}', b"[1, 2]", b"\xff"]
+)
 def test_a_torn_or_keyless_tail_is_still_dropped(tmp_path: Path, tail: bytes) -> None:
     p = tmp_path / "r.jsonl"
     p.write_bytes(_line("a") + b"\n" + tail)
