@@ -158,6 +158,16 @@ class FakeServer:
             )
             raw = json.dumps({"choices": [choice], "usage": usage}).replace("NaN", "Infinity")
             return web.Response(body=raw.encode(), content_type="application/json")
+        if action == "echo-400":  # a proxy that echoes the request headers in its error
+            return web.Response(status=400, text=json.dumps({"headers": dict(request.headers)}))
+        if action == "echo-200":  # a reply that quotes the caller's credentials back
+            auth = request.headers.get("Authorization", "")
+            text = f"{reply_for(prompt)}\nDebug: Authorization: {auth}; key={auth[7:]}"
+            return web.Response(body=self._ok_body(body, text), content_type="application/json")
+        if action == "error-200":  # an error object beside the choices
+            raw = json.loads(self._ok_body(body, reply_for(prompt)))
+            raw["error"] = {"message": "upstream failed", "code": 502}
+            return web.Response(body=json.dumps(raw).encode(), content_type="application/json")
         if action == "html200":
             return web.Response(text="<html><body>Gateway</body></html>", content_type="text/html")
         if action == "wrongtype":

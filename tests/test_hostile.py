@@ -156,8 +156,9 @@ def test_odd_reply_shapes_are_records_never_a_crash(tmp_path) -> None:
         "content-int": (True, "malformed"),
         "finish-int": (False, None),
         "usage-bad": (False, None),
+        "error-200": (True, "error in a 200 reply"),
     }
-    items = lf.render(lf.generate("ksat/random", {"n_vars": 6, "alpha": 3.0}, count=4, seed=5))
+    items = lf.render(lf.generate("ksat/random", {"n_vars": 6, "alpha": 3.0}, count=5, seed=5))
     plan = dict(zip((it.item_id for it in items), shapes, strict=True))
     with FakeServer() as srv:
         for it in items:

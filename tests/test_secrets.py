@@ -44,6 +44,23 @@ def test_no_file_a_session_writes_holds_the_key(tmp_path) -> None:
             p = _cli(*s, env=env, cwd=work)
             logs.append(p.stdout + p.stderr)
             assert p.returncode == 0, p.stderr
+        # servers that echo the credentials: in a 400's body, and inside a 200 reply's text
+        for script, out in ((["echo-400"], "echo400"), (["echo-200"], "echo200")):
+            srv.default_script = script
+            srv.seen.clear()
+            for s in (
+                ("run", "--items", "data/items.jsonl", "--records", f"{out}.jsonl", "--cache",
+                 "cache/responses.sqlite", "--model", f"openai-compatible:{srv.base_url}:{out};"
+                 "api_key_env=LF_SECRET_KEY;max_retries=0", "--quiet"),
+                ("report", "--records", f"{out}.jsonl", "--out", f"report-{out}"),
+                ("export", "sft", "--items", "data/items.jsonl", "--records", f"{out}.jsonl",
+                 "--out", f"sft-{out}"),
+            ):  # fmt: skip
+                p = _cli(*s, env=env, cwd=work)
+                logs.append(p.stdout + p.stderr)
+                assert p.returncode in (0, 1), p.stderr
+        assert any("[credential redacted]" in line for line in (work / "echo400.jsonl").open())
+        assert any("[credential redacted]" in line for line in (work / "echo200.jsonl").open())
         srv.default_script = ["401"]  # and a refused key: the message names the variable only
         srv.seen.clear()
         p = _cli(

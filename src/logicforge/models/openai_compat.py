@@ -38,6 +38,7 @@ import os
 import random
 import re
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from ..errors import ConfigError, ModelError
@@ -226,6 +227,17 @@ class OpenAICompatModel:
     async def _request(
         self, prompt: Prompt, sampling: Sampling, sample: int, n: int
     ) -> list[Response]:
+        """The request's Responses with every credential redacted from their text and errors,
+        before anything (the cache, records, reports, exports) can store them."""
+        key = self._key()
+        return [
+            redact_response(r, (key,) if key else ())
+            for r in await self._request_raw(prompt, sampling, sample, n)
+        ]
+
+    async def _request_raw(
+        self, prompt: Prompt, sampling: Sampling, sample: int, n: int
+    ) -> list[Response]:
         import aiohttp
 
         session = await self._get_session()
@@ -339,11 +351,50 @@ def _content_text(content: Any) -> str | _Bad | None:
     return _Bad(type(content).__name__)
 
 
+_CREDENTIAL = re.compile(
+    r"(?i)\b(?:proxy-)?authori[sz]ation\b\"?\s*[:=]\s*\"?\s*(?:(?:bearer|basic|token)\s+)?[^\s\",;}]*"
+    r"|\b(?:x-)?api[-_]?key\b\"?\s*[:=]\s*\"?[^\s\",;}]*"
+    r"|\bbearer\s+[^\s\",;}]{8,}"
+)
+REDACTED = "[credential redacted]"
+
+
+def redact(text: str, secrets: Sequence[str] = ()) -> str:
+    """``text`` with every given secret and anything shaped like a credential (an
+    ``Authorization`` or ``api-key`` header and its value, a ``Bearer`` token) replaced.
+
+    Example:
+        >>> redact('400: echo {"Authorization": "Bearer sk-123"}, then sk-123', ["sk-123"])
+        '400: echo {"[credential redacted]"}, then [credential redacted]'
+    """
+    text = _CREDENTIAL.sub(REDACTED, text)
+    for sec in secrets:
+        if sec:
+            text = text.replace(sec, REDACTED)
+    return text
+
+
+def redact_response(r: Response, secrets: Sequence[str]) -> Response:
+    """The Response with its text, error and string extras redacted (unchanged when clean)."""
+
+    def clean(v: Any) -> Any:
+        return redact(v, secrets) if isinstance(v, str) else v
+
+    return dataclasses.replace(
+        r,
+        text=clean(r.text),
+        error=clean(r.error),
+        extra={k: clean(v) for k, v in r.extra.items()},
+    )
+
+
 def _parse_body(raw: bytes) -> list[Response] | str:
     """One Response per choice of a 200 body (usage split evenly across choices), or the reason
-    it is malformed."""
+    it is malformed. A body that carries an ``error`` beside its choices is an error."""
     try:
         obj = json.loads(raw)
+        if isinstance(obj, dict) and obj.get("error") not in (None, "", {}, []):
+            return f"the server reported an error in a 200 reply: {str(obj['error'])[:200]}"
         choices = obj["choices"]
         if not isinstance(choices, list) or not choices:
             return "malformed response: no choices"
