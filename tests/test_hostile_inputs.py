@@ -9,6 +9,7 @@ import time
 import pytest
 
 import logicforge as lf
+from logicforge.models.base import Sampling
 from logicforge.metrics.aggregate import aggregate
 from logicforge.suites import load_suite
 
@@ -71,6 +72,9 @@ def test_items_file_with_the_wrong_schema_names_the_line(tmp_path) -> None:
         lf.load_items(p)
 
 
+_OK = "name: x\nproblems: [{family: 2sat/backbone, count: 1}]\nmodels: [random]\n"
+
+
 @pytest.mark.parametrize(
     "yaml_text, field",
     [
@@ -80,13 +84,48 @@ def test_items_file_with_the_wrong_schema_names_the_line(tmp_path) -> None:
         ("!!python/object/apply:os.system ['echo pwned']\n", "suite"),
         ("name: x\nmodels: !!python/name:os.system\nproblems: []\n", "suite"),
         ("- just\n- a list\n", "suite"),
-    ],
+        # settings that used to be silently wrong: strict types, named fields
+        (f"{_OK}sampling: {{structured: 'false'}}\n", "sampling.structured"),
+        (f"{_OK}sampling: {{seed: abc}}\n", "sampling.seed"),
+        (f"{_OK}sampling: {{temperature: true}}\n", "sampling.temperature"),
+        (f"{_OK}sampling: {{max_tokens: 1.5}}\n", "sampling.max_tokens"),
+        (f"{_OK}sampling: {{stop: [1, 2]}}\n", "sampling.stop"),
+        (f"{_OK}sampling: {{top_p: .nan}}\n", "sampling.top_p"),
+        (f"{_OK}seed: '7'\n", "seed"),
+        (f"{_OK}samples: true\n", "samples"),
+        ("name: x\nproblems: [{family: 2sat/backbone, count: '5'}]\n", "problems.0.count"),
+        ("name: x\nproblems: [{family: 2sat/backbone, pair: 'yes'}]\n", "problems.0.pair"),
+        # the billion laughs: aliases are refused before anything expands
+        (
+            "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+            "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c]\n"
+            "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e]\n"
+            "g: [*f, *f, *f, *f, *f, *f, *f, *f, *f]\nname: x\nproblems: []\n",
+            "aliases",
+        ),
+        (f"{_OK}description: &d hello\ntable: [*d]\n", "aliases"),
+    ],  # fmt: skip
 )
 def test_hostile_suite_files_are_refused(tmp_path, yaml_text: str, field: str) -> None:
     p = tmp_path / "s.yaml"
     p.write_text(yaml_text)
-    with pytest.raises(lf.ConfigError, match=field):
+    with pytest.raises(lf.ConfigError, match=field) as e:
         load_suite(p)
+    assert len(str(e.value)) < 1000  # the offending input is named, not printed whole
+
+
+def test_a_stop_string_is_one_stop_sequence(tmp_path) -> None:
+    p = tmp_path / "s.yaml"
+    p.write_text(f"{_OK}sampling: {{stop: 'Answer:'}}\n")
+    assert Sampling(**load_suite(p).sampling).stop == ("Answer:",)
+
+
+def test_a_huge_value_is_named_not_printed(tmp_path) -> None:
+    p = tmp_path / "s.yaml"
+    p.write_text(f"{_OK}samples: '{'9' * 300_000}'\n")
+    with pytest.raises(lf.ConfigError, match="samples") as e:
+        load_suite(p)
+    assert len(str(e.value)) < 1000 and "characters" in str(e.value)
 
 
 @pytest.mark.parametrize("name", ["../../../etc/passwd", "twosat-table1/../../x", "/etc/hosts"])
@@ -126,3 +165,69 @@ def test_a_suite_name_cannot_leave_the_runs_folder(name: str, tmp_path) -> None:
     )
     with pytest.raises(lf.ConfigError, match="name"):
         load_suite(str(f))
+
+
+def _cli_error(argv: list[str], capsys) -> str:
+    """Run the CLI in-process; it must exit 2 with one ``logicforge <verb>: error:`` line."""
+    from logicforge.cli import main
+
+    try:
+        rc = main(argv)
+    except SystemExit as e:  # argparse's usage errors
+        rc = e.code
+    err = capsys.readouterr().err
+    assert rc == 2, (argv, rc, err)
+    assert "Traceback" not in err and f"logicforge {argv[0]}: error:" in err, err
+    return err
+
+
+@pytest.fixture
+def cli_dir(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    from logicforge.cli import main
+
+    gen = ["generate", "--family", "ksat/random", "--set", "n_vars=5", "--set", "alpha=3"]
+    assert main([*gen, "--count", "3", "--out", "d", "--quiet"]) == 0
+    assert main(["run", "--items", "d/items.jsonl", "--model", "random", "--records", "ok.jsonl",
+                 "--quiet"]) == 0  # fmt: skip
+    (tmp_path / "notgguf.gguf").write_text("hello")
+    (tmp_path / "badrec.jsonl").write_text('{"record_id": "x", "model": 5, "meta": 3}\n')
+    (tmp_path / "badprob.jsonl").write_text('{"problem_id": 1}\n')
+    item = json.loads((tmp_path / "d" / "items.jsonl").read_text().splitlines()[0])
+    maybe = {**item, "gold": {"label": "MAYBE"}}
+    (tmp_path / "maybe.jsonl").write_text(json.dumps(maybe) + "\n")
+    nowhere = {**item, "mapping": {**item["mapping"], next(iter(item["mapping"])): 999}}
+    (tmp_path / "nowhere.jsonl").write_text(json.dumps(nowhere) + "\n")
+    return tmp_path
+
+
+GEN = ["generate", "--family", "ksat/random", "--set", "n_vars=5", "--set", "alpha=3"]
+RUN = ["run", "--items", "d/items.jsonl", "--model", "random"]
+CLI_CASES = [
+    ([*RUN, "--records", "r.jsonl", "--limit", "-1"], "--limit"),
+    ([*RUN, "--records", "r.jsonl", "--samples", "x"], "--samples"),
+    ([*GEN, "--seed", "-1", "--out", "g"], "--seed"),
+    ([*GEN, "--count", "-3", "--out", "g"], "--count"),
+    ([*GEN, "--count", "1000000000000", "--out", "g"], "count"),
+    ([*GEN, "--out", "d/items.jsonl"], "d/items.jsonl"),
+    (["run", "--items", "d", "--model", "random", "--records", "r.jsonl"], "d"),
+    ([*RUN, "--records", "d"], "directory"),
+    (["report", "--records", "d", "--out", "rep"], "d"),
+    (["report", "--records", "badrec.jsonl", "--out", "rep"], "record 1"),
+    (["report", "--records", "ok.jsonl", "--problems", "badprob.jsonl", "--out", "rep"], "problem 1"),
+    (["run", "--items", "d/items.jsonl", "--model", "local:notgguf.gguf", "--records", "r.jsonl"],
+     "GGUF"),
+    (["run", "--items", "maybe.jsonl", "--model", "random", "--records", "r.jsonl"], "MAYBE"),
+    (["run", "--items", "nowhere.jsonl", "--model", "random", "--records", "r.jsonl"], "999"),
+    (["score", "--records", "d", "--items", "d/items.jsonl", "--out", "s.jsonl"], "d"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("argv", "names"), CLI_CASES)
+def test_bad_cli_input_is_one_error_line_and_exit_2(argv, names: str, cli_dir, capsys) -> None:
+    assert names in _cli_error(argv, capsys)
+
+
+def test_a_huge_count_is_refused_before_any_work() -> None:
+    with pytest.raises(lf.ConfigError, match="count"):
+        lf.generate("ksat/random", {"n_vars": 5, "alpha": 3.0}, count=10**12)

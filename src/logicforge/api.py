@@ -207,15 +207,17 @@ def report(
         else PriceTable(prices)
     )
     recs = (
-        list(read_jsonl(records)) if isinstance(records, str | Path) else [dict(r) for r in records]
+        _checked_rows(records, Record, "record")
+        if isinstance(records, str | Path)
+        else [dict(r) for r in records]
     )
     probs = (
-        list(read_jsonl(problems))
+        _checked_rows(problems, LabelledProblem, "problem")
         if isinstance(problems, str | Path)
         else [p.model_dump(mode="json") if hasattr(p, "model_dump") else dict(p) for p in problems]
     )
     its = (
-        list(read_jsonl(items))
+        _checked_rows(items, Item, "item")
         if isinstance(items, str | Path)
         else [it.model_dump(mode="json") for it in items]
     )
@@ -245,11 +247,34 @@ def iter_items(path: str | Path) -> Iterator[Item]:
             if not line.strip():
                 continue
             try:
-                yield Item.model_validate_json(line)
+                it = Item.model_validate_json(line)
             except ValidationError as e:
                 err = e.errors()[0]
                 where = ".".join(map(str, err["loc"])) or "item"
                 raise DataFileError(f"{path}: line {i}: {where}: {err['msg']}") from None
+            why = _item_problem(it)
+            if why:
+                raise DataFileError(f"{path}: line {i}: {why}")
+            yield it
+
+
+def _item_problem(it: Item) -> str:
+    """What is wrong with a schema-valid item's contents ("" when nothing): a gold label its
+    kind does not have, a name mapped to a variable the problem does not declare."""
+    from .registry import KINDS
+
+    labels: tuple[str, ...] = (
+        getattr(KINDS.get(it.kind), "labels", ()) if it.kind in KINDS.names() else ()
+    )
+    gold = it.gold.get("label")
+    if labels and gold not in (*labels, "UNKNOWN"):
+        return f"gold.label: {str(gold)[:40]!r} is not a {it.kind} label ({', '.join(labels)})"
+    n = it.problem.get("num_vars")
+    if isinstance(n, int):
+        bad = [k for k, v in it.mapping.items() if not 1 <= v <= n]
+        if bad:
+            return f"mapping: {bad[0][:40]!r} names variable {it.mapping[bad[0]]}, not in 1..{n}"
+    return ""
 
 
 def count_lines(path: str | Path) -> int:
@@ -264,6 +289,23 @@ def count_lines(path: str | Path) -> int:
 def load_items(path: str | Path) -> list[Item]:
     """Read a whole items JSONL file (see :func:`iter_items`)."""
     return list(iter_items(path))
+
+
+def _checked_rows(path: str | Path, model: Any, what: str) -> list[dict[str, Any]]:
+    """The rows of a JSONL file, each checked against ``model`` (kept as dicts); the first that
+    does not fit is a :class:`DataFileError` naming the line and the field."""
+    from pydantic import ValidationError
+
+    rows = []
+    for i, obj in enumerate(read_jsonl(path), start=1):
+        try:
+            model.model_validate(obj)
+        except ValidationError as e:
+            err = e.errors()[0]
+            where = ".".join(map(str, err["loc"])) or "(the row)"
+            raise DataFileError(f"{path}: {what} {i}: {where}: {err['msg']}") from None
+        rows.append(obj)
+    return rows
 
 
 def load_problems(path: str | Path) -> list[LabelledProblem]:

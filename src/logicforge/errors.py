@@ -29,7 +29,10 @@ class ConfigError(LogicforgeError):
     """A parameter or configuration value is invalid; raised before any work starts."""
 
     def __init__(self, field: str, value: object, why: str) -> None:
-        super().__init__(f"invalid value for {field!r}: {value!r} — {why}")
+        shown = repr(value)
+        if len(shown) > 200:  # a huge input is named, not printed whole
+            shown = f"{shown[:200]}… ({len(shown):,} characters)"
+        super().__init__(f"invalid value for {field!r}: {shown} — {why}")
         self.field = field
         self.value = value
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 from .errors import ConfigError
@@ -45,7 +45,7 @@ def ray_window(ray: Any) -> int:
 
 def ordered_map(
     fn: Callable[..., R],
-    shards: Sequence[tuple[Any, ...]],
+    shards: Iterable[tuple[Any, ...]],
     executor: str = "local",
     workers: int = 1,
     address: str | None = None,
@@ -69,7 +69,7 @@ def ordered_map(
                 pending.append(task.remote(*nxt))
             yield out
         return
-    if workers == 1 or len(shards) < 2:
+    if workers == 1:
         for sh in shards:
             yield fn(*sh)
         return

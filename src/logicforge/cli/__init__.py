@@ -29,6 +29,7 @@ from ..models.base import Sampling, load_model
 from ..registry import FAMILIES, RENDERERS, TRANSFORMS
 from ..renderers.base import render_problem
 from ..runner.store import read_jsonl, write_jsonl
+from .args import natural
 
 
 def _value(field: str, raw: str) -> Any:
@@ -267,8 +268,8 @@ def _sampling_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("sampling")
     g.add_argument("--temperature", type=float, default=0.0)
     g.add_argument("--top-p", type=float, default=1.0)
-    g.add_argument("--max-tokens", type=int, default=1024)
-    g.add_argument("--sampling-seed", type=int, default=0)
+    g.add_argument("--max-tokens", type=natural, default=1024)
+    g.add_argument("--sampling-seed", type=natural, default=0)
     g.add_argument("--stop", action="append", help="stop sequence (repeatable)")
     g.add_argument(
         "--structured",
@@ -310,10 +311,10 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KEY=V1,V2",
         help="swept parameter (repeatable)",
     )
-    g.add_argument("--count", type=int, default=10, help="problems per parameter point")
-    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--count", type=natural, default=10, help="problems per parameter point")
+    g.add_argument("--seed", type=natural, default=0)
     g.add_argument(
-        "--workers", type=int, default=1, help="local processes (same output as one, faster)"
+        "--workers", type=natural, default=1, help="local processes (same output as one, faster)"
     )
     g.add_argument("--quiet", action="store_true", help="no progress line")
     _executor_args(g)
@@ -345,14 +346,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="model spec (repeatable), e.g. oracle, embedded, openai-compatible:URL:NAME",
     )
     u.add_argument("--records", required=True)
-    u.add_argument("--samples", type=int, default=1)
-    u.add_argument("--concurrency", type=int, default=8)
+    u.add_argument("--samples", type=natural, default=1)
+    u.add_argument("--concurrency", type=natural, default=8)
     u.add_argument("--cache", default=".logicforge-cache/responses.sqlite")
     u.add_argument("--no-cache", action="store_true")
     u.add_argument(
         "--retry-errors", action="store_true", help="redo records that ended in an error"
     )
-    u.add_argument("--limit", type=int, help="only the first N items")
+    u.add_argument("--limit", type=natural, help="only the first N items")
     u.add_argument("--quiet", action="store_true", help="no progress line")
     u.add_argument("--json", action="store_true", help="one JSON summary line per model")
     _executor_args(u)
@@ -364,7 +365,7 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument("--prices", help="price table (YAML: model pattern → {prompt, completion} $/1M)")
     u.add_argument(
         "--max-errors",
-        type=int,
+        type=natural,
         help="error budget: stop cleanly once more records than this end in an error",
     )
     u.add_argument(
@@ -413,9 +414,9 @@ def build_parser() -> argparse.ArgumentParser:
     su.add_argument(
         "--renderer", action="append", help="replace the suite's renderers (repeatable)"
     )
-    su.add_argument("--count", type=int, help="replace every block's formulas per point")
+    su.add_argument("--count", type=natural, help="replace every block's formulas per point")
     su.add_argument("--writer", help="replace the story writer model (story renderers)")
-    su.add_argument("--concurrency", type=int, default=8)
+    su.add_argument("--concurrency", type=natural, default=8)
     su.add_argument("--no-cache", action="store_true")
     su.add_argument("--quiet", action="store_true")
     su.set_defaults(fn=cmd_suite)
@@ -431,9 +432,12 @@ def build_parser() -> argparse.ArgumentParser:
         "demo", help="phase-transition demo: baselines and the embedded model, with report"
     )
     d.add_argument("--out", default="demo-out")
-    d.add_argument("--per-alpha", type=int, default=5, help="instances per α for the baselines")
+    d.add_argument("--per-alpha", type=natural, default=5, help="instances per α for the baselines")
     d.add_argument(
-        "--embedded-per-alpha", type=int, default=2, help="instances per α for the embedded model"
+        "--embedded-per-alpha",
+        type=natural,
+        default=2,
+        help="instances per α for the embedded model",
     )
     d.add_argument("--no-embedded", action="store_true")
     d.set_defaults(fn=cmd_demo)
@@ -446,6 +450,10 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.fn(args))
     except LogicforgeError as e:
         print(f"logicforge {args.cmd}: error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:  # a path that is a folder, exists, is read-only, a full disk …
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"logicforge {args.cmd}: error: {where}{e.strerror or e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(

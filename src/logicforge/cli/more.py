@@ -13,6 +13,7 @@ from typing import Any
 from .. import api
 from ..errors import ConfigError, DataFileError
 from ..registry import FAMILIES, METRICS, MODELS, RENDERERS, TRANSFORMS
+from .args import natural
 
 MODEL_HELP = {
     "random": "uniformly random answer of the right shape (seed=N)",
@@ -243,7 +244,7 @@ def add_parsers(sub: Any) -> None:
     se = sub.add_parser("serve", help="serve a model (e.g. embedded) as an OpenAI-compatible API")
     se.add_argument("--model", default="embedded", help="model spec (default: embedded)")
     se.add_argument("--host", default="127.0.0.1")
-    se.add_argument("--port", type=int, default=8000, help="0 picks a free port")
+    se.add_argument("--port", type=natural, default=8000, help="0 picks a free port")
     se.add_argument("--port-file", help='write {"port": N} here once listening')
     se.set_defaults(fn=cmd_serve)
     co = sub.add_parser("completion", help="print a shell completion script (bash)")

@@ -6,6 +6,8 @@ import argparse
 import json
 from typing import Any
 
+from .args import natural
+
 
 def cmd_narrate(a: argparse.Namespace) -> int:
     from ..api import load_problems
@@ -105,8 +107,8 @@ def add_parsers(sub: Any) -> None:
     )
     na.add_argument("--writer", required=True, help="model spec that writes (e.g. embedded)")
     na.add_argument("--checker", help="model spec that back-translates (default: the writer)")
-    na.add_argument("--attempts", type=int, default=3, help="per condition, then the template")
-    na.add_argument("--max-tokens", type=int, default=200)
+    na.add_argument("--attempts", type=natural, default=3, help="per condition, then the template")
+    na.add_argument("--max-tokens", type=natural, default=200)
     na.add_argument("--temperature", type=float, default=0.7)
     na.add_argument("--aware", action="store_true", help="error-aware evaluation prompt")
     na.add_argument(
@@ -115,7 +117,7 @@ def add_parsers(sub: Any) -> None:
         help="also ask the checker SATBench's whole-puzzle consistency question (recorded only)",
     )
     na.add_argument("--out", required=True, help="items.jsonl (appended; a rerun resumes)")
-    na.add_argument("--concurrency", type=int, default=4)
+    na.add_argument("--concurrency", type=natural, default=4)
     na.add_argument("--json", action="store_true")
     na.add_argument("--quiet", action="store_true")
     na.set_defaults(fn=cmd_narrate)
@@ -127,10 +129,10 @@ def add_parsers(sub: Any) -> None:
     bt.add_argument("problems", help="problems.jsonl with edited fol problems and their originals")
     bt.add_argument("--writer", required=True, help="model spec that rewrites sentences")
     bt.add_argument("--checker", help="model spec that translates back (default: the writer)")
-    bt.add_argument("--attempts", type=int, default=3)
-    bt.add_argument("--max-tokens", type=int, default=160)
+    bt.add_argument("--attempts", type=natural, default=3)
+    bt.add_argument("--max-tokens", type=natural, default=160)
     bt.add_argument("--temperature", type=float, default=0.7)
-    bt.add_argument("--concurrency", type=int, default=4)
+    bt.add_argument("--concurrency", type=natural, default=4)
     bt.add_argument("--out", required=True, help="problems.jsonl of the kept problems")
     bt.set_defaults(fn=cmd_backtranslate)
 
@@ -149,6 +151,6 @@ def add_parsers(sub: Any) -> None:
         default="trace",
         help="trace: extraction + core opinion; qualitative: PF / IV / AC / AL codes",
     )
-    ju.add_argument("--concurrency", type=int, default=4)
+    ju.add_argument("--concurrency", type=natural, default=4)
     ju.add_argument("--json", action="store_true")
     ju.set_defaults(fn=cmd_judge)

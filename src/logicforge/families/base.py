@@ -58,6 +58,7 @@ def expand_grid(
 
 
 _CHUNK = 64  # items generated per pause of the cyclic GC
+MAX_COUNT = 100_000_000  # problems per parameter point
 
 
 @contextlib.contextmanager
@@ -104,17 +105,20 @@ def generate_problems(
     """
     fam: Family = FAMILIES.get(family)  # type: ignore[assignment]
     points = [params] if isinstance(params, Mapping) else list(params)
-    if count < 0:
-        raise ConfigError("count", count, "must be ≥ 0")
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_COUNT:
+        raise ConfigError("count", count, f"must be an integer in 0..{MAX_COUNT:,} per point")
     if not isinstance(workers, int) or not 1 <= workers <= 1024:
         raise ConfigError("workers", workers, "must be an integer in 1..1024")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ConfigError("seed", seed, "must be an integer ≥ 0")
     built = [make_params(fam, p) for p in points]  # validate every point before any work
-    shards = [
+    shards = (  # lazy: a large count streams instead of listing its shards first
         (family, dataclasses.asdict(p), j, start, min(count, start + _CHUNK), seed)
         for j, p in enumerate(built)
         for start in range(0, count, _CHUNK)
-    ]
-    if executor == "local" and (workers == 1 or len(shards) < 2):
+    )
+    n_shards = len(built) * -(-count // _CHUNK)
+    if executor == "local" and (workers == 1 or n_shards < 2):
         for sh in shards:  # in this process: problems as built, no round trip through dicts
             yield from _shard(*sh)
         return

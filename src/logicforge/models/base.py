@@ -6,6 +6,7 @@ inspect's ``ModelAPI``; the runner turns an Item into its prompt (:meth:`Prompt.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -28,12 +29,29 @@ class Sampling:
     structured: bool = False  # send the Item's JSON schema as response_format when supported
 
     def __post_init__(self) -> None:
-        if not 0 <= self.temperature <= 5:
-            raise ConfigError("temperature", self.temperature, "must be in [0, 5]")
-        if not 0 < self.top_p <= 1:
-            raise ConfigError("top_p", self.top_p, "must be in (0, 1]")
-        if not isinstance(self.max_tokens, int) or self.max_tokens < 1:
-            raise ConfigError("max_tokens", self.max_tokens, "must be an integer ≥ 1")
+        def number(v: object) -> bool:
+            return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+        def integer(v: object) -> bool:
+            return isinstance(v, int) and not isinstance(v, bool)
+
+        if not number(self.temperature) or not 0 <= self.temperature <= 5:
+            raise ConfigError("temperature", self.temperature, "must be a number in [0, 5]")
+        if not number(self.top_p) or not 0 < self.top_p <= 1:
+            raise ConfigError("top_p", self.top_p, "must be a number in (0, 1]")
+        if not integer(self.max_tokens) or not 1 <= self.max_tokens <= 10_000_000:
+            raise ConfigError("max_tokens", self.max_tokens, "must be an integer in 1..10000000")
+        if self.seed is not None and (not integer(self.seed) or not 0 <= self.seed < 2**63):
+            raise ConfigError("seed", self.seed, "must be a non-negative integer or null")
+        if isinstance(self.stop, str):  # one stop sequence, not one per character
+            object.__setattr__(self, "stop", (self.stop,) if self.stop else ())
+        if not isinstance(self.stop, list | tuple) or not all(
+            isinstance(x, str) and x for x in self.stop
+        ):
+            raise ConfigError("stop", self.stop, "must be a string or a list of non-empty strings")
+        object.__setattr__(self, "stop", tuple(self.stop))
+        if not isinstance(self.structured, bool):
+            raise ConfigError("structured", self.structured, "must be true or false")
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,9 @@ class LlamaCppModel:
     ) -> None:
         if not path.is_file():
             raise ConfigError("model", str(path), "GGUF file not found")
+        with open(path, "rb") as f:
+            if f.read(4) != b"GGUF":
+                raise ConfigError("model", str(path), "not a GGUF model file (no GGUF header)")
         self.path = path
         self.name = name
         self.cache_id = f"llama-cpp:{name}:{path.stat().st_size}"
@@ -65,13 +68,16 @@ class LlamaCppModel:
                 raise ModelError(
                     "llama-cpp-python is missing; run: pip install 'logicforge[embedded]'"
                 ) from None
-            self._llm = Llama(
-                model_path=str(self.path),
-                n_ctx=self.n_ctx,
-                n_threads=self.threads,
-                verbose=False,
-                seed=0,
-            )
+            try:
+                self._llm = Llama(
+                    model_path=str(self.path),
+                    n_ctx=self.n_ctx,
+                    n_threads=self.threads,
+                    verbose=False,
+                    seed=0,
+                )
+            except ValueError as e:  # a damaged or unsupported GGUF file
+                raise ModelError(f"{self.path}: llama.cpp cannot load it ({e})") from None
         return self._llm
 
     def _complete(self, prompt: Prompt, s: Sampling, sample: int) -> Response:

@@ -41,8 +41,26 @@ from ..registry import FAMILIES, REDUCTIONS, RENDERERS
 SHIPPED = "logicforge.suites"
 
 
+MAX_SUITE_BYTES = 1_000_000
+
+
+class _NoAliasLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that refuses aliases (``*name``): a few nested aliases expand a 1 KB
+    file into gigabytes (the "billion laughs"), and no suite needs them."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            mark = self.peek_event().start_mark
+            raise yaml.YAMLError(
+                f"aliases (*{self.peek_event().anchor}) are not allowed in suite files "
+                f"(line {mark.line + 1}); write the value out"
+            )
+        return super().compose_node(parent, index)
+
+
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: "false" is not False, "5" is not 5, true is not 1 (YAML already gives real types)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class ProblemBlock(_Strict):
@@ -162,6 +180,8 @@ class Suite(_Strict):
             Sampling(**self.sampling)
         except TypeError as e:
             raise ConfigError("sampling", self.sampling, str(e)) from None
+        except ConfigError as e:
+            raise ConfigError(f"sampling.{e.field}", e.value, str(e).split(" — ", 1)[-1]) from None
 
 
 def list_suites() -> list[str]:
@@ -191,10 +211,12 @@ def load_suite(name_or_path: str | Path, writer: str | None = None, **overrides:
                 "suite", str(name_or_path), f"no such suite; shipped: {', '.join(list_suites())}"
             )
         text = f.read_text(encoding="utf-8")
+    if len(text) > MAX_SUITE_BYTES:
+        raise ConfigError("suite", str(name_or_path), f"over {MAX_SUITE_BYTES:,} characters")
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 - a SafeLoader without aliases
     except yaml.YAMLError as e:
-        raise ConfigError("suite", str(name_or_path), f"not valid YAML ({e})") from None
+        raise ConfigError("suite", str(name_or_path), f"not valid YAML ({str(e)[:300]})") from None
     if not isinstance(data, dict):
         raise ConfigError("suite", str(name_or_path), "must be a YAML mapping")
     data.update({k: v for k, v in overrides.items() if v is not None})
