@@ -9,8 +9,8 @@ import time
 import pytest
 
 import logicforge as lf
-from logicforge.models.base import Sampling
 from logicforge.metrics.aggregate import aggregate
+from logicforge.models.base import Sampling
 from logicforge.suites import load_suite
 
 HUGE = [
