@@ -69,6 +69,8 @@ class FakeServer:
             return hostile
         if action == "429":
             return web.Response(status=429, text="slow down", headers={"Retry-After": "0.05"})
+        if action.startswith("429:"):  # 429 with the given Retry-After value
+            return web.Response(status=429, text="slow down", headers={"Retry-After": action[4:]})
         if action in ("500", "503"):
             return web.Response(
                 status=int(action), text="<html>oops</html>", content_type="text/html"

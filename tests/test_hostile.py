@@ -5,6 +5,7 @@ Every server here is a real HTTP server on 127.0.0.1 (``tests/fakeserver.py``), 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import time
 import pytest
 
 import logicforge as lf
+from logicforge.models.base import Prompt, Sampling
 from logicforge.models.openai_compat import OpenAICompatModel
 from logicforge.runner.store import RecordStore
 
@@ -197,3 +199,72 @@ def test_odd_reply_shapes_are_records_never_a_crash(tmp_path) -> None:
 def test_non_finite_or_negative_client_options_fail_naming_the_option(opt: str) -> None:
     with pytest.raises(lf.ConfigError, match=opt.split("=")[0]):
         lf.load_model(f"openai-compatible:http://127.0.0.1:9/v1:m;{opt}")
+
+
+@pytest.mark.parametrize("value", ["-5", "nan", "NaN", "Mon, 01 Jan 2001 00:00:00 GMT", "soon"])
+def test_an_invalid_retry_after_gets_the_normal_back_off(value: str) -> None:
+    """Retry-After of −5, NaN, a past date or junk used to mean "retry at once" (18 requests in
+    0.7 s); it is treated as absent, so the client's own back-off applies and is counted."""
+    items = lf.render(lf.generate("ksat/random", {"n_vars": 5, "alpha": 3.0}, count=1, seed=0))
+    with FakeServer() as srv:
+        srv.default_script = [f"429:{value}"] * 3
+        m = OpenAICompatModel(srv.base_url, "m", timeout=2.0, max_retries=3, backoff=0.1)
+        r = asyncio.run(m.generate(Prompt.of(items[0]), Sampling(), 0))
+        asyncio.run(m.aclose())
+    assert r.error is None and srv.requests == 4
+    assert m.waited_s >= 0.5 * (0.1 + 0.2 + 0.4)  # three jittered back-offs, none skipped
+
+
+@pytest.mark.parametrize("value", ["inf", "1000000000", "Fri, 31 Dec 9999 23:59:59 GMT"])
+def test_an_endless_retry_after_is_bounded_by_the_wait_budgets(value: str, tmp_path) -> None:
+    """Retry-After: inf / 10⁹ / year 9999 used to hold one item for minutes and a run for hours;
+    each wait is capped and counted against a per-request and a per-run budget."""
+    items = lf.render(lf.generate("ksat/random", {"n_vars": 5, "alpha": 3.0}, count=6, seed=0))
+    with FakeServer() as srv:
+        srv.default_script = [f"429:{value}"]
+        srv.sticky.update(it.messages[-1].content for it in items)
+        m = OpenAICompatModel(
+            srv.base_url, "m", timeout=2.0, max_retries=50, backoff=0.05, max_backoff=0.05,
+            max_retry_after=0.05, max_item_wait=0.12, max_total_wait=0.4,
+        )  # fmt: skip
+        lf.run(items, m, tmp_path / "r.jsonl", concurrency=1)
+    recs = list(_records(tmp_path / "r.jsonl").values())
+    errors = [r["error"] or "" for r in recs]
+    assert len(recs) == 6 and all("gave up" in e for e in errors), errors
+    assert any("max_item_wait" in e for e in errors) and any("max_total_wait" in e for e in errors)
+    assert m.waited_s <= 0.4 + 1e-9 and srv.requests < 6 * 4
+
+
+def test_the_progress_line_shows_the_retry_waits() -> None:
+    from logicforge.runner.progress import Progress
+
+    p = Progress(10, "m", enabled=False, note=lambda: "waited 42 s to retry")
+    assert p.line().endswith("· waited 42 s to retry")
+
+
+def test_a_resume_with_another_configuration_is_refused(tmp_path) -> None:
+    """record_id is (item, model name, sample): rerunning the same records file with other
+    sampling, another endpoint or structured output used to print "0 new records" and keep the
+    old answers. Records now carry their configuration and a different one is refused."""
+    items = lf.render(lf.generate("ksat/random", {"n_vars": 5, "alpha": 3.0}, count=3, seed=0))
+    rec = tmp_path / "r.jsonl"
+    with FakeServer() as a, FakeServer() as b:
+        m = OpenAICompatModel(a.base_url, "m", timeout=2.0)
+        assert lf.run(items, m, rec)["done"] == 3
+        before = rec.read_bytes()
+        for model, sampling, what in (
+            (OpenAICompatModel(a.base_url, "m"), Sampling(temperature=0.7), "temperature"),
+            (OpenAICompatModel(a.base_url, "m"), Sampling(structured=True), "structured"),
+            (OpenAICompatModel(b.base_url, "m"), Sampling(), "endpoint"),
+            (OpenAICompatModel(a.base_url, "m"), Sampling(max_tokens=99), "max_tokens"),
+        ):
+            with pytest.raises(lf.ConfigError, match=f"another configuration.*{what}"):
+                lf.run(items, model, rec, sampling=sampling)
+            assert rec.read_bytes() == before  # nothing mixed in, nothing lost
+        again = lf.run(items, OpenAICompatModel(a.base_url, "m"), rec)  # the same: resumes
+        assert again["done"] == 0 and again["total"] == 3
+        other = OpenAICompatModel(a.base_url, "m", name="m-hot")  # its own name: kept apart
+        assert lf.run(items, other, rec, sampling=Sampling(temperature=0.7))["done"] == 3
+    cfgs = {r["model"]: r["config"] for r in map(json.loads, rec.read_text().splitlines())}
+    assert cfgs["m"]["temperature"] == 0.0 and cfgs["m-hot"]["temperature"] == 0.7
+    assert cfgs["m"]["endpoint"].startswith(a.base_url)

@@ -150,6 +150,8 @@ class Record(_Frozen):
     answer: Answer | None = None
     verdict: Verdict | None = None
     meta: dict[str, Any] = Field(default_factory=dict)  # item columns for grouping
+    # what produced the text: the model's configuration and the sampling (None: older records)
+    config: dict[str, Any] | None = None
     extra: dict[str, Any] = Field(
         default_factory=dict
     )  # backend / strategy details (turns, best-of-n)

@@ -50,17 +50,27 @@ RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
 
 
 def _retry_after(value: str | None) -> float | None:
+    """Seconds a ``Retry-After`` header asks for, or None — the normal back-off then applies —
+    when it is absent or invalid: not a number or a date, NaN, infinite, negative, or a date in
+    the past (each would otherwise retry at once or wait forever). Large values are capped by
+    the caller (``max_retry_after``) and count against the wait budgets.
+
+    Example:
+        >>> _retry_after("2"), _retry_after("-5"), _retry_after("nan"), _retry_after("inf")
+        (2.0, None, None, None)
+    """
     if not value:
         return None
     try:
-        return max(0.0, float(value))
+        v = float(value)
     except ValueError:
-        pass
-    try:
-        dt = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, dt.timestamp() - time.time())
+        try:
+            dt = email.utils.parsedate_to_datetime(value)
+            v = dt.timestamp() - time.time()
+        except (TypeError, ValueError, OverflowError):
+            return None
+        return v if math.isfinite(v) and v > 0 else None
+    return v if math.isfinite(v) and v >= 0 else None
 
 
 class OpenAICompatModel:
@@ -77,6 +87,8 @@ class OpenAICompatModel:
         backoff: float = 0.5,
         max_backoff: float = 30.0,
         max_retry_after: float = 120.0,
+        max_item_wait: float = 180.0,
+        max_total_wait: float = 1800.0,
         connections: int = 256,
         max_body_mb: float = 16.0,
         rpm: float | None = None,
@@ -103,6 +115,8 @@ class OpenAICompatModel:
             ("backoff", backoff),
             ("max_backoff", max_backoff),
             ("max_retry_after", max_retry_after),
+            ("max_item_wait", max_item_wait),
+            ("max_total_wait", max_total_wait),
             ("max_body_mb", max_body_mb),
             ("cooldown", cooldown),
             ("rpm", rpm),
@@ -141,6 +155,9 @@ class OpenAICompatModel:
         self.backoff = backoff
         self.max_backoff = max_backoff
         self.max_retry_after = max_retry_after
+        self.max_item_wait = max_item_wait  # seconds one request may spend waiting to retry
+        self.max_total_wait = max_total_wait  # … and all of this model's requests together
+        self.waited_s = 0.0  # retry waits so far (shown on the progress line)
         self.connections = connections
         self.max_body = int(max_body_mb * 2**20)
         self._session: Any = None
@@ -243,6 +260,7 @@ class OpenAICompatModel:
         session = await self._get_session()
         data = self._body(prompt, sampling, sample, n)
         reason = ""
+        waited = 0.0
         for attempt in range(1, self.max_retries + 2):
             wait: float | None = None
             if self.rpm is not None:
@@ -303,7 +321,27 @@ class OpenAICompatModel:
                 wait = min(
                     self.max_backoff, self.backoff * 2 ** (attempt - 1)
                 ) * self._jitter.uniform(0.5, 1.0)
-            await asyncio.sleep(min(wait, self.max_retry_after))
+            wait = min(wait, self.max_retry_after)
+            budget = ""
+            if waited + wait > self.max_item_wait:
+                budget = (
+                    f"this request's retry waits would pass max_item_wait={self.max_item_wait:g} s"
+                )
+            elif self.waited_s + wait > self.max_total_wait:
+                budget = (
+                    f"the run's retry waits would pass max_total_wait={self.max_total_wait:g} s"
+                )
+            if budget:
+                return [
+                    Response(
+                        text=None,
+                        error=f"gave up after {attempt} attempts ({budget}): {reason}",
+                        attempts=attempt,
+                    )
+                ]
+            waited += wait
+            self.waited_s += wait
+            await asyncio.sleep(wait)
         return [
             Response(
                 text=None,
@@ -452,6 +490,8 @@ _FLOAT = (
     "backoff",
     "max_backoff",
     "max_retry_after",
+    "max_item_wait",
+    "max_total_wait",
     "max_body_mb",
     "rpm",
     "tpm",

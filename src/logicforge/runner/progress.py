@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from typing import TextIO
 
 
@@ -14,9 +15,15 @@ def _fmt(sec: float) -> str:
 
 class Progress:
     def __init__(
-        self, total: int, label: str, enabled: bool = True, stream: TextIO | None = None
+        self,
+        total: int,
+        label: str,
+        enabled: bool = True,
+        stream: TextIO | None = None,
+        note: Callable[[], str] | None = None,
     ) -> None:
         self.total, self.label, self.enabled = total, label, enabled
+        self.note = note  # extra text for the line, e.g. the retry waits so far
         self.stream = stream or sys.stderr
         self.done = 0
         self.skipped = 0  # already finished before this run: counted as done, not in the rate
@@ -29,7 +36,11 @@ class Progress:
         rate = (self.done - self.skipped) / el if el > 0 else 0.0
         eta = max(0, self.total - self.done) / rate if rate > 0 else 0.0
         pct = 100.0 * self.done / self.total if self.total else 100.0
-        return f"{self.label}: {self.done}/{self.total} ({pct:5.1f}%) {rate:8.1f}/s elapsed {_fmt(el)} ETA {_fmt(eta)}"
+        note = self.note() if self.note else ""
+        return (
+            f"{self.label}: {self.done}/{self.total} ({pct:5.1f}%) {rate:8.1f}/s "
+            f"elapsed {_fmt(el)} ETA {_fmt(eta)}{f' · {note}' if note else ''}"
+        )
 
     def skip(self, n: int = 1) -> None:
         """Count records finished by an earlier run (resume)."""

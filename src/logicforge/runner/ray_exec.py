@@ -39,10 +39,11 @@ def _eval_shard(
 
     from ..models.base import Prompt, Sampling, load_model
     from ..models.tokens import TokenCounter
-    from .runner import clean_text, score_response
+    from .runner import clean_text, run_config, score_response
 
     model = load_model(spec)
     s = Sampling(**{**sampling, "stop": tuple(sampling.get("stop") or ())})
+    config = run_config(model, s)
     tokens = TokenCounter(tokenizer) if tokenizer else None
     jobs = [
         (Item.model_validate_json(js), k)
@@ -58,7 +59,9 @@ def _eval_shard(
             async with sem:
                 r = await model.generate(Prompt.of(item), s, k)
             r.text = clean_text(r.text)
-            rec = score_response(item, model.name, k, r, tokens=tokens, truncation=truncation)
+            rec = score_response(
+                item, model.name, k, r, tokens=tokens, truncation=truncation, config=config
+            )
             raw = dataclasses.asdict(r)
             out.append((rec.record_id, rec.model_dump_json().encode(), rec.error is not None, raw))
 
@@ -89,6 +92,7 @@ def run_on_ray(
     cache_id: str | None = None,
     max_errors: int | None = None,
     truncation: str = "incorrect",
+    config: dict[str, Any] | None = None,
 ) -> dict[str, int]:
     """Evaluate ``items`` with the model ``spec`` on Ray, appending to ``store`` (driver only).
 
@@ -128,7 +132,14 @@ def run_on_ray(
                 hit = cache.get(key) if key else None
                 if hit is not None:  # scored at the driver, never shipped
                     rec = score_response(
-                        it, name, k, hit, cached=True, tokens=tokens, truncation=truncation
+                        it,
+                        name,
+                        k,
+                        hit,
+                        cached=True,
+                        tokens=tokens,
+                        truncation=truncation,
+                        config=config,
                     )
                     store.append(rid, rec.model_dump_json().encode(), errored=False)
                     counts["done"] += 1

@@ -10,10 +10,11 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections.abc import Iterable, Iterator, Sized
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from ..errors import ModelError
+from ..errors import ConfigError, ModelError
 from ..kinds import parse_answer, verify
 from ..models.base import Model, Prompt, Response, Sampling
 from ..models.tokens import TokenCounter
@@ -42,6 +43,44 @@ def clean_text(text: str | None) -> str | None:
 
 def record_id(item_id: str, model: str, sample: int) -> str:
     return hashlib.sha1(f"{item_id}\x1f{model}\x1f{sample}".encode()).hexdigest()[:20]
+
+
+def run_config(model: Model, sampling: Sampling) -> dict[str, Any]:
+    """What a record's text depends on besides its prompt: the model's configuration (its cache
+    id, endpoints) and the sampling. Stored on every record, so a resume with another
+    configuration is refused instead of mixing answers.
+
+    Example:
+        >>> from logicforge.models.base import load_model
+        >>> run_config(load_model("oracle"), Sampling())["temperature"]
+        0.0
+    """
+    urls = getattr(model, "urls", None)
+    return {
+        "model": model.cache_id or model.name,
+        "endpoint": "|".join(urls) if urls else None,
+        **{k: list(v) if isinstance(v, tuple) else v for k, v in asdict(sampling).items()},
+    }
+
+
+def check_config(store: RecordStore, name: str, config: dict[str, Any], path: Any) -> None:
+    """Refuse to add records of ``name`` made with ``config`` to a file whose records of that
+    model were made with another one (records without a configuration are not checked)."""
+    old = store.configs.get(name)
+    if old is None or old == config:
+        return
+    diff = ", ".join(
+        f"{k} {old.get(k)!r} → {config.get(k)!r}"
+        for k in sorted(set(old) | set(config))
+        if old.get(k) != config.get(k)
+    )
+    raise ConfigError(
+        "records",
+        str(path),
+        f"holds records of model {name!r} made with another configuration ({diff}); "
+        "resuming would mix them — use another --records file, or give this configuration "
+        "its own model name (name=…)",
+    )
 
 
 def item_meta(item: Item) -> dict[str, Any]:
@@ -93,6 +132,7 @@ def score_response(
     cached: bool = False,
     tokens: TokenCounter | None = None,
     truncation: str = "incorrect",
+    config: dict[str, Any] | None = None,
 ) -> Record:
     """Parse and verify one response into a Record. Reasoning tokens come from the response's
     usage; when it has none and ``tokens`` is given, they are counted in its reasoning text. A
@@ -127,6 +167,7 @@ def score_response(
         answer=answer,
         verdict=verdict,
         meta=item_meta(item),
+        config=config,
         extra=r.extra,
     )
 
@@ -167,6 +208,7 @@ async def _run(
 
     counts = {"done": 0, "errors": 0, "cached": 0}
     it_todo = todo()
+    config = run_config(model, sampling)
 
     async def worker() -> None:
         for item, s in it_todo:
@@ -183,7 +225,14 @@ async def _run(
                 if cache and key:
                     cache.put(key, r)
             rec = score_response(
-                item, model.name, s, r, cached=hit, tokens=tokens, truncation=truncation
+                item,
+                model.name,
+                s,
+                r,
+                cached=hit,
+                tokens=tokens,
+                truncation=truncation,
+                config=config,
             )
             store.append(
                 rec.record_id, rec.model_dump_json().encode(), errored=rec.error is not None
@@ -235,9 +284,19 @@ def run_model(
     sampling = sampling or Sampling()
     tokens = TokenCounter(tokenizer) if tokenizer else None
     store = RecordStore(records_path)
+    try:
+        check_config(store, model.name, run_config(model, sampling), records_path)
+    except ConfigError:
+        store.release()
+        raise
     if total_items is None and isinstance(items, Sized):
         total_items = len(items)
-    bar = Progress((total_items or 0) * samples, f"{model.name}", enabled=progress)
+
+    def waits() -> str:
+        w = getattr(model, "waited_s", 0.0)
+        return f"waited {w:.0f} s to retry" if w >= 1 else ""
+
+    bar = Progress((total_items or 0) * samples, f"{model.name}", enabled=progress, note=waits)
     order: list[str] = []
 
     async def main() -> dict[str, int]:
@@ -282,6 +341,7 @@ def run_model(
             truncation=truncation,
             cache_id=model.cache_id,
             max_errors=max_errors,
+            config=run_config(model, sampling),
         )
 
     try:  # one store discipline for both executors: close the bar, compact, release the lock

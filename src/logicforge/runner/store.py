@@ -126,6 +126,7 @@ class RecordStore:
             missing_ok=True
         )  # a failed compaction's
         self.lines: dict[str, bytes] = {}  # record_id -> its JSON line (last one wins)
+        self.configs: dict[str, Any] = {}  # model -> the configuration of its last record
         self.errored: set[str] = set()
         self.repaired = False
         try:
@@ -192,6 +193,8 @@ class RecordStore:
     def _keep(self, line: bytes, obj: dict[str, Any]) -> None:
         rid = obj[self.key]
         self.lines[rid] = bytes(line)
+        if isinstance(obj.get("model"), str) and obj.get("config") is not None:
+            self.configs[obj["model"]] = obj["config"]
         (self.errored.add if obj.get("error") is not None else self.errored.discard)(rid)
 
     def _write(self, data: bytes) -> None:
