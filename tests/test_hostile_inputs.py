@@ -231,3 +231,25 @@ def test_bad_cli_input_is_one_error_line_and_exit_2(argv, names: str, cli_dir, c
 def test_a_huge_count_is_refused_before_any_work() -> None:
     with pytest.raises(lf.ConfigError, match="count"):
         lf.generate("ksat/random", {"n_vars": 5, "alpha": 3.0}, count=10**12)
+
+
+def test_report_tables_and_drill_down_treat_model_text_as_data(tmp_path) -> None:
+    """Markdown tables used to carry raw HTML and `|` from model names; a 15 MiB reply was
+    embedded whole in report.html."""
+    items = lf.render(lf.generate("ksat/random", {"n_vars": 4, "alpha": 2.0}, count=2, seed=0))
+    model = lf.load_model("random")
+    recs = lf.run(items, model, tmp_path / "r.jsonl")
+    assert recs["done"] == 2
+    rows = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    rows[0]["model"] = "<img src=x onerror=alert(1)>|evil\nname"
+    rows[1]["text"] = "SAT " + "x" * (15 << 20)
+    out = lf.report(rows, tmp_path / "rep", items=items)
+    for md in (tmp_path / "rep").glob("*.md"):
+        text = md.read_text()
+        assert "<img" not in text and "evil\nname" not in text, md
+        for line in text.splitlines():
+            if line.startswith("| ") and "evil" in line:
+                head = (tmp_path / "rep" / md.name).read_text().splitlines()[0]
+                assert line.count(" | ") - line.count("\\|") <= head.count(" | "), line
+    page = out.read_text()
+    assert len(page) < 5 << 20 and "more characters in records.jsonl" in page

@@ -396,3 +396,21 @@ def test_grid_replies_as_markdown_tables() -> None:
     assert not v.correct and v.details["cells_right"] == v.details["cells_total"] - 1
     # a table that names neither the houses nor the attributes is not an answer
     assert parse_answer("| a | b |\n|---|---|\n| x | y |", it).parse_error
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"answer": "SAT", "answer": "UNSAT"}',
+        'Final:\n```json\n{"answer": "UNSAT", "reasoning": "r", "answer": "SAT"}\n```',
+        '{"answer": "SAT", "assignment": {"x1": true, "x2": false, "x1": false}}',
+    ],
+)
+def test_a_key_given_twice_with_different_values_is_ambiguous(text: str) -> None:
+    """JSON keeps the last duplicate key, so these used to be scored as whatever came last."""
+    a = parse_answer(text, item())
+    assert a.label is None and "ambiguous" in (a.parse_error or ""), a
+
+
+def test_a_key_repeated_with_the_same_value_is_fine() -> None:
+    assert parse_answer('{"answer": "UNSAT", "answer": "UNSAT"}', item()).label == "UNSAT"

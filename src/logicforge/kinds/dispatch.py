@@ -30,6 +30,11 @@ def parse_answer(text: str | None, item: Item) -> Answer:
         if len(text) > MAX_CHARS:
             text = text[-MAX_CHARS:]
         body, objs = prepare(text, item)
+        dup = getattr(objs, "conflicts", None)
+        if dup:  # two values for one key: which one the model meant cannot be known
+            return Answer(
+                parse_error=f"ambiguous: a JSON object gives {dup[0]!r} twice with different values"
+            )
         return answer_format(item).parse(body, objs, item)
     except Exception as e:  # a parser bug must never take a run down; record it
         return Answer(parse_error=f"parser error: {type(e).__name__}: {e}")

@@ -6,7 +6,26 @@ import json
 import re
 from typing import Any
 
-_DECODER = json.JSONDecoder()
+
+class Objects(list[dict[str, Any]]):
+    """The objects found, and ``conflicts``: keys an object gave twice with different values
+    (``{"answer": "SAT", "answer": "UNSAT"}`` — JSON keeps the last, a reader cannot tell)."""
+
+    conflicts: list[str]
+
+
+def _pairs(conflicts: list[str]) -> Any:
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k, v in pairs:
+            if k in out and out[k] != v and k not in conflicts:
+                conflicts.append(k)
+            out[k] = v
+        return out
+
+    return hook
+
+
 _LINE_COMMENT = re.compile(r"//[^\n]*")
 _BRACE = re.compile(r"\{")
 
@@ -27,14 +46,16 @@ def json_objects(text: str, limit: int = 200) -> list[dict[str, Any]]:
         >>> json_objects('I think {"answer": "SAT",} // done')
         [{'answer': 'SAT'}]
     """
-    out: list[dict[str, Any]] = []
+    out = Objects()
+    out.conflicts = []
+    decoder = json.JSONDecoder(object_pairs_hook=_pairs(out.conflicts))
     starts = [m.start() for m in _BRACE.finditer(text)]
     budget = [LENIENT_BUDGET]
     resume = 0
     for i in starts[-MAX_STARTS:]:
         if i < resume:
             continue
-        obj, end = _decode_at(text, i, budget)
+        obj, end = _decode_at(decoder, text, i, budget)
         if isinstance(obj, dict):
             out.append(obj)
             resume = end
@@ -43,9 +64,9 @@ def json_objects(text: str, limit: int = 200) -> list[dict[str, Any]]:
     return out
 
 
-def _decode_at(text: str, i: int, budget: list[int]) -> tuple[Any, int]:
+def _decode_at(decoder: json.JSONDecoder, text: str, i: int, budget: list[int]) -> tuple[Any, int]:
     try:
-        return _DECODER.raw_decode(text, i)
+        return decoder.raw_decode(text, i)
     except RecursionError:
         return None, i + 1
     except ValueError:
@@ -79,6 +100,6 @@ def _decode_at(text: str, i: int, budget: list[int]) -> tuple[Any, int]:
     span = _LINE_COMMENT.sub("", text[i : j + 1])
     span = re.sub(r",\s*([}\]])", r"\1", span)
     try:
-        return json.loads(span), j + 1
+        return decoder.decode(span), j + 1
     except (ValueError, RecursionError):
         return None, i + 1

@@ -18,6 +18,15 @@ from .._version import __version__
 
 MAX_DRILLDOWN = 500
 MAX_PROMPT = 6000  # characters of a prompt shown in the drill-down
+MAX_RESPONSE = 20_000  # characters of a response shown there (the record keeps all of it)
+
+
+def _clip(text: str, limit: int, where: str) -> str:
+    """``text`` cut to ``limit`` characters with a note saying how much more ``where`` holds."""
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"\n… ({len(text) - limit:,} more characters in {where})"
+
 
 CSS = """body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2em auto;max-width:1200px;color:#222;padding:0 1em}
 h1{font-size:1.6em;margin-bottom:.2em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:1.6em}
@@ -195,16 +204,16 @@ def _records(records: Sequence[Mapping[str, Any]], prompts: Mapping[str, str]) -
             f"{esc(model)} · {esc(str(meta.get('problem_id')))} · {esc(str(meta.get('rendering')))}"
             f" · gold {esc(str(meta.get('label')))} · <span class='{cls}'>{kind}</span>"
         )
-        prompt = prompts.get(str(r.get("item_id")), "")
-        if len(prompt) > MAX_PROMPT:
-            prompt = prompt[:MAX_PROMPT] + f"\n… ({len(prompt) - MAX_PROMPT} more characters)"
+        prompt = _clip(prompts.get(str(r.get("item_id")), ""), MAX_PROMPT, "items.jsonl")
+        where = f"records.jsonl, record_id {r.get('record_id')}"
+        response = _clip(str(r.get("text") or ""), MAX_RESPONSE, where)
         answer = json.dumps(r.get("answer"), ensure_ascii=False)
         parts.append(
             f"<details class='rec' data-verdict='{kind}' data-model='{esc(model, quote=True)}' "
             f"data-family='{esc(fam, quote=True)}'><summary>{summary}</summary>"
             f"<p>why: {esc(v.get('reason') or r.get('error') or '')}</p>"
             + (f"<p>prompt:</p><pre class='prompt'>{esc(prompt)}</pre>" if prompt else "")
-            + f"<p>response:</p><pre class='response'>{esc(r.get('text') or '')}</pre>"
+            + f"<p>response:</p><pre class='response'>{esc(response)}</pre>"
             f"<p>parsed: <code>{esc(answer)}</code></p></details>"
         )
     if len(records) > MAX_DRILLDOWN:

@@ -4,6 +4,7 @@ a metric that does not apply to a row (absent from it) is blank / "n/a"."""
 from __future__ import annotations
 
 import csv
+import html
 import io
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -27,13 +28,26 @@ def to_csv(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = No
     return buf.getvalue()
 
 
+def md_text(s: str) -> str:
+    """Text safe in a Markdown table cell: HTML escaped (model names and replies are data, not
+    markup), ``|`` escaped, line breaks as spaces.
+
+    Example:
+        >>> md_text("<b>a|b</b>\\nc")
+        '&lt;b&gt;a\\\\|b&lt;/b&gt; c'
+    """
+    s = html.escape(s, quote=False).replace("|", "\\|")
+    return " ".join(s.splitlines()) if "\n" in s or "\r" in s else s
+
+
 def to_markdown(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> str:
     cols = list(columns or dict.fromkeys(k for r in rows for k in r))
-    out = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    out = [
+        "| " + " | ".join(md_text(str(c)) for c in cols) + " |",
+        "|" + "|".join("---" for _ in cols) + "|",
+    ]
     for r in rows:
         out.append(
-            "| "
-            + " | ".join((_cell(r[c], True) if c in r else "n/a").replace("|", "\\|") for c in cols)
-            + " |"
+            "| " + " | ".join(md_text(_cell(r[c], True)) if c in r else "n/a" for c in cols) + " |"
         )
     return "\n".join(out) + "\n"
