@@ -69,6 +69,11 @@ class FakeServer:
             return hostile
         if action == "429":
             return web.Response(status=429, text="slow down", headers={"Retry-After": "0.05"})
+        if action.startswith("raw:"):  # "raw:<status>:<body>" — exactly that body
+            status, raw = action[4:].split(":", 1)
+            return web.Response(
+                status=int(status), body=raw.encode(), content_type="application/json"
+            )
         if action.startswith("429:"):  # 429 with the given Retry-After value
             return web.Response(status=429, text="slow down", headers={"Retry-After": action[4:]})
         if action in ("500", "503"):

@@ -268,3 +268,47 @@ def test_a_resume_with_another_configuration_is_refused(tmp_path) -> None:
     cfgs = {r["model"]: r["config"] for r in map(json.loads, rec.read_text().splitlines())}
     assert cfgs["m"]["temperature"] == 0.0 and cfgs["m-hot"]["temperature"] == 0.7
     assert cfgs["m"]["endpoint"].startswith(a.base_url)
+
+
+RAW_BODIES = {  # body → what the record must show ("" = an answer, no error)
+    "200:" + json.dumps({"choices": [{"message": {"content": True}}]}): "malformed",
+    "200:" + json.dumps({"choices": [{"message": {"content": {"text": "SAT"}}}]}): "malformed",
+    "200:" + json.dumps({"choices": []}): "no choices",
+    "200:" + json.dumps({"choices": None}): "malformed",
+    "200:" + json.dumps({"choices": "SAT"}): "no choices",
+    "200:" + json.dumps({"choices": [None]}): "not an object",
+    "200:" + json.dumps({"choices": [{"message": "SAT"}]}): "not an object",
+    "200:" + json.dumps({"choices": [{"message": {}}]}): "no message content",
+    "200:[1, 2, 3]": "malformed",
+    "200:null": "malformed",
+    "200:": "malformed",
+    "200:"
+    + json.dumps(
+        {"choices": [{"message": {"content": "SAT"}, "finish_reason": None}], "usage": [1]}
+    ): "",
+    "200:"
+    + json.dumps(
+        {"choices": [{"message": {"content": "SAT"}}], "usage": {"prompt_tokens": -4}}
+    ): "",
+    "400:" + json.dumps({"error": {"message": "context length exceeded"}}): "HTTP 400",
+    "404:<html>not here</html>": "HTTP 404",
+    "422:" + "x" * 5000: "HTTP 422",
+}
+
+
+@pytest.mark.parametrize("body", list(RAW_BODIES))
+def test_malformed_bodies_end_in_a_record(body: str, tmp_path) -> None:
+    items = lf.render(lf.generate("ksat/random", {"n_vars": 5, "alpha": 3.0}, count=1, seed=0))
+    with FakeServer() as srv:
+        srv.default_script = [f"raw:{body}"]
+        srv.sticky.add(items[0].messages[-1].content)
+        m = OpenAICompatModel(srv.base_url, "m", timeout=2.0, max_retries=1, backoff=0.01)
+        lf.run(items, m, tmp_path / "r.jsonl")
+        lf.run(items, m, tmp_path / "r.jsonl", retry_errors=True)  # a resume does not crash
+    (r,) = _records(tmp_path / "r.jsonl").values()
+    want = RAW_BODIES[body]
+    if want:
+        assert want in (r["error"] or ""), r["error"]
+        assert len(r["error"]) < 400  # a long body is cut in the error
+    else:
+        assert r["error"] is None and r["answer"]["label"] == "SAT", r
