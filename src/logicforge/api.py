@@ -207,17 +207,17 @@ def report(
         else PriceTable(prices)
     )
     recs = (
-        _checked_rows(records, Record, "record")
+        checked_rows(records, Record, "record")
         if isinstance(records, str | Path)
         else [dict(r) for r in records]
     )
     probs = (
-        _checked_rows(problems, LabelledProblem, "problem")
+        checked_rows(problems, LabelledProblem, "problem")
         if isinstance(problems, str | Path)
         else [p.model_dump(mode="json") if hasattr(p, "model_dump") else dict(p) for p in problems]
     )
     its = (
-        _checked_rows(items, Item, "item")
+        checked_rows(items, Item, "item")
         if isinstance(items, str | Path)
         else [it.model_dump(mode="json") for it in items]
     )
@@ -291,7 +291,7 @@ def load_items(path: str | Path) -> list[Item]:
     return list(iter_items(path))
 
 
-def _checked_rows(path: str | Path, model: Any, what: str) -> list[dict[str, Any]]:
+def checked_rows(path: str | Path, model: Any, what: str) -> list[dict[str, Any]]:
     """The rows of a JSONL file, each checked against ``model`` (kept as dicts); the first that
     does not fit is a :class:`DataFileError` naming the line and the field."""
     from pydantic import ValidationError

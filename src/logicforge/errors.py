@@ -45,8 +45,9 @@ class UnknownNameError(LogicforgeError, KeyError):
 
         close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
         hint = f"did you mean {' or '.join(map(repr, close))}? " if close else ""
+        kinds = f"{kind[:-1]}ies" if kind.endswith("y") else f"{kind}s"
         msg = (
-            f"unknown {kind} {name!r}; {hint}known {kind}s: {', '.join(sorted(known)) or '(none)'}"
+            f"unknown {kind} {name!r}; {hint}known {kinds}: {', '.join(sorted(known)) or '(none)'}"
         )
         super().__init__(msg)
         self.kind = kind

@@ -170,11 +170,10 @@ def cmd_export(a: argparse.Namespace) -> int:
         export.export_hf(items, out, fmt=a.shard_format, command=a.command, licence=a.licence)
         print(f"wrote {len(items)} items as a Hugging Face dataset to {out}/")
     elif a.format == "sft":
-        from ..runner.store import read_jsonl
+        from ..schema import Record
 
-        n = export.export_sft(
-            api.iter_items(_need(a, "items")), read_jsonl(_need(a, "records")), out
-        )
+        records = api.checked_rows(_need(a, "records"), Record, "record")
+        n = export.export_sft(api.iter_items(_need(a, "items")), records, out)
         print(f"wrote {n} verified-correct chat examples to {out}")
     elif a.format == "dimacs":
         n = export.export_dimacs(api.load_problems(_need(a, "problems")), out)

@@ -516,7 +516,7 @@ def split_head(head: str) -> tuple[str, str]:
         ('http://a:8000/v1|http://b:8000/v1', 'org/model-7b')
     """
     m = _HEAD.fullmatch(head)
-    if m is None:
+    if m is None or re.match(r"\d+(/|$)", m.group("model")):  # "…:8000/v1": a port, no name
         raise ConfigError(
             "model",
             head,
