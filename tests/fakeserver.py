@@ -35,6 +35,7 @@ class FakeServer:
         self.scripts: dict[str, list[str]] = {}
         self.sticky: set[str] = set()
         self.default_script: list[str] = []
+        self.fingerprint: str | None = None  # sent as system_fingerprint when set
         self.seen: dict[str, int] = defaultdict(int)
         self.requests = 0
         self.auth_headers: list[str | None] = []
@@ -108,6 +109,7 @@ class FakeServer:
                 for i in range(int(body.get("n", 1)))
             ],
             "created": 0,
+            **({"system_fingerprint": self.fingerprint} if self.fingerprint else {}),
             "usage": {
                 "prompt_tokens": len(prompt) // 4,
                 "completion_tokens": 5,

@@ -54,7 +54,8 @@ class LlamaCppModel:
                 raise ConfigError("model", str(path), "not a GGUF model file (no GGUF header)")
         self.path = path
         self.name = name
-        self.cache_id = f"llama-cpp:{name}:{path.stat().st_size}"
+        st = path.stat()  # the weights themselves: another file at the same path is a miss
+        self.cache_id = f"llama-cpp:{name}:{path.resolve()}:{st.st_size}:{st.st_mtime_ns}"
         self.n_ctx = n_ctx
         self.threads = threads or min(4, os.cpu_count() or 1)
         self._llm: Any = None

@@ -147,7 +147,11 @@ class OpenAICompatModel:
         self.tpm = TokenBucket(tpm) if tpm else None
         self.model = model
         self.name = name or model
-        self.cache_id = f"openai-compatible:{model}"
+        # everything that changes a reply: the servers, the API, the served name, how the
+        # token limit and reasoning effort are sent, and how samples map onto choices
+        self.cache_id = "openai-compatible:" + json.dumps(
+            [sorted(self.urls), model, max_tokens_param, reasoning_effort, n], separators=(",", ":")
+        )
         self.api_key_env = api_key_env
         self.key_file = key_file
         self.timeout = timeout
@@ -453,6 +457,11 @@ def _parse_body(raw: bytes) -> list[Response] | str:
                 return None
             return int(round(v / k))
 
+        served = {  # what the server says it ran: stored with the reply, and a change of it
+            k: str(obj[f])[:200]  # invalidates the cache (runner/cache.py)
+            for k, f in (("served_model", "model"), ("fingerprint", "system_fingerprint"))
+            if isinstance(obj.get(f), str) and obj.get(f)
+        }
         out = []
         for choice in choices:
             if not isinstance(choice, dict):
@@ -478,6 +487,7 @@ def _parse_body(raw: bytes) -> list[Response] | str:
                     prompt_tokens=share(usage.get("prompt_tokens")),
                     completion_tokens=share(usage.get("completion_tokens")),
                     reasoning_tokens=share(details.get("reasoning_tokens")),
+                    extra=dict(served),
                 )
             )
         return out

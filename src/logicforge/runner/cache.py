@@ -1,7 +1,13 @@
 """Response cache: SQLite (WAL, batched commits) keyed by model, messages, sampling and sample.
 
-The key is a SHA-256 over the model's ``cache_id`` (never its API key), the prompt messages, the
-sampling parameters and the sample index, so reruns and other suites reuse paid-for answers.
+The key is a SHA-256 over the model's ``cache_id`` (never its API key) — for an HTTP backend its
+endpoint URLs, served model name and request options, for a local one the weights file — the
+prompt messages, the answer schema when it is sent, every sampling parameter and the sample
+index, so reruns and other suites reuse paid-for answers and nothing else.
+
+A server that reports what it ran (a served model id or a ``system_fingerprint``) has it recorded
+per ``cache_id``; when a fresh reply reports another one, the cache scopes its keys to the new
+value (:meth:`ResponseCache.scope`), so answers of the old weights are never served again.
 """
 
 from __future__ import annotations
@@ -42,6 +48,9 @@ class ResponseCache:
             "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, text TEXT, finish_reason TEXT,"
             " prompt_tokens INTEGER, completion_tokens INTEGER, latency_s REAL)"
         )
+        self.db.execute(
+            "CREATE TABLE IF NOT EXISTS served (cache_id TEXT PRIMARY KEY, fingerprint TEXT)"
+        )
         cols = {row[1] for row in self.db.execute("PRAGMA table_info(responses)")}
         if "more" not in cols:  # reasoning tokens and backend extras (added in 0.1.0)
             self.db.execute("ALTER TABLE responses ADD COLUMN more TEXT")
@@ -49,6 +58,28 @@ class ResponseCache:
         self._pending = 0
         self._commit_every = commit_every_s
         self._last = time.monotonic()
+
+    def scope(self, cache_id: str) -> str:
+        """``cache_id`` with the last served fingerprint recorded for it (if any)."""
+        row = self.db.execute(
+            "SELECT fingerprint FROM served WHERE cache_id=?", (cache_id,)
+        ).fetchone()
+        return f"{cache_id}@{row[0]}" if row else cache_id
+
+    def observe(self, cache_id: str, r: Response) -> bool:
+        """Record what the server said it ran for this reply; True when that changed (the
+        caller then keys the reply, and every later one, with :meth:`scope`)."""
+        fp = "|".join(str(r.extra[k]) for k in ("served_model", "fingerprint") if r.extra.get(k))
+        if not fp:
+            return False
+        row = self.db.execute(
+            "SELECT fingerprint FROM served WHERE cache_id=?", (cache_id,)
+        ).fetchone()
+        if row is not None and row[0] == fp:
+            return False
+        self.db.execute("INSERT OR REPLACE INTO served VALUES (?, ?)", (cache_id, fp))
+        self.db.commit()
+        return True
 
     def get(self, key: str) -> Response | None:
         row = self.db.execute(

@@ -110,7 +110,7 @@ def run_on_ray(
         from ..models.tokens import TokenCounter
 
         tokens = TokenCounter(tokenizer)
-    keys: dict[str, str] = {}  # record id → cache key, for responses still on their way
+    keys: dict[str, tuple[Item, int]] = {}  # record id → (item, sample) of uncached requests
     counts = {"done": 0, "errors": 0, "cached": 0}
 
     ray = ray_init(address)
@@ -128,7 +128,11 @@ def run_on_ray(
                 if rid in store and not (retry_errors and rid in store.errored):
                     progress.skip()
                     continue
-                key = cache_key(cache_id, it, sampling, k) if cache and cache_id else None
+                key = (
+                    cache_key(cache.scope(cache_id), it, sampling, k)
+                    if cache and cache_id
+                    else None
+                )
                 hit = cache.get(key) if key else None
                 if hit is not None:  # scored at the driver, never shipped
                     rec = score_response(
@@ -147,7 +151,7 @@ def run_on_ray(
                     progress.update()
                     continue
                 if key:
-                    keys[rid] = key
+                    keys[rid] = (it, k)
                 want.append(k)
             if want:
                 js.append(it.model_dump_json())
@@ -170,8 +174,10 @@ def run_on_ray(
             if rid in store and not (retry_errors and rid in store.errored):
                 continue  # a retried shard re-sends what is already safe on disk
             store.append(rid, line, errored=errored)
-            if rid in keys:
-                cache.put(keys.pop(rid), Response(**raw))
+            if rid in keys and cache_id:  # keyed by what the server says it runs now
+                resp, (it, k) = Response(**raw), keys.pop(rid)
+                cache.observe(cache_id, resp)
+                cache.put(cache_key(cache.scope(cache_id), it, sampling, k), resp)
             counts["done"] += 1
             counts["errors"] += errored
             progress.update()

@@ -214,16 +214,16 @@ async def _run(
         for item, s in it_todo:
             if max_errors is not None and counts["errors"] > max_errors:
                 return
-            key = (
-                cache_key(model.cache_id, item, sampling, s) if (cache and model.cache_id) else None
-            )
+            cid = model.cache_id
+            key = cache_key(cache.scope(cid), item, sampling, s) if (cache and cid) else None
             r = cache.get(key) if (cache and key) else None
             hit = r is not None
             if r is None:
                 r = await model.generate(Prompt.of(item), sampling, s)
                 r.text = clean_text(r.text)
-                if cache and key:
-                    cache.put(key, r)
+                if cache and cid:  # keyed by what the server says it runs now
+                    cache.observe(cid, r)
+                    cache.put(cache_key(cache.scope(cid), item, sampling, s), r)
             rec = score_response(
                 item,
                 model.name,
