@@ -312,3 +312,36 @@ def test_malformed_bodies_end_in_a_record(body: str, tmp_path) -> None:
         assert len(r["error"]) < 400  # a long body is cut in the error
     else:
         assert r["error"] is None and r["answer"]["label"] == "SAT", r
+
+
+def test_a_dead_endpoint_is_loud_and_a_rerun_retries(tmp_path, capsys) -> None:
+    """A run against a dead URL used to return {'done': 30, 'errors': 30} silently, exit 0,
+    report accuracy 0.000 and never retry."""
+    from logicforge.cli import main
+    from logicforge.metrics.aggregate import aggregate, row_of
+
+    items = lf.render(lf.generate("ksat/random", {"n_vars": 5, "alpha": 3.0}, count=3, seed=0))
+    (tmp_path / "items.jsonl").write_text("".join(it.model_dump_json() + "\n" for it in items))
+    rec = tmp_path / "r.jsonl"
+    argv = ["run", "--items", str(tmp_path / "items.jsonl"), "--records", str(rec), "--no-cache"]
+    dead = "openai-compatible:http://127.0.0.1:9/v1:m;max_retries=0;timeout=1"
+    assert main([*argv, "--model", dead, "--quiet"]) == 3
+    err = capsys.readouterr().err
+    assert "3 of 3 new records ended in an error" in err and "connection error" in err
+    rows = aggregate([row_of(json.loads(x)) for x in rec.read_text().splitlines()])
+    assert rows[0]["n"] == 0 and rows[0]["errors"] == 3 and rows[0]["accuracy"] is None
+    assert main([*argv, "--model", dead, "--quiet", "--allow-errors"]) == 0  # allowed
+    assert "3 of 3 new records" in capsys.readouterr().err  # … and retried, not kept
+    rec2 = tmp_path / "r2.jsonl"
+    argv2 = [*argv[:-3], "--records", str(rec2), "--no-cache"]
+    with FakeServer() as srv:  # an outage, then the same endpoint answers again
+        live = f"openai-compatible:{srv.base_url}:m;max_retries=0"
+        srv.default_script = ["500"]
+        srv.sticky.update(it.messages[-1].content for it in items)
+        assert main([*argv2, "--model", live, "--quiet"]) == 3
+        srv.sticky.clear()
+        srv.default_script = []
+        srv.seen.clear()
+        assert main([*argv2, "--model", live, "--quiet"]) == 0
+    done = [json.loads(x) for x in rec2.read_text().splitlines()]
+    assert len(done) == 3 and all(r["error"] is None for r in done)

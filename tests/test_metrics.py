@@ -54,18 +54,25 @@ def test_aggregate_confusion_and_rates() -> None:
     ]
     a = aggregate(rows)[0]
     tp, fp, tn, fn = 2, 1, 1, 1
-    assert a["n"] == 7 and a["accuracy"] == pytest.approx(3 / 7)
+    # the errored record is not scored: it is counted in errors, outside n
+    assert a["n"] == 6 and a["errors"] == 1 and a["accuracy"] == pytest.approx(3 / 6)
     assert a["precision_sat"] == pytest.approx(tp / (tp + fp))
-    assert a["recall_sat"] == pytest.approx(tp / 4)  # 4 SAT items, one errored
+    assert a["recall_sat"] == pytest.approx(tp / 3)  # 3 scored SAT items
     assert a["precision_unsat"] == pytest.approx(tn / (tn + fn))
     assert a["recall_unsat"] == pytest.approx(1 / 3)
     assert a["mcc"] == pytest.approx(
         (tp * tn - fp * fn) / math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
     )
     assert a["sat_rate_on_unsat"] == pytest.approx(1 / 3)
-    assert a["witness_valid_on_sat"] == pytest.approx(1 / 4)
-    assert a["parse_failure_rate"] == pytest.approx(1 / 7)
-    assert a["error_rate"] == pytest.approx(1 / 7)
+    assert a["witness_valid_on_sat"] == pytest.approx(1 / 3)
+    assert a["parse_failure_rate"] == pytest.approx(1 / 6)
+    assert a["error_rate"] == pytest.approx(1 / 7)  # errors over all labelled records
+
+
+def test_an_outage_is_not_an_accuracy_of_zero() -> None:
+    rows = [rec("m", "SAT", None, False, error=True) for _ in range(3)]
+    a = aggregate(rows)[0]
+    assert a["n"] == 0 and a["errors"] == 3 and a["accuracy"] is None and a["error_rate"] == 1.0
 
 
 def test_group_by_metadata_column() -> None:

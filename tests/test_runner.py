@@ -65,8 +65,9 @@ def test_retry_errors(small_items, tmp_path) -> None:
         c = lf.run(small_items[:3], m(), out)
         assert c["errors"] == 3
         srv.default_script = []
-        assert lf.run(small_items[:3], m(), out)["done"] == 0  # errors are final by default
-        c = lf.run(small_items[:3], m(), out, retry_errors=True)
+        # kept when asked to keep them; retried by default
+        assert lf.run(small_items[:3], m(), out, retry_errors=False)["done"] == 0
+        c = lf.run(small_items[:3], m(), out)
         assert c["done"] == 3 and c["errors"] == 0
     rows = [json.loads(x) for x in out.read_text().splitlines()]
     assert len(rows) == 3 and all(r["error"] is None for r in rows)

@@ -58,7 +58,7 @@ def test_no_file_a_session_writes_holds_the_key(tmp_path) -> None:
             ):  # fmt: skip
                 p = _cli(*s, env=env, cwd=work)
                 logs.append(p.stdout + p.stderr)
-                assert p.returncode in (0, 1), p.stderr
+                assert p.returncode in (0, 3), p.stderr  # 3: records ended in an error
         assert any("[credential redacted]" in line for line in (work / "echo400.jsonl").open())
         assert any("[credential redacted]" in line for line in (work / "echo200.jsonl").open())
         srv.default_script = ["401"]  # and a refused key: the message names the variable only

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ from .errors import ConfigError, DataFileError
 from .models.base import Model, Sampling, load_model
 from .renderers.base import render_problem
 from .runner.cache import ResponseCache
-from .runner.runner import TRUNCATION, item_meta, run_model, score_response
+from .runner.runner import TRUNCATION, error_summary, item_meta, run_model, score_response
 from .runner.store import read_jsonl
 from .schema import Item, LabelledProblem, Record
 
@@ -90,7 +91,7 @@ def run(
     sampling: Sampling | None = None,
     concurrency: int = 8,
     cache_path: str | Path | None = None,
-    retry_errors: bool = False,
+    retry_errors: bool = True,
     progress: bool = False,
     total_items: int | None = None,
     tokenizer: str | None = "auto",
@@ -98,14 +99,19 @@ def run(
     executor: str = "local",
     ray_address: str | None = None,
     truncation: str = "incorrect",
-) -> dict[str, int]:
+) -> dict[str, Any]:
     """Run a model over items, appending scored records to ``records_path`` (resumable).
 
     ``items`` may be a list or a stream (see :func:`iter_items`); ``total_items`` sizes the
     progress line for streams. ``tokenizer`` (``auto``, ``smollm2``, ``words`` or None) counts
     reasoning tokens for backends whose usage has none. ``max_errors`` is the run's error budget:
     past it the run stops cleanly, every finished record kept. ``truncation`` scores replies cut
-    off by the token limit: ``incorrect`` (default, as the papers do) or ``as-parsed``."""
+    off by the token limit: ``incorrect`` (default, as the papers do) or ``as-parsed``.
+
+    Records that ended in an error (a dead endpoint, a time-out, a malformed reply) are retried
+    by the next run unless ``retry_errors=False``; when this run has any, it says so on stderr
+    (how many, the first distinct messages), and the returned counts hold ``errors`` and
+    ``error_messages``. They are never scored: reports count them as ``errors``, outside n."""
     if truncation not in TRUNCATION:
         raise ConfigError("truncation", truncation, f"choose one of {', '.join(TRUNCATION)}")
     if samples < 1:
@@ -120,7 +126,7 @@ def run(
     concurrency = getattr(m, "concurrency", None) or concurrency  # a model's own setting wins
     cache = ResponseCache(cache_path) if cache_path else None
     try:
-        return run_model(
+        counts = run_model(
             items,
             m,
             records_path,
@@ -139,6 +145,10 @@ def run(
     finally:
         if cache:
             cache.close()
+    summary = error_summary(m.name, counts)
+    if summary:  # never silent: an outage must not pass as a finished run
+        print(f"logicforge: {summary}", file=sys.stderr)
+    return counts
 
 
 def score(

@@ -10,6 +10,7 @@ logicforge demo
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import itertools
 import json
@@ -28,6 +29,7 @@ from ..errors import ConfigError, LogicforgeError
 from ..models.base import Sampling, load_model
 from ..registry import FAMILIES, RENDERERS, TRANSFORMS
 from ..renderers.base import render_problem
+from ..runner import manifest
 from ..runner.store import read_jsonl, write_jsonl
 from .args import natural
 
@@ -154,6 +156,8 @@ def cmd_run(a: argparse.Namespace) -> int:
     total = api.count_lines(a.items) if Path(a.items).exists() else 0
     if a.limit is not None:
         total = min(total, a.limit)
+    errors = 0
+    runs: dict[str, Any] = {}
     for spec, m in zip(a.model, models, strict=True):
         items = itertools.islice(api.iter_items(a.items), a.limit)
         c = api.run(
@@ -173,13 +177,34 @@ def cmd_run(a: argparse.Namespace) -> int:
             ray_address=a.ray_address,
             truncation=a.truncation,
         )
+        errors += c["errors"]
+        runs[m.name] = c
         if a.json:
             print(json.dumps({"model": m.name, **c, "records": a.records}))
             continue
         print(
             f"{m.name}: {c['done']} new records ({c['errors']} errors, {c['cached']} from cache); {c['total']} in {a.records}"
         )
-    return 0
+    rec = Path(a.records)
+    a.manifest = (
+        rec.parent,
+        "manifest.json" if rec.name == "records.jsonl" else f"{rec.stem}.manifest.json",
+        {
+            "models": [manifest.model_entry(s, m) for s, m in zip(a.model, models, strict=True)],
+            "sampling": dataclasses.asdict(sampling),
+            "samples": a.samples,
+            "items": a.items,
+            "runs": runs,
+            "records": manifest.record_counts(rec),
+        },
+    )
+    return EXIT_ERRORS if errors and not a.allow_errors else 0
+
+
+def _loud(runs: dict[str, Any], a: argparse.Namespace) -> int:
+    """Exit code of a command whose runs may have ended in errors (already reported on stderr)."""
+    errors = sum(int(c.get("errors") or 0) for c in runs.values())
+    return EXIT_ERRORS if errors and not getattr(a, "allow_errors", False) else 0
 
 
 def _dry_run(a: argparse.Namespace, models: list[Any], sampling: Sampling, prices: Any) -> int:
@@ -241,15 +266,28 @@ def cmd_suite(a: argparse.Namespace) -> int:
         suite = suite.model_copy(
             update={"problems": [b.model_copy(update={"count": a.count}) for b in suite.problems]}
         )
+    out = Path(a.out or f"runs/{suite.name}")
+    summary: dict[str, Any] = {}
     path = run_suite(
         suite,
-        a.out or f"runs/{suite.name}",
+        out,
         concurrency=a.concurrency,
         progress=not a.quiet,
         cache=not a.no_cache,
+        command=command_line(a.argv),
+        summary=summary,
     )
+    models = [manifest.model_entry(s, load_model(s)) for s in suite.models]
+    a.manifest = (out, "manifest.json", {
+        "suite": suite.model_dump(mode="json"),
+        "models": models,
+        "sampling": dataclasses.asdict(Sampling(**suite.sampling)),
+        "seed": suite.seed,
+        "runs": summary,
+        "records": manifest.record_counts(out / "records.jsonl"),
+    })  # fmt: skip
     print(f"report: {path}")
-    return 0
+    return _loud(summary, a)
 
 
 def cmd_demo(a: argparse.Namespace) -> int:
@@ -351,7 +389,15 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument("--cache", default=".logicforge-cache/responses.sqlite")
     u.add_argument("--no-cache", action="store_true")
     u.add_argument(
-        "--retry-errors", action="store_true", help="redo records that ended in an error"
+        "--retry-errors",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="redo records that ended in an error (default; --no-retry-errors keeps them)",
+    )
+    u.add_argument(
+        "--allow-errors",
+        action="store_true",
+        help="exit 0 even when records ended in an error (default: exit 3)",
     )
     u.add_argument("--limit", type=natural, help="only the first N items")
     u.add_argument("--quiet", action="store_true", help="no progress line")
@@ -410,6 +456,11 @@ def build_parser() -> argparse.ArgumentParser:
         "name", nargs="?", help="shipped suite name or path to a YAML file (omit to list)"
     )
     su.add_argument("--out", help="output directory (default runs/<suite name>)")
+    su.add_argument(
+        "--allow-errors",
+        action="store_true",
+        help="exit 0 even when records ended in an error (default: exit 3)",
+    )
     su.add_argument("--model", action="append", help="replace the suite's models (repeatable)")
     su.add_argument(
         "--renderer", action="append", help="replace the suite's renderers (repeatable)"
@@ -444,10 +495,22 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+EXIT_ERRORS = 3  # the run finished, but some records ended in an error (a rerun retries them)
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
+    args.argv, args.manifest = argv, None
+    started = manifest.now()
     try:
-        return int(args.fn(args))
+        rc = int(args.fn(args))
+        if args.manifest is not None:  # the command's own facts, beside its outputs
+            folder, name, fields = args.manifest
+            manifest.write_manifest(
+                folder, name, manifest.manifest(argv, started=started, exit_code=rc, **fields)
+            )
+        return rc
     except LogicforgeError as e:
         print(f"logicforge {args.cmd}: error: {e}", file=sys.stderr)
         return 2

@@ -36,7 +36,34 @@ def cmd_narrate(a: argparse.Namespace) -> int:
                 f"{s['fallback_pct']} % template fallbacks; written by {s['writer']}"
             )
         print(f"items: {a.out}")
+    a.manifest = _manifest_of(a, [a.writer, a.checker], {"story_validation": stats})
     return 0
+
+
+def _manifest_of(a: argparse.Namespace, specs: list[str | None], counts: Any) -> Any:
+    """(folder, file name, fields) of an LLM job's manifest, beside its ``--out`` file."""
+    from pathlib import Path
+
+    from ..models.base import load_model
+    from ..runner import manifest
+
+    out = Path(a.out)
+    models = [manifest.model_entry(s, load_model(s)) for s in specs if s]
+    return out.parent, f"{out.stem}.manifest.json", {"models": models, "counts": counts}
+
+
+def _judge_errors(a: argparse.Namespace, n: int, total: int) -> int:
+    """Say how many judgements failed (stderr) and give the exit code."""
+    import sys
+
+    if not n:
+        return 0
+    print(
+        f"logicforge judge: {n} of {total} judgements ended in a judge error (recorded, not "
+        "counted as opinions; rerun the same command to retry them)",
+        file=sys.stderr,
+    )
+    return 0 if a.allow_errors else 3
 
 
 def cmd_judge(a: argparse.Namespace) -> int:
@@ -61,8 +88,10 @@ def cmd_judge(a: argparse.Namespace) -> int:
     if a.task == "qualitative":
         table = qualitative_table([r.model_dump() for r in out])
         print(json.dumps({"records": len(out), "out": a.out, "qualitative": table}))
-        return 0
+        a.manifest = _manifest_of(a, [a.judge], {"qualitative": table})
+        return _judge_errors(a, sum(int(t.get("judge_errors") or 0) for t in table), len(out))
     summary = judged_summary([r.model_dump() for r in out])
+    a.manifest = _manifest_of(a, [a.judge], {"trace_judge": summary})
     if a.json:
         print(json.dumps({"records": len(out), "out": a.out, "trace_judge": summary}))
     else:
@@ -73,7 +102,7 @@ def cmd_judge(a: argparse.Namespace) -> int:
                 f"core agreement {s['agreement']}"
             )
         print(f"records: {a.out}")
-    return 0
+    return _judge_errors(a, sum(int(s.get("judge_errors") or 0) for s in summary), len(out))
 
 
 def cmd_backtranslate(a: argparse.Namespace) -> int:
@@ -88,9 +117,17 @@ def cmd_backtranslate(a: argparse.Namespace) -> int:
         BackTranslateConfig(a.attempts, a.max_tokens, a.temperature, a.concurrency),
     )
     write_jsonl(a.out, kept)
-    print(
-        json.dumps({"out": a.out, **{k: v for k, v in stats.to_json().items() if k != "failures"}})
-    )
+    counts = {k: v for k, v in stats.to_json().items() if k != "failures"}
+    print(json.dumps({"out": a.out, **counts}))
+    if stats.dropped:
+        import sys
+
+        print(
+            f"logicforge backtranslate: {stats.dropped} problems dropped: no sentence passed the "
+            f"check; first reasons: {'; '.join(stats.failures[:3])}",
+            file=sys.stderr,
+        )
+    a.manifest = _manifest_of(a, [a.writer, a.checker], counts)
     return 0
 
 
@@ -152,5 +189,8 @@ def add_parsers(sub: Any) -> None:
         help="trace: extraction + core opinion; qualitative: PF / IV / AC / AL codes",
     )
     ju.add_argument("--concurrency", type=natural, default=4)
+    ju.add_argument(
+        "--allow-errors", action="store_true", help="exit 0 even with judge errors (default: 3)"
+    )
     ju.add_argument("--json", action="store_true")
     ju.set_defaults(fn=cmd_judge)

@@ -171,11 +171,16 @@ GRID_ONLY = ("cell_accuracy", "cell_accuracy_macro")
 
 def metrics_of(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Metrics of one group. Records whose gold label is unknown (the solver timed out while
-    labelling) are not scored; they are counted in ``unlabelled``. Binary-only and grid-only
-    metrics are present only when every row of the group has that metric set."""
+    labelling) are not scored; they are counted in ``unlabelled``. Records that ended in an error
+    (no reply: a dead endpoint, a time-out, a malformed body) are not scored either — an outage
+    is not a model's mistake — and are counted in ``errors``; ``n`` is the scored records and
+    ``error_rate`` is errors over all labelled records. Binary-only and grid-only metrics are
+    present only when every row of the group has that metric set."""
     sets = {r.get("metric_set") for r in rows}
     unlabelled = sum(bool(r.get("excluded")) for r in rows)
     rows = [r for r in rows if not r.get("excluded")]
+    errors = sum(bool(r.get("error")) for r in rows)
+    rows = [r for r in rows if not r.get("error")]
     n = len(rows)
     gold = [r.get("label") for r in rows]
     pred = [r.get("pred") for r in rows]
@@ -194,6 +199,7 @@ def metrics_of(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     out = {
         "n": n,
         "unlabelled": unlabelled,
+        "errors": errors,
         "accuracy": _div(k, n),
         "accuracy_lo": lo,
         "accuracy_hi": hi,
@@ -209,7 +215,7 @@ def metrics_of(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "witness_valid_on_sat": _div(wv, n_sat),
         "parse_failure_rate": _div(sum(bool(r["parse_failure"]) for r in rows), n),
         "truncation_rate": _div(sum(bool(r.get("truncated")) for r in rows), n),
-        "error_rate": _div(sum(bool(r["error"]) for r in rows), n),
+        "error_rate": _div(errors, n + errors),
         "cell_accuracy": _cell_accuracy(rows),
         "cell_accuracy_macro": _cell_accuracy_macro(rows),
         "mean_completion_tokens": _mean_of(rows, "completion_tokens"),

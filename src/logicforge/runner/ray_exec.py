@@ -15,6 +15,7 @@ cluster is started. ``pip install ray`` provides it.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -93,7 +94,7 @@ def run_on_ray(
     max_errors: int | None = None,
     truncation: str = "incorrect",
     config: dict[str, Any] | None = None,
-) -> dict[str, int]:
+) -> dict[str, Any]:
     """Evaluate ``items`` with the model ``spec`` on Ray, appending to ``store`` (driver only).
 
     The response cache lives at the driver, as in a local run: hits are scored here and never
@@ -103,7 +104,7 @@ def run_on_ray(
 
     from ..models.base import Response
     from .cache import cache_key
-    from .runner import over_budget, record_id, score_response
+    from .runner import note_error, over_budget, record_id, score_response
 
     tokens = None
     if tokenizer and cache is not None:
@@ -111,7 +112,7 @@ def run_on_ray(
 
         tokens = TokenCounter(tokenizer)
     keys: dict[str, tuple[Item, int]] = {}  # record id → (item, sample) of uncached requests
-    counts = {"done": 0, "errors": 0, "cached": 0}
+    counts: dict[str, Any] = {"done": 0, "errors": 0, "cached": 0, "error_messages": []}
 
     ray = ray_init(address)
     task = ray.remote(max_retries=3, retry_exceptions=False)(_eval_shard)
@@ -180,6 +181,8 @@ def run_on_ray(
                 cache.put(cache_key(cache.scope(cache_id), it, sampling, k), resp)
             counts["done"] += 1
             counts["errors"] += errored
+            if errored:
+                note_error(counts, json.loads(line).get("error"))
             progress.update()
         if max_errors is not None and counts["errors"] > max_errors:
             for ref in pending:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import Iterable, Iterator, Sized
+from collections.abc import Iterable, Iterator, Mapping, Sized
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -172,12 +172,33 @@ def score_response(
     )
 
 
+def note_error(counts: dict[str, Any], error: str | None, keep: int = 3) -> None:
+    """Keep the first ``keep`` distinct error messages of a run (each cut to 200 characters)."""
+    msgs: list[str] = counts.setdefault("error_messages", [])
+    if error is not None and len(msgs) < keep and error[:200] not in msgs:
+        msgs.append(error[:200])
+
+
+def error_summary(name: str, counts: Mapping[str, Any]) -> str:
+    """One paragraph for the console: how many records of this run ended in an error, and the
+    first distinct messages; empty when none did."""
+    n = counts.get("errors") or 0
+    if not n:
+        return ""
+    lines = [
+        f"{name}: {n} of {counts.get('done', n)} new records ended in an error (not scored; "
+        "rerun the same command to retry them):"
+    ]
+    lines += [f"  - {m}" for m in counts.get("error_messages") or []]
+    return "\n".join(lines)
+
+
 def over_budget(errors: int, max_errors: int) -> ModelError:
     """The error a run raises once more than ``max_errors`` records ended in an error."""
     return ModelError(
         f"stopped after {errors} error records (error budget: {max_errors}); every "
         "finished record is saved — fix the cause and rerun the same command to resume "
-        "(--retry-errors redoes the failed ones)"
+        "(a rerun redoes the failed ones)"
     )
 
 
@@ -195,7 +216,7 @@ async def _run(
     tokens: TokenCounter | None,
     max_errors: int | None,
     truncation: str,
-) -> dict[str, int]:
+) -> dict[str, Any]:
     def todo() -> Iterator[tuple[Item, int]]:
         for it in items:
             for s in range(samples):
@@ -206,7 +227,7 @@ async def _run(
                 else:
                     progress.skip()
 
-    counts = {"done": 0, "errors": 0, "cached": 0}
+    counts: dict[str, Any] = {"done": 0, "errors": 0, "cached": 0, "error_messages": []}
     it_todo = todo()
     config = run_config(model, sampling)
 
@@ -240,6 +261,7 @@ async def _run(
             counts["done"] += 1
             counts["errors"] += rec.error is not None
             counts["cached"] += hit
+            note_error(counts, rec.error)
             progress.update()
 
     tasks = [asyncio.create_task(worker()) for _ in range(max(1, concurrency))]
@@ -263,14 +285,14 @@ def run_model(
     sampling: Sampling | None = None,
     concurrency: int = 8,
     cache: ResponseCache | None = None,
-    retry_errors: bool = False,
+    retry_errors: bool = True,
     progress: bool = True,
     total_items: int | None = None,
     tokenizer: str | None = "auto",
     max_errors: int | None = None,
     ray: tuple[str, str | None] | None = None,
     truncation: str = "incorrect",
-) -> dict[str, int]:
+) -> dict[str, Any]:
     """Run every (item, sample) not yet in ``records_path`` and append its scored record.
 
     ``items`` may be any iterable (a list, or a generator streaming a large file); it is read once.
@@ -299,7 +321,7 @@ def run_model(
     bar = Progress((total_items or 0) * samples, f"{model.name}", enabled=progress, note=waits)
     order: list[str] = []
 
-    async def main() -> dict[str, int]:
+    async def main() -> dict[str, Any]:
         try:
             return await _run(
                 items,
@@ -319,7 +341,7 @@ def run_model(
         finally:
             await model.aclose()
 
-    def execute() -> dict[str, int]:
+    def execute() -> dict[str, Any]:
         if ray is None:
             return asyncio.run(main())
         from .ray_exec import run_on_ray

@@ -364,6 +364,14 @@ def _backtranslated(suite: Suite, problems: list[Any], out: Path) -> list[Any]:
     )
     (out / f"backtranslation-{kind}.json").write_text(json.dumps(stats.to_json(), indent=1) + "\n")
     write_jsonl(path, kept)
+    if stats.dropped:  # never silent: say how many edited problems did not survive
+        import sys
+
+        print(
+            f"logicforge: {stats.dropped} of {len(problems)} edited {kind} problems dropped: no "
+            f"sentence passed the back-translation check (see backtranslation-{kind}.json)",
+            file=sys.stderr,
+        )
     return kept
 
 
@@ -374,8 +382,13 @@ def run_suite(
     concurrency: int = 8,
     progress: bool = True,
     cache: bool = True,
+    command: str | None = None,
+    summary: dict[str, Any] | None = None,
 ) -> Path:
-    """Generate, render, run every model and write the report; resumable (rerun to continue)."""
+    """Generate, render, run every model and write the report; resumable (rerun to continue).
+
+    ``command`` is the report's "Reproduce" line (default: the suite by name); ``summary``, when
+    given, receives each model's run counts (done, errors, their first messages, cached)."""
     from .. import api
     from ..models.base import Sampling
     from ..runner.store import write_jsonl
@@ -417,7 +430,7 @@ def run_suite(
     write_jsonl(out / "items.jsonl", items)
     sampling = Sampling(**suite.sampling)
     for m in suite.models:
-        api.run(
+        counts = api.run(
             items,
             m,
             out / "records.jsonl",
@@ -427,12 +440,14 @@ def run_suite(
             progress=progress,
             cache_path=(out / "cache.sqlite") if cache else None,
         )
+        if summary is not None:
+            summary[m] = counts
     return api.report(
         out / "records.jsonl",
         out / "report",
         out / "problems.jsonl",
         title=f"logicforge suite: {suite.name}",
-        command=f"logicforge suite {suite.name} --out {out}",
+        command=command or f"logicforge suite {suite.name} --out {out}",
         table=suite.table,
         items=out / "items.jsonl",
         analyses=suite.analyses,
