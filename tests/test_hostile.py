@@ -345,3 +345,46 @@ def test_a_dead_endpoint_is_loud_and_a_rerun_retries(tmp_path, capsys) -> None:
         assert main([*argv2, "--model", live, "--quiet"]) == 0
     done = [json.loads(x) for x in rec2.read_text().splitlines()]
     assert len(done) == 3 and all(r["error"] is None for r in done)
+
+
+def test_serve_answers_for_baselines_with_items_and_says_why_without(tmp_path) -> None:
+    """`serve --model random` answered HTTP 500 on every request."""
+    import threading
+
+    from aiohttp import web
+
+    from logicforge.models.base import load_model
+    from logicforge.serve import make_app
+
+    items = lf.render(lf.generate("ksat/random", {"n_vars": 5, "alpha": 3.0}, count=2, seed=0))
+    loop = asyncio.new_event_loop()
+    ready = threading.Event()
+    port: list[int] = []
+
+    async def start() -> web.AppRunner:
+        runner = web.AppRunner(make_app(load_model("oracle"), items), access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port.append(site._server.sockets[0].getsockname()[1])  # type: ignore[union-attr]
+        return runner
+
+    def serve() -> None:
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(start())
+        ready.set()
+        loop.run_forever()
+
+    threading.Thread(target=serve, daemon=True).start()
+    assert ready.wait(10)
+    try:
+        m = OpenAICompatModel(f"http://127.0.0.1:{port[0]}/v1", "oracle", max_retries=0)
+        lf.run(items, m, tmp_path / "r.jsonl")
+        recs = list(_records(tmp_path / "r.jsonl").values())
+        assert all(r["error"] is None and r["verdict"]["correct"] for r in recs), recs
+        other = Prompt((items[0].messages[0].model_copy(update={"content": "hello?"}),), key="x")
+        r = asyncio.run(m.generate(other, Sampling(), 0))
+        assert r.error and "HTTP 400" in r.error and "--items" in r.error
+        asyncio.run(m.aclose())
+    finally:
+        loop.call_soon_threadsafe(loop.stop)

@@ -7,6 +7,10 @@ request's messages, ``temperature``, ``top_p``, ``max_tokens`` (or ``max_complet
 ``seed``, ``stop`` and a ``json_schema`` ``response_format`` are passed to the model exactly as an
 in-process run would pass them, so greedy decoding gives the same text either way. One request
 is decoded at a time (llama.cpp holds one context).
+
+Baselines (``oracle``, ``random``, ``always-sat`` …) answer from the task, not the text: give
+``items`` (an items.jsonl) and a request whose messages are an item's prompt is answered for
+that item; other requests get a 400 that says so.
 """
 
 from __future__ import annotations
@@ -18,8 +22,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .errors import LogicforgeError
 from .models.base import Model, Prompt, Sampling, load_model
-from .schema import Message
+from .schema import Item, Message
+
+
+def _key(messages: list[Message]) -> str:
+    return json.dumps([[m.role, m.content] for m in messages])
 
 
 def _sampling(body: dict[str, Any]) -> tuple[Sampling, dict[str, Any] | None]:
@@ -41,20 +50,36 @@ def _sampling(body: dict[str, Any]) -> tuple[Sampling, dict[str, Any] | None]:
     return s, schema
 
 
-def make_app(model: Model) -> Any:
+def make_app(model: Model, items: list[Item] | None = None) -> Any:
     from aiohttp import web
+
+    by_prompt = {_key(list(it.messages)): it for it in items or ()}
+    needs_item = bool(getattr(model, "needs_item", False))
 
     async def chat(request: web.Request) -> web.Response:
         try:
             body = await request.json()
             messages = [Message(role=m["role"], content=m["content"]) for m in body["messages"]]
             sampling, schema = _sampling(body)
-        except (ValueError, KeyError, TypeError) as e:
+        except (ValueError, KeyError, TypeError, LogicforgeError) as e:
             return web.json_response(
                 {"error": {"message": f"bad request: {e}", "type": "invalid_request_error"}},
                 status=400,
             )
-        r = await model.generate(Prompt(tuple(messages), schema, "serve"), sampling, 0)
+        item = by_prompt.get(_key(messages))
+        if item is None and needs_item:
+            return web.json_response(
+                {
+                    "error": {
+                        "message": f"{model.name} answers logicforge items: serve it with "
+                        "--items items.jsonl and send one of their prompts",
+                        "type": "invalid_request_error",
+                    }
+                },
+                status=400,
+            )
+        prompt = Prompt(tuple(messages), schema, item.item_id if item else "serve", item)
+        r = await model.generate(prompt, sampling, 0)
         if r.error is not None or r.text is None:
             return web.json_response(
                 {"error": {"message": r.error or "no text", "type": "server_error"}}, status=500
@@ -93,16 +118,23 @@ def make_app(model: Model) -> Any:
 
 
 def serve(
-    spec: str, host: str = "127.0.0.1", port: int = 8000, port_file: str | None = None
+    spec: str,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    port_file: str | None = None,
+    items: str | None = None,
 ) -> None:
     """Serve the model ``spec`` until interrupted; ``port=0`` picks a free port (written to
-    ``port_file`` when given, and printed)."""
+    ``port_file`` when given, and printed); ``items`` lets baselines answer those items."""
     from aiohttp import web
 
+    from .api import load_items
+
     model = load_model(spec)
+    its = load_items(items) if items else None
 
     async def main() -> None:
-        runner = web.AppRunner(make_app(model), access_log=None)
+        runner = web.AppRunner(make_app(model, its), access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, host, port)
         await site.start()

@@ -235,7 +235,7 @@ def cmd_completion(a: argparse.Namespace) -> int:
 def cmd_serve(a: argparse.Namespace) -> int:
     from ..serve import serve
 
-    serve(a.model, host=a.host, port=a.port, port_file=a.port_file)
+    serve(a.model, host=a.host, port=a.port, port_file=a.port_file, items=a.items)
     return 0
 
 
@@ -245,6 +245,7 @@ def add_parsers(sub: Any) -> None:
     se.add_argument("--host", default="127.0.0.1")
     se.add_argument("--port", type=natural, default=8000, help="0 picks a free port")
     se.add_argument("--port-file", help='write {"port": N} here once listening')
+    se.add_argument("--items", help="items.jsonl whose prompts a baseline model answers")
     se.set_defaults(fn=cmd_serve)
     co = sub.add_parser("completion", help="print a shell completion script (bash)")
     co.add_argument("shell", choices=["bash"])

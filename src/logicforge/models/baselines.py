@@ -24,6 +24,7 @@ from .base import Prompt, Response, Sampling
 
 class _Baseline:
     cache_id: str | None = None
+    needs_item = True  # answers from the task, not the text (``serve`` needs --items)
 
     def __init__(self, name: str) -> None:
         self.name = name
