@@ -274,3 +274,13 @@ def test_report_tables_and_drill_down_treat_model_text_as_data(tmp_path) -> None
                 assert line.count(" | ") - line.count("\\|") <= head.count(" | "), line
     page = out.read_text()
     assert len(page) < 5 << 20 and "more characters in records.jsonl" in page
+
+
+def test_a_hosted_endpoint_without_its_key_fails_before_work(monkeypatch) -> None:
+    monkeypatch.delenv("LF_NO_SUCH_KEY", raising=False)
+    with pytest.raises(lf.ConfigError, match="LF_NO_SUCH_KEY.*hosted"):
+        lf.load_model("openai-compatible:https://api.example.com/v1:m;api_key_env=LF_NO_SUCH_KEY")
+    lf.load_model("openai-compatible:http://127.0.0.1:8000/v1:m;api_key_env=LF_NO_SUCH_KEY")
+    lf.load_model("openai-compatible:http://10.0.0.5:8000/v1:m;api_key_env=LF_NO_SUCH_KEY")
+    monkeypatch.setenv("LF_NO_SUCH_KEY", "k")
+    lf.load_model("openai-compatible:https://api.example.com/v1:m;api_key_env=LF_NO_SUCH_KEY")

@@ -304,10 +304,16 @@ def cmd_demo(a: argparse.Namespace) -> int:
 
 def _sampling_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("sampling")
-    g.add_argument("--temperature", type=float, default=0.0)
-    g.add_argument("--top-p", type=float, default=1.0)
-    g.add_argument("--max-tokens", type=natural, default=1024)
-    g.add_argument("--sampling-seed", type=natural, default=0)
+    g.add_argument("--temperature", type=float, default=0.0, help="default: 0 (greedy)")
+    g.add_argument("--top-p", type=float, default=1.0, help="default: 1")
+    g.add_argument(
+        "--max-tokens",
+        type=natural,
+        default=1024,
+        help="completion budget per reply (default: 1024 on the command line; 512 for lf.run; "
+        "each suite sets its own in its sampling block)",
+    )
+    g.add_argument("--sampling-seed", type=natural, default=0, help="default: 0")
     g.add_argument("--stop", action="append", help="stop sequence (repeatable)")
     g.add_argument(
         "--structured",

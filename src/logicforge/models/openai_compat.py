@@ -49,6 +49,25 @@ from .limits import Endpoints, TokenBucket
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
 
 
+def _hosted(url: str) -> bool:
+    """Whether ``url`` is a hosted service (needs a key), not a server on this machine or a
+    private network: a dotted host name that is not a loopback, private or ``.local`` address.
+
+    Example:
+        >>> _hosted("https://api.openai.com/v1"), _hosted("http://127.0.0.1:8000/v1")
+        (True, False)
+    """
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(url).hostname or "").lower()
+    try:
+        ip = ipaddress.ip_address(host)
+        return not (ip.is_loopback or ip.is_private or ip.is_unspecified or ip.is_link_local)
+    except ValueError:
+        return "." in host and not host.endswith((".local", ".localhost", ".internal"))
+
+
 def _retry_after(value: str | None) -> float | None:
     """Seconds a ``Retry-After`` header asks for, or None — the normal back-off then applies —
     when it is absent or invalid: not a number or a date, NaN, infinite, negative, or a date in
@@ -154,6 +173,14 @@ class OpenAICompatModel:
         )
         self.api_key_env = api_key_env
         self.key_file = key_file
+        hosted = [u for u in self.urls if _hosted(u)]
+        if hosted and not key_file and not os.environ.get(api_key_env):
+            raise ConfigError(
+                "api_key_env",
+                api_key_env,
+                f"is not set, and {hosted[0]} is a hosted endpoint: export {api_key_env}=… "
+                "(or give key_file=…, or api_key_env=<the variable that holds it>)",
+            )
         self.timeout = timeout
         self.max_retries = max_retries
         self.backoff = backoff
