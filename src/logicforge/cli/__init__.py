@@ -207,6 +207,39 @@ def _loud(runs: dict[str, Any], a: argparse.Namespace) -> int:
     return EXIT_ERRORS if errors and not getattr(a, "allow_errors", False) else 0
 
 
+def _suite_dry_run(suite: Any, out: Path, a: argparse.Namespace) -> int:
+    """What a suite would send: its problems generated and rendered here (LLM-written stories
+    are not written: their items are estimated from the formula text), nothing sent."""
+    from ..reports.tables import to_markdown
+    from ..runner.dryrun import estimate
+    from ..suites.suite import expand_problems
+
+    problems = expand_problems(suite)
+    items = []
+    for r in suite.renderers:
+        rend = RENDERERS.get(r)
+        ps = [p for p in problems if p.kind == rend.kind]  # type: ignore[attr-defined]
+        items += api.render(ps, "formula" if getattr(rend, "needs_writer", False) else r)
+    prices = None
+    if a.prices:
+        from ..metrics.usage import PriceTable
+
+        prices = PriceTable.load(a.prices)
+    rows = estimate(
+        items,
+        [load_model(m) for m in suite.models],
+        samples=suite.samples,
+        sampling=Sampling(**suite.sampling),
+        records_path=out / "records.jsonl",
+        prices=prices,
+    )
+    print(
+        f"dry run of suite {suite.name}: {len(problems)} problems, {len(items)} items; nothing sent"
+    )
+    print(to_markdown(rows, list(dict.fromkeys(k for r in rows for k in r))), end="")
+    return 0
+
+
 def _dry_run(a: argparse.Namespace, models: list[Any], sampling: Sampling, prices: Any) -> int:
     from ..reports.tables import to_markdown
     from ..runner.dryrun import estimate
@@ -267,6 +300,8 @@ def cmd_suite(a: argparse.Namespace) -> int:
             update={"problems": [b.model_copy(update={"count": a.count}) for b in suite.problems]}
         )
     out = Path(a.out or f"runs/{suite.name}")
+    if a.dry_run:
+        return _suite_dry_run(suite, out, a)
     summary: dict[str, Any] = {}
     path = run_suite(
         suite,
@@ -462,6 +497,12 @@ def build_parser() -> argparse.ArgumentParser:
         "name", nargs="?", help="shipped suite name or path to a YAML file (omit to list)"
     )
     su.add_argument("--out", help="output directory (default runs/<suite name>)")
+    su.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print items, requests, token ceilings, time (local models) and cost (--prices)",
+    )
+    su.add_argument("--prices", help="price table (YAML) for the dry run's cost ceiling")
     su.add_argument(
         "--allow-errors",
         action="store_true",

@@ -109,6 +109,25 @@ class LlamaCppModel:
             latency_s=time.perf_counter() - t0,
         )
 
+    def speed(self, probe_tokens: int = 32) -> tuple[float, float]:
+        """(prompt tokens/s, completion tokens/s) measured on this machine: one short prompt
+        answered with 1 token (the prompt's cost), then with ``probe_tokens`` (decoding)."""
+        llm = self._load()
+        msgs = [{"role": "user", "content": "List the numbers from 1 to 60, separated by commas."}]
+        t0 = time.perf_counter()
+        a = llm.create_chat_completion(messages=msgs, max_tokens=1, temperature=0.0, seed=0)
+        t1 = time.perf_counter()
+        llm.reset()  # measure the prompt again, not a cached prefix
+        b = llm.create_chat_completion(
+            messages=msgs, max_tokens=probe_tokens, temperature=0.0, seed=0
+        )
+        t2 = time.perf_counter()
+        n_prompt = (a.get("usage") or {}).get("prompt_tokens") or 1
+        n_out = max(1, (b.get("usage") or {}).get("completion_tokens") or 1)
+        prefill = n_prompt / max(t1 - t0, 1e-6)
+        decode = max(n_out - 1, 1) / max((t2 - t1) - (t1 - t0), 1e-6)
+        return prefill, decode
+
     async def generate(self, prompt: Prompt, sampling: Sampling, sample: int) -> Response:
         async with self._lock:  # one llama.cpp context: one request at a time
             return await asyncio.to_thread(self._complete, prompt, sampling, sample)

@@ -5,7 +5,9 @@ a real run too), requests (a best-of-n wrapper makes n calls per sample, plus n 
 self-verification wrapper 1 + rounds), prompt tokens (counted with the reasoning-token tokenizer
 over the prompt messages; multi-turn wrappers resend a longer conversation, so this is a lower
 bound for them), the completion-token ceiling (``max_tokens`` per request), and — with a price
-table — the cost ceiling. No model is loaded and no request is made.
+table — the cost ceiling. No request is made; a local model (one with a ``speed()`` probe, such
+as the embedded one) is loaded once to measure its prompt and completion tokens/s here, which
+gives ``hours_max``: the time at the completion ceiling, one request at a time.
 """
 
 from __future__ import annotations
@@ -78,5 +80,10 @@ def estimate(
         if prices is not None:
             c = prices.cost(m.name, prompt, completion)
             row["cost_usd_max"] = None if c is None else round(c, 4)
+        probe = getattr(m, "speed", None)
+        if callable(probe) and todo:
+            prefill, decode = probe()
+            row["tokens_per_s"] = round(decode, 1)
+            row["hours_max"] = round((prompt / prefill + completion / decode) / 3600, 2)
         rows.append(row)
     return rows
