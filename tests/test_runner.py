@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -169,3 +170,49 @@ def test_a_truncated_reply_is_incorrect_by_default_and_counted(tmp_path) -> None
     assert "scored as parsed" in truncation_note([r.model_dump() for r in kept])
     with pytest.raises(lf.ConfigError, match="truncation"):
         lf.score(recs, items, truncation="ignore")
+
+
+def test_the_progress_line_shows_from_the_first_second(small_items, tmp_path) -> None:
+    """No line used to appear until the first reply came back (150 s of silence with the
+    embedded model); it is drawn at once, with the requests in flight."""
+    import io
+
+    from logicforge.models.base import Sampling
+    from logicforge.runner.cache import ResponseCache  # noqa: F401  (the runner's own imports)
+    from logicforge.runner.progress import Progress
+    from logicforge.runner.runner import _run
+    from logicforge.runner.store import RecordStore
+
+    stream = io.StringIO()
+    bar = Progress(2, "m", enabled=True, stream=stream)
+    seen: list[str] = []
+    with FakeServer(delay=2.5) as srv:
+        m = lf.load_model(f"openai-compatible:{srv.base_url}:m")
+
+        async def main() -> None:
+            store = RecordStore(tmp_path / "r.jsonl")
+            task = asyncio.create_task(
+                _run(
+                    small_items[:2],
+                    m,
+                    store,
+                    1,
+                    Sampling(),
+                    2,
+                    None,
+                    True,
+                    bar,
+                    [],
+                    None,
+                    None,
+                    "incorrect",
+                )  # fmt: skip
+            )
+            await asyncio.sleep(1.4)  # before any reply
+            seen.append(stream.getvalue())
+            await task
+            await m.aclose()
+            store.release()
+
+        asyncio.run(main())
+    assert "m: 0/2" in seen[0] and "2 in flight" in seen[0], seen[0]

@@ -92,7 +92,7 @@ def run(
     concurrency: int = 8,
     cache_path: str | Path | None = None,
     retry_errors: bool = True,
-    progress: bool = False,
+    progress: bool | None = None,
     total_items: int | None = None,
     tokenizer: str | None = "auto",
     max_errors: int | None = None,
@@ -111,7 +111,9 @@ def run(
     Records that ended in an error (a dead endpoint, a time-out, a malformed reply) are retried
     by the next run unless ``retry_errors=False``; when this run has any, it says so on stderr
     (how many, the first distinct messages), and the returned counts hold ``errors`` and
-    ``error_messages``. They are never scored: reports count them as ``errors``, outside n."""
+    ``error_messages``. They are never scored: reports count them as ``errors``, outside n.
+    ``progress`` (default: on in a terminal or a notebook) draws a progress line on stderr from
+    the first second, with the requests in flight."""
     if truncation not in TRUNCATION:
         raise ConfigError("truncation", truncation, f"choose one of {', '.join(TRUNCATION)}")
     if samples < 1:
@@ -123,6 +125,8 @@ def run(
     if executor == "ray" and not isinstance(model, str):
         raise ConfigError("model", model, "the Ray executor needs a model spec string")
     m = load_model(model) if isinstance(model, str) else model
+    if progress is None:  # a person is watching: a terminal, or a Jupyter kernel
+        progress = sys.stderr.isatty() or "ipykernel" in sys.modules
     concurrency = getattr(m, "concurrency", None) or concurrency  # a model's own setting wins
     cache = ResponseCache(cache_path) if cache_path else None
     try:

@@ -24,6 +24,7 @@ class Progress:
     ) -> None:
         self.total, self.label, self.enabled = total, label, enabled
         self.note = note  # extra text for the line, e.g. the retry waits so far
+        self.inflight = 0  # requests sent and not yet answered
         self.stream = stream or sys.stderr
         self.done = 0
         self.skipped = 0  # already finished before this run: counted as done, not in the rate
@@ -37,6 +38,8 @@ class Progress:
         eta = max(0, self.total - self.done) / rate if rate > 0 else 0.0
         pct = 100.0 * self.done / self.total if self.total else 100.0
         note = self.note() if self.note else ""
+        if self.inflight:
+            note = f"{self.inflight} in flight" + (f" · {note}" if note else "")
         return (
             f"{self.label}: {self.done}/{self.total} ({pct:5.1f}%) {rate:8.1f}/s "
             f"elapsed {_fmt(el)} ETA {_fmt(eta)}{f' · {note}' if note else ''}"
@@ -49,10 +52,14 @@ class Progress:
 
     def update(self, n: int = 1) -> None:
         self.done += n
+        self.draw()
+
+    def draw(self, force: bool = False) -> None:
+        """Redraw the line (at most 5 times a second on a terminal, every 5 s otherwise)."""
         if not self.enabled:
             return
         now = time.monotonic()
-        if now - self._last >= (0.2 if self._tty else 5.0):
+        if force or now - self._last >= (0.2 if self._tty else 5.0):
             self._last = now
             self.stream.write(
                 ("\r" if self._tty else "") + self.line() + ("" if self._tty else "\n")

@@ -240,7 +240,11 @@ async def _run(
             r = cache.get(key) if (cache and key) else None
             hit = r is not None
             if r is None:
-                r = await model.generate(Prompt.of(item), sampling, s)
+                progress.inflight += 1
+                try:
+                    r = await model.generate(Prompt.of(item), sampling, s)
+                finally:
+                    progress.inflight -= 1
                 r.text = clean_text(r.text)
                 if cache and cid:  # keyed by what the server says it runs now
                     cache.observe(cid, r)
@@ -264,13 +268,23 @@ async def _run(
             note_error(counts, rec.error)
             progress.update()
 
+    async def ticker() -> None:  # a line from the first second, before any reply is back
+        progress.draw(force=True)
+        await asyncio.sleep(1.0)
+        progress.draw(force=progress.done == progress.skipped)  # still nothing back: say so
+        while True:
+            await asyncio.sleep(1.0)
+            progress.draw()
+
+    tick = asyncio.create_task(ticker())
     tasks = [asyncio.create_task(worker()) for _ in range(max(1, concurrency))]
     try:
         await asyncio.gather(*tasks)
     finally:
+        tick.cancel()
         for t in tasks:
             t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, tick, return_exceptions=True)
     if max_errors is not None and counts["errors"] > max_errors:
         raise over_budget(counts["errors"], max_errors)
     return counts
