@@ -122,16 +122,14 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
     port_file: str | None = None,
-    items: str | None = None,
+    items: list[Item] | None = None,
 ) -> None:
     """Serve the model ``spec`` until interrupted; ``port=0`` picks a free port (written to
     ``port_file`` when given, and printed); ``items`` lets baselines answer those items."""
     from aiohttp import web
 
-    from .api import load_items
-
     model = load_model(spec)
-    its = load_items(items) if items else None
+    its = items
 
     async def main() -> None:
         runner = web.AppRunner(make_app(model, its), access_log=None)

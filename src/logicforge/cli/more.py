@@ -235,7 +235,8 @@ def cmd_completion(a: argparse.Namespace) -> int:
 def cmd_serve(a: argparse.Namespace) -> int:
     from ..serve import serve
 
-    serve(a.model, host=a.host, port=a.port, port_file=a.port_file, items=a.items)
+    items = api.load_items(a.items) if a.items else None
+    serve(a.model, host=a.host, port=a.port, port_file=a.port_file, items=items)
     return 0
 
 
