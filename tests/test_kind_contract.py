@@ -240,7 +240,7 @@ def test_every_renderer_renders_a_registered_kind() -> None:
 
 def test_a_served_baseline_answers_plain_messages_with_a_clear_error() -> None:
     """Models answer prompts: a chat with no logicforge item reaches the oracle as plain messages
-    and gets a 500 that says why (it used to crash on a forged Item with no problem)."""
+    and gets a 400 that says why (it used to crash on a forged Item with no problem)."""
     import asyncio
 
     import aiohttp
@@ -263,4 +263,4 @@ def test_a_served_baseline_answers_plain_messages_with_a_clear_error() -> None:
             await runner.cleanup()
 
     status, body = asyncio.run(main())
-    assert status == 500 and "carries no problem" in body["error"]["message"]
+    assert status == 400 and "--items" in body["error"]["message"]

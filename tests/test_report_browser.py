@@ -112,3 +112,72 @@ def test_report_in_headless_chromium(report, tmp_path) -> None:
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000
     if os.environ.get("LOGICFORGE_SCREENSHOT_DIR"):  # keep it for a look
         shutil.copy(tmp_path / "report.png", os.environ["LOGICFORGE_SCREENSHOT_DIR"])
+
+
+FIRST_SCREEN = ["twosat-table1", "adr-pairs-3sat", "zebra-grid", "logicedit-deduction", "satbench"]
+
+
+@pytest.fixture(scope="module")
+def suite_reports(tmp_path_factory) -> dict:
+    from logicforge.suites import load_suite, run_suite
+
+    out = tmp_path_factory.mktemp("suites")
+    paths = {}
+    for name in FIRST_SCREEN:
+        s = load_suite(name, models=["oracle", "random"])
+        s = s.model_copy(
+            update={"problems": [b.model_copy(update={"count": 1}) for b in s.problems]}
+        )
+        paths[name] = run_suite(s, out / name, progress=False, cache=False)
+    return paths
+
+
+def test_the_first_screen_is_the_result(suite_reports, tmp_path) -> None:
+    """At 1400 px the first screen holds the headline sentence (with n and a 95 % interval),
+    the headline table and, where the report has figures, the headline figure; the drill-down
+    reaches every model's records; zebra and deduction tables carry no SAT-only column."""
+    exe = _need_browser()
+
+    async def main() -> dict:
+        got = {}
+        async with Browser(exe) as b:
+            await b.send("Emulation.setDeviceMetricsOverride", width=1400, height=900,
+                         deviceScaleFactor=1, mobile=False)  # fmt: skip
+            for name, html in suite_reports.items():
+                await b.open(html.as_uri())
+                got[name] = await b.eval(
+                    """(() => {
+                    const r = document.querySelector('#result');
+                    if (!r) return null;
+                    const t = r.querySelector('table'), img = r.querySelector('img');
+                    const models = new Set(Array.from(document.querySelectorAll('details.rec'))
+                        .map(d => d.dataset.model));
+                    const heads = Array.from(document.querySelectorAll('table.sortable thead th'))
+                        .map(th => th.textContent.replace(/ [▲▼]$/, ''));
+                    return {
+                      top: r.getBoundingClientRect().top,
+                      table_top: t ? t.getBoundingClientRect().top : null,
+                      img_top: img ? img.getBoundingClientRect().top : null,
+                      img_ok: img ? img.naturalWidth > 0 : null,
+                      figures: document.querySelectorAll('#figures ~ figure img').length,
+                      reading: r.querySelector('.reading').textContent,
+                      models: Array.from(models).sort(),
+                      heads: heads,
+                    };
+                    })()"""
+                )
+                await b.screenshot(tmp_path / f"{name}.png", full_page=False)
+        return got
+
+    got = asyncio.run(main())
+    for name, g in got.items():
+        assert g is not None, f"{name}: no headline section"
+        assert g["top"] < 300 and g["table_top"] is not None and g["table_top"] < 900, (name, g)
+        if g["figures"]:
+            assert g["img_ok"] and g["img_top"] < 900, (name, g)
+        assert "n = " in g["reading"] and "CI" in g["reading"], (name, g["reading"])
+        assert g["models"] == ["oracle", "random"], (name, g["models"])
+    for name in ("zebra-grid", "logicedit-deduction"):
+        sat_only = {"f1_sat", "precision_sat", "recall_sat", "mcc", "witness_valid_on_sat"}
+        assert not sat_only & set(got[name]["heads"]), (name, sat_only & set(got[name]["heads"]))
+    assert (tmp_path / "twosat-table1.png").stat().st_size > 10_000

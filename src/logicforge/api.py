@@ -202,6 +202,7 @@ def report(
     items: Sequence[Item] | str | Path = (),
     prices: Mapping[str, Mapping[str, float]] | str | Path | None = None,
     analyses: Sequence[str] | None = None,
+    headline: Mapping[str, Any] | None = None,
 ) -> Path:
     """Write the report (tables, figures, HTML) for records; returns the HTML path.
 
@@ -209,7 +210,8 @@ def report(
     ``items`` (a list or an items.jsonl path) adds each prompt to the record drill-down;
     ``prices`` (a mapping or a YAML file, see :mod:`logicforge.metrics.usage`) adds costs;
     ``analyses`` names the analyses to run (default: every one that applies, see
-    :mod:`logicforge.reports.analyses`)."""
+    :mod:`logicforge.reports.analyses`); ``headline`` (``table``, ``figure``, ``metric``)
+    chooses the first screen's table and figure."""
     from .metrics.usage import PriceTable
     from .reports.build import build_report
 
@@ -245,6 +247,7 @@ def report(
         items=its,
         prices=table_of_prices,
         analyses=analyses,
+        headline=headline,
     )
 
 

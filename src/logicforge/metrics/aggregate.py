@@ -32,6 +32,7 @@ from .stats import mean
 
 METRIC_NAMES = [
     "n",
+    "errors",
     "accuracy",
     "accuracy_lo",
     "accuracy_hi",

@@ -9,6 +9,7 @@ from typing import Any
 from ..metrics.aggregate import row_of
 from . import plots
 from .analyses import Context, select
+from .headline import choose
 from .html import render_html
 
 
@@ -22,11 +23,13 @@ def build_report(
     items: Sequence[Mapping[str, Any]] = (),
     prices: Any = None,
     analyses: Sequence[str] | None = None,
+    headline: Mapping[str, Any] | None = None,
 ) -> Path:
     """Write tables, figures and a self-contained HTML report; returns the HTML path. With
     ``items`` (dicts), the record drill-down also shows each prompt. Every registered analysis
     that applies to the records runs (:mod:`logicforge.reports.analyses`), or only those named in
-    ``analyses``."""
+    ``analyses``. The first screen shows the ``headline`` table and figure (a suite's choice:
+    ``table``, ``figure``, ``metric``; by default :data:`~.headline.DEFAULT_TABLES`)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     rows = [row_of(r) for r in records]
@@ -38,8 +41,9 @@ def build_report(
     tables, figures = ctx.ordered_tables(), ctx.figures
     path = out / "report.html"
     prompts = {it["item_id"]: _prompt_of(it) for it in items}
+    head = choose(tables, figures, headline)
     path.write_text(
-        render_html(title, records, problems, tables, figures, out, command, prompts),
+        render_html(title, records, problems, tables, figures, out, command, prompts, head),
         encoding="utf-8",
     )
     return path

@@ -38,7 +38,43 @@ th[data-asc='1']::after{content:' ▲'}th[data-asc='0']::after{content:' ▼'}tb
 figure img{max-width:100%;border:1px solid #eee}figcaption{font-size:12px;color:#444}
 pre{white-space:pre-wrap;word-break:break-word;background:#f8f8f8;padding:6px;max-height:22em;overflow:auto;font-size:11px}
 details{border-bottom:1px solid #eee;padding:3px 0}summary{cursor:pointer}.ok{color:#087f23}.bad{color:#c62828}
-.filters label{margin-right:1em}.filters select{margin-left:.3em}#shown{color:#555;font-size:13px}"""
+.filters label{margin-right:1em}.filters select{margin-left:.3em}#shown{color:#555;font-size:13px}
+#result{background:#f6f9fc;border:1px solid #dbe4ee;padding:.2em 1em 1em;margin:1em 0}
+.reading{font-size:16px;margin:.4em 0}.headline{display:flex;gap:1.5em;flex-wrap:wrap;align-items:flex-start}
+.headline-figure{max-width:560px}dl.glossary dt{font-weight:600;font-family:monospace}dl.glossary dd{margin:0 0 .4em 1.5em}"""
+
+# what each column means (the docs hold the formulas: docs/metrics/)
+GLOSSARY = {
+    "n": "scored records (errors and unknown gold labels are not scored)",
+    "errors": "records that ended in an error (no reply: a dead endpoint, a time-out, a "
+    "malformed body) — not counted as wrong",
+    "unlabelled": "records whose gold label is unknown (the solver timed out), never scored",
+    "accuracy": "share of scored records judged correct (docs/metrics/accuracy.md)",
+    "accuracy_lo / accuracy_hi": "Wilson 95 % interval of accuracy",
+    "precision_sat / recall_sat / f1_sat": "for the SAT class (binary kinds only)",
+    "precision_unsat / recall_unsat / f1_unsat": "for the UNSAT class (binary kinds only)",
+    "mcc": "Matthews correlation between gold and predicted labels; undefined (—) when a "
+    "model predicts one class only",
+    "pred_sat_rate": "share of records answered SAT / YES",
+    "sat_rate_on_unsat": "share of UNSAT items answered SAT (satisfiability bias)",
+    "witness_valid_on_sat": "share of SAT items answered with an assignment the solver checks",
+    "parse_failure_rate": "share of replies from which no answer could be read",
+    "truncation_rate": "share of replies cut off by the token limit (scored incorrect by default)",
+    "error_rate": "errors over all labelled records",
+    "cell_accuracy": "grid cells right over grid cells in all, pooled (micro; "
+    "docs/metrics/zebra-grids.md)",
+    "adr": "Accurate Differentiation Rate: pairs with both members right (docs/metrics/adr.md)",
+    "Sat. / Wit.": "Table 1 of the 2-SAT paper: decision accuracy and witness validity, in %",
+    "n/a": "the metric does not apply to this kind; — : undefined (zero denominator)",
+}
+
+
+def _glossary() -> str:
+    rows = "".join(
+        f"<dt>{html.escape(k)}</dt><dd>{html.escape(v)}</dd>" for k, v in GLOSSARY.items()
+    )
+    return f"<h2 id='glossary'>Glossary</h2><dl class='glossary'>{rows}</dl>"
+
 
 JS = """function sortTable(th){var i=Array.prototype.indexOf.call(th.parentNode.children,th);
 var tb=th.closest('table').tBodies[0],rows=Array.from(tb.rows),asc=th.dataset.asc!=='1';
@@ -93,9 +129,44 @@ def _verdict_kind(r: Mapping[str, Any]) -> str:
         return "error"
     if v.get("excluded"):
         return "unlabelled"
+    if r.get("finish_reason") == "length":
+        return "truncated"
     if v.get("parse_failure"):
         return "parse-failure"
     return "correct" if v.get("correct") else "wrong"
+
+
+def drilldown_sample(
+    records: Sequence[Mapping[str, Any]], limit: int = MAX_DRILLDOWN
+) -> list[Mapping[str, Any]]:
+    """At most ``limit`` records, taken in turn from every (model, family, verdict) group in
+    file order, so a model that ran second — and its rarer failures — is as visible as the
+    first; all of them when there are fewer.
+
+    Example:
+        >>> recs = [{"model": "a", "verdict": {"correct": True}}] * 9 + [{"model": "b"}]
+        >>> [r["model"] for r in drilldown_sample(recs, 2)]
+        ['a', 'b']
+    """
+    if len(records) <= limit:
+        return list(records)
+    groups: dict[tuple[str, str, str], list[Mapping[str, Any]]] = {}
+    for r in records:
+        key = (str(r.get("model")), str((r.get("meta") or {}).get("family")), _verdict_kind(r))
+        groups.setdefault(key, []).append(r)
+    queues = list(groups.values())
+    out: list[Mapping[str, Any]] = []
+    depth = 0
+    while len(out) < limit:
+        took = False
+        for q in queues:
+            if depth < len(q) and len(out) < limit:
+                out.append(q[depth])
+                took = True
+        if not took:
+            break
+        depth += 1
+    return out
 
 
 def truncation_note(records: Sequence[Mapping[str, Any]]) -> str:
@@ -182,8 +253,8 @@ def _select(key: str, label: str, values: Sequence[str]) -> str:
 
 def _records(records: Sequence[Mapping[str, Any]], prompts: Mapping[str, str]) -> str:
     esc = html.escape
-    shown = list(records)[:MAX_DRILLDOWN]
-    kinds = ["correct", "wrong", "parse-failure", "error", "unlabelled"]
+    shown = drilldown_sample(records)
+    kinds = ["correct", "wrong", "parse-failure", "truncated", "error", "unlabelled"]
     models = sorted({str(r.get("model")) for r in shown})
     fams = sorted({str((r.get("meta") or {}).get("family")) for r in shown})
     parts = [
@@ -216,8 +287,38 @@ def _records(records: Sequence[Mapping[str, Any]], prompts: Mapping[str, str]) -
             + f"<p>response:</p><pre class='response'>{esc(response)}</pre>"
             f"<p>parsed: <code>{esc(answer)}</code></p></details>"
         )
-    if len(records) > MAX_DRILLDOWN:
-        parts.append(f"<p>… {len(records) - MAX_DRILLDOWN} more records in records.jsonl</p>")
+    if len(records) > len(shown):
+        parts.append(
+            f"<p>{len(shown)} of {len(records)} records shown, taken in turn from every model, "
+            "family and verdict; all of them are in records.jsonl</p>"
+        )
+    return "".join(parts)
+
+
+def _headline(h: Any, out: Path) -> str:
+    """The first screen: the headline sentence, table and figure (nothing when there is none)."""
+    if h is None:
+        return ""
+    esc = html.escape
+    parts = [
+        "<section id='result'><h2>Result</h2>",
+        f"<p class='reading'>{esc(h.sentence)}</p>",
+        "<div class='headline'>",
+        f"<div>{table_html(h.title, h.rows)}</div>",
+    ]
+    if h.figure is not None:
+        fn, cap = h.figure
+        b64 = base64.b64encode((out / fn).read_bytes()).decode()
+        parts.append(
+            f"<figure class='headline-figure'><img src='data:image/png;base64,{b64}' "
+            f"alt='{esc(cap, quote=True)}'><figcaption>{esc(cap)}</figcaption></figure>"
+        )
+    parts.append(
+        "</div><p class='meta'>Every table below, the figures and a glossary of the columns: "
+        "<a href='#tables'>tables</a> · <a href='#glossary'>glossary</a>. Accuracy and rates "
+        "are over scored records; records that ended in an error are counted apart "
+        "(<code>errors</code>).</p></section>"
+    )
     return "".join(parts)
 
 
@@ -230,6 +331,7 @@ def render_html(
     out: Path,
     command: str | None,
     prompts: Mapping[str, str] | None = None,
+    headline: Any = None,
 ) -> str:
     esc = html.escape
     parts = [
@@ -239,6 +341,7 @@ def render_html(
         f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
         f"<h1>{esc(title)}</h1><nav><a href='#overview'>Overview</a><a href='#figures'>Figures</a>"
         "<a href='#tables'>Tables</a><a href='#records'>Records</a></nav>",
+        _headline(headline, out),
         _overview(records, problems, command),
         "<h2 id='figures'>Figures</h2>",
     ]
@@ -255,6 +358,7 @@ def render_html(
         "metric (zero denominator). Every table is also written as CSV and Markdown.</p>"
     )
     parts += [table_html(n, rows) for n, rows in tables]
+    parts.append(_glossary())
     parts.append(_records(records, prompts or {}))
     parts.append(f"<script>{JS}</script></body></html>")
     return "".join(parts)

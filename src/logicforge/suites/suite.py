@@ -107,6 +107,15 @@ class StoryBlock(_Strict):
         )
 
 
+class Headline(_Strict):
+    """The report's first screen: a table by file name, a figure by the start of its file name,
+    and the metric its sentence reads."""
+
+    table: str | list[str] | None = None  # several: the first the report has
+    figure: str | None = None
+    metric: str | None = None
+
+
 class Suite(_Strict):
     # the shipped suites' name pattern: the default output folder is runs/<name>
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,99}$")
@@ -121,6 +130,7 @@ class Suite(_Strict):
     table: list[str] = Field(default_factory=lambda: ["family"])
     story: StoryBlock | None = None  # needed by the story renderers (story, story-spy, …)
     analyses: list[str] | None = None  # the report's analyses (default: all that apply)
+    headline: Headline | None = None  # the report's first screen (default: reports/headline.py)
 
     def validate_names(self) -> None:
         """Check every family, renderer, transform, model, sampling key and analysis before any
@@ -451,4 +461,5 @@ def run_suite(
         table=suite.table,
         items=out / "items.jsonl",
         analyses=suite.analyses,
+        headline=suite.headline.model_dump() if suite.headline else None,
     )
