@@ -95,7 +95,7 @@ def test_cli_pipeline_end_to_end(tmp_path: Path, capsys) -> None:
     ]:
         assert (d / "rep" / f).exists(), f
     md = (d / "rep" / "metrics_by_model.md").read_text()
-    assert "| oracle | 24 | 1.000 |" in md
+    assert "| oracle | 24 | 0 | 1.000 |" in md  # n, errors, accuracy
 
 
 def test_cli_bad_config_fails_before_work(tmp_path: Path, capsys) -> None:

@@ -93,10 +93,23 @@ document.querySelectorAll('.filters select').forEach(function(s){s.addEventListe
 _JS_HASH = "sha256-" + base64.b64encode(hashlib.sha256(JS.encode()).digest()).decode()
 
 
-def _fmt(v: Any) -> str:
+def _percent(col: str) -> bool:
+    """Columns that hold percentages (the papers' Sat. / Wit. / Acc. tables, ``…%`` names)."""
+    return col.endswith(("Sat.", "Wit.", "%", "_pct")) or " Sat.@" in f" {col}" or col.startswith(
+        ("Sat.", "Wit.")
+    )
+
+
+def _fmt(v: Any, col: str = "") -> str:
+    """A cell for reading: percentages with one decimal, other fractions with three, counts and
+    integral floats as integers (``2.0`` is 2), undefined as "—"."""
     if v is None:
         return "—"
     if isinstance(v, float):
+        if _percent(col):
+            return f"{v:.1f}"
+        if v.is_integer() and abs(v) >= 1:
+            return str(int(v))
         return f"{v:.3f}"
     return str(v)
 
@@ -109,9 +122,9 @@ def table_html(name: str, rows: Sequence[Mapping[str, Any]]) -> str:
     body = "".join(
         "<tr>"
         + "".join(
-            f"<td class='num'>{html.escape(_fmt(r.get(c)))}</td>"
+            f"<td class='num'>{html.escape(_fmt(r.get(c), c))}</td>"
             if isinstance(r.get(c), int | float) or r.get(c) is None
-            else f"<td>{html.escape(_fmt(r.get(c)))}</td>"
+            else f"<td>{html.escape(_fmt(r.get(c), c))}</td>"
             for c in cols
         )
         + "</tr>"
