@@ -53,14 +53,14 @@ def reading(rows: Sequence[Mapping[str, Any]], metric: str) -> str:
         lo, hi = r.get(f"{metric}_lo"), r.get(f"{metric}_hi")
         if isinstance(lo, int | float) and isinstance(hi, int | float):
             ci = f"95 % CI {_fmt(lo)}–{_fmt(hi)}, "
-        n = r.get("n")
-        return f"{_label(r, metric)}, {_fmt(r[metric])} % ({ci}n = {n})"
+        n = f"n = {r['n']}" if r.get("n") is not None else f"{r.get('pairs')} pairs"
+        return f"{_label(r, metric)}, {_fmt(r[metric])} % ({ci}{n})"
 
     best = max(have, key=lambda r: r[metric])
     worst = min(have, key=lambda r: r[metric])
-    name = metric.replace("_", " ")
+    name = {"adr": "ADR"}.get(metric, metric.replace("_", " "))
     if best is worst or best[metric] == worst[metric]:
-        return f"{name.capitalize()}: {say(best)}" + (
+        return f"{name[0].upper()}{name[1:]}: {say(best)}" + (
             "." if len(have) == 1 else f"; all {len(have)} groups are equal."
         )
     return f"Highest {name}: {say(best)}; lowest: {say(worst)}."

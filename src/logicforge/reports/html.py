@@ -95,20 +95,22 @@ _JS_HASH = "sha256-" + base64.b64encode(hashlib.sha256(JS.encode()).digest()).de
 
 def _percent(col: str) -> bool:
     """Columns that hold percentages (the papers' Sat. / Wit. / Acc. tables, ``…%`` names)."""
-    return col.endswith(("Sat.", "Wit.", "%", "_pct")) or " Sat.@" in f" {col}" or col.startswith(
-        ("Sat.", "Wit.")
+    return (
+        col.endswith(("Sat.", "Wit.", "%", "_pct"))
+        or " Sat.@" in f" {col}"
+        or col.startswith(("Sat.", "Wit."))
     )
 
 
 def _fmt(v: Any, col: str = "") -> str:
     """A cell for reading: percentages with one decimal, other fractions with three, counts and
-    integral floats as integers (``2.0`` is 2), undefined as "—"."""
+    whole floats from 2 up as integers (``12.0`` is 12), undefined as "—"."""
     if v is None:
         return "—"
     if isinstance(v, float):
         if _percent(col):
             return f"{v:.1f}"
-        if v.is_integer() and abs(v) >= 1:
+        if v.is_integer() and abs(v) >= 2:  # a count or a mean that happens to be whole
             return str(int(v))
         return f"{v:.3f}"
     return str(v)
