@@ -290,8 +290,17 @@ def cmd_report(a: argparse.Namespace) -> int:
 def cmd_suite(a: argparse.Namespace) -> int:
     from ..suites import list_suites, load_suite, run_suite
 
-    if a.name is None:
-        print("shipped suites:", ", ".join(list_suites()))
+    if a.name is None:  # each shipped suite: its size and what it reproduces
+        from ..suites.suite import planned_size
+
+        print("shipped suites (problems before pairs, edits and variants; then what it does):")
+        for name in list_suites():
+            s = load_suite(name)
+            size = planned_size(s)
+            what = " ".join(s.description.split())
+            what = what[:110] + ("…" if len(what) > 110 else "")
+            shown = f"{size:>7,}" if size is not None else "   data"
+            print(f"  {name:28s}{shown}  {what}")
         return 0
     overrides: dict[str, Any] = {"models": a.model or None, "renderers": a.renderer or None}
     suite = load_suite(a.name, writer=a.writer, **overrides)
@@ -561,6 +570,9 @@ def main(argv: list[str] | None = None) -> int:
     except LogicforgeError as e:
         print(f"logicforge {args.cmd}: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - so the exit flush cannot fail
+        return 0
     except OSError as e:  # a path that is a folder, exists, is read-only, a full disk …
         where = f"{e.filename}: " if e.filename else ""
         print(f"logicforge {args.cmd}: error: {where}{e.strerror or e}", file=sys.stderr)

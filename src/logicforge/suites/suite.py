@@ -242,6 +242,25 @@ def load_suite(name_or_path: str | Path, writer: str | None = None, **overrides:
     return suite
 
 
+def planned_size(suite: Suite) -> int | None:
+    """Problems the suite's generator blocks ask for, before pairing and edits (which add twins
+    and edit levels) and variants; None when a block reads a data file.
+
+    Example:
+        >>> planned_size(load_suite("twosat-order"))
+        20
+    """
+    from ..families.base import expand_grid
+
+    total = 0
+    for b in suite.problems:
+        if b.data is not None:
+            return None
+        points = len(expand_grid(b.params, b.grid))
+        total += b.count * points * (len(b.sweep) * len(b.levels) if b.sweep else 1)
+    return total
+
+
 def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> list[Any]:
     """Generate every problem of the suite (sweeps annotated, pairs made) and apply each variant;
     pairing counts (pairs, skipped sources) are appended to ``notes``."""
@@ -406,7 +425,21 @@ def run_suite(
     out = Path(out)
     notes: list[dict[str, Any]] = []
     problems = expand_problems(suite, notes)
+    before = (out / "problems.jsonl").read_bytes() if (out / "problems.jsonl").is_file() else None
     write_jsonl(out / "problems.jsonl", problems)
+    if progress:  # say whether this run works on the problems already there
+        import sys
+
+        same = before == (out / "problems.jsonl").read_bytes()
+        what = (
+            "generated"
+            if before is None
+            else "regenerated, identical to those on disk (same seed): finished records are reused"
+            if same
+            else "regenerated and DIFFERENT from those on disk (the suite changed): items that "
+            "are unchanged keep their records, the others are run"
+        )
+        print(f"{suite.name}: {len(problems)} problems {what}", file=sys.stderr)
     if notes:
         import json
 
