@@ -83,3 +83,16 @@ def test_group_by_metadata_column() -> None:
     out = aggregate(rows, ("model", "alpha"))
     assert [(r["alpha"], r["accuracy"]) for r in out] == [(3.0, 1.0), (5.0, 0.0)]
     assert out[0]["f1_unsat"] is None and out[1]["precision_unsat"] is None
+
+
+def test_groups_sort_in_their_natural_order() -> None:
+    """Size groups used to sort as strings (Large, Medium, Small, X-Large) and sizes "10*2"
+    before "2*2"."""
+    rows = [
+        rec("m", "SAT", "SAT", True, True, size_group=g, size=s)
+        for g, s in [("X-Large", "10*2"), ("Small", "2*2"), ("Large", "6*6"), ("Medium", "3*3")]
+    ]
+    assert [r["size_group"] for r in aggregate(rows, ("size_group",))] == [
+        "Small", "Medium", "Large", "X-Large"
+    ]  # fmt: skip
+    assert [r["size"] for r in aggregate(rows, ("size",))] == ["2*2", "3*3", "6*6", "10*2"]

@@ -235,8 +235,28 @@ def group_rows(
     return groups
 
 
+# orders that are not alphabetical (ZebraLogic's size groups; labels in the papers' order)
+NATURAL = {
+    v: i for i, v in enumerate(["Small", "Medium", "Large", "X-Large", "easy", "medium", "hard"])
+}
+
+
+def _natural(s: str) -> tuple[Any, ...]:
+    """``"10*2"`` after ``"2*2"``, ``"x10"`` after ``"x9"``: digit runs compare as numbers."""
+    import re
+
+    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", s))
+
+
 def _sort_key(key: tuple[Any, ...]) -> tuple[Any, ...]:
-    return tuple((0, x) if isinstance(x, int | float) else (1, str(x)) for x in key)
+    return tuple(
+        (0, x, ())
+        if isinstance(x, int | float)
+        else (1, NATURAL[x], ())
+        if isinstance(x, str) and x in NATURAL
+        else (2, 0, _natural(str(x)))
+        for x in key
+    )
 
 
 def aggregate(

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
-from ..metrics.aggregate import METRIC_NAMES, aggregate
+from ..metrics.aggregate import METRIC_NAMES, aggregate, aggregate_rows
 from . import compute, plots, studies
 from .tables import to_csv, to_markdown
 
@@ -192,9 +192,17 @@ def _phase(ctx: Context) -> None:
 
 
 def _vs(name: str, col: str, file: str, title: str) -> None:
-    @analysis(name, lambda ctx: ctx.shown(f"metrics_by_model_{col}") is not None, title)
+    def applies(ctx: Context) -> bool:  # the column is a grouping of these records' kinds
+        return any(
+            t.split(" ")[0].startswith("metrics_by_model") and t.split(" ")[0].endswith(col)
+            for t, _ in ctx.tables
+        )
+
+    @analysis(name, applies, title)
     def run(ctx: Context) -> None:
-        agg = ctx.shown(f"metrics_by_model_{col}") or []
+        # per family (and rendering): a figure never pools different generators or prompts
+        by = ["model", "family", col] + (["rendering"] if several_renderings(ctx) else [])
+        agg = aggregate_rows([r for r in ctx.rows if r.get(col) is not None], by)
         cap = plots.metric_vs(agg, col, "accuracy", ctx.colours, ctx.out / file, title)
         ctx.figure((file, cap) if cap else None)
 

@@ -36,6 +36,9 @@ def model_colours(models: Sequence[str]) -> dict[str, str]:
     return {m: PALETTE[i % len(PALETTE)] for i, m in enumerate(sorted(models))}
 
 
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
+
 def model_lines(
     ax: Any,
     rows: Sequence[Mapping[str, Any]],
@@ -44,21 +47,36 @@ def model_lines(
     colours: Mapping[str, str],
     style: str = "-o",
 ) -> None:
-    """One line per model through its (x, y) points, skipping undefined values, in fixed colours."""
-    for m in sorted({str(r["model"]) for r in rows}):
-        pts = sorted(
-            (r[x], r[y])
+    """One line per model (per model and rendering when the rows have several renderings)
+    through its (x, y) points, skipping undefined values, in fixed colours and each with its own
+    marker (so a series under another stays visible), with its 95 % band where the rows carry
+    ``<y>_lo`` / ``<y>_hi`` (up to four series; more bands would hide each other)."""
+    renderings = {r.get("rendering") for r in rows}
+    split = len(renderings) > 1
+    keys = sorted({(str(r["model"]), str(r.get("rendering")) if split else "") for r in rows})
+    for i, (m, rend) in enumerate(keys):
+        mine = [
+            r
             for r in rows
-            if r["model"] == m and r.get(x) is not None and r.get(y) is not None
-        )
-        if pts:
-            ax.plot(
-                [p[0] for p in pts],
-                [p[1] for p in pts],
-                style,
-                color=colours.get(m, "grey"),
-                label=m,
-            )
+            if str(r["model"]) == m
+            and (not split or str(r.get("rendering")) == rend)
+            and r.get(x) is not None
+            and r.get(y) is not None
+        ]
+        pts = sorted(mine, key=lambda r: r[x])
+        if not pts:
+            continue
+        marker = MARKERS[i % len(MARKERS)]
+        line = "--" if split and i % 2 else style.replace("o", "")
+        colour = colours.get(m, "grey")
+        xs = [r[x] for r in pts]
+        ax.plot(xs, [r[y] for r in pts], line, marker=marker, markersize=5,
+                markerfacecolor="none" if i % 2 else colour, color=colour,
+                label=f"{m} · {rend}" if split else m)  # fmt: skip
+        lo = [r.get(f"{y}_lo") for r in pts]
+        hi = [r.get(f"{y}_hi") for r in pts]
+        if len(keys) <= 4 and all(v is not None for v in lo + hi):  # more bands hide each other
+            ax.fill_between(xs, lo, hi, color=colour, alpha=0.12, linewidth=0)
 
 
 def phase_transition(
@@ -124,21 +142,41 @@ def metric_vs(
     path: Path,
     title: str,
 ) -> str | None:
+    """``metric`` against ``x``, one line per model (and rendering), with 95 % bands; one panel
+    per family when the rows hold several, so different generators are never pooled."""
     xs_all = {r[x] for r in agg_rows if r.get(x) is not None}
     if len(xs_all) < 2:
         return None
+    fams = sorted({str(r.get("family")) for r in agg_rows if r.get("family") is not None})
+    panels = fams if len(fams) > 1 else [None]
     plt = _plt()
-    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
-    model_lines(ax, agg_rows, x, metric, colours)
-    ax.set_xlabel(x)
-    ax.set_ylabel(metric)
-    ax.set_ylim(-0.03, 1.03)
-    ax.set_title(title)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
+    cols = min(3, len(panels))
+    nrows = -(-len(panels) // cols)
+    fig, axes = plt.subplots(
+        nrows, cols, figsize=(4.6 * cols if cols > 1 else 7, 3.6 * nrows + 0.6), dpi=110,
+        squeeze=False,
+    )  # fmt: skip
+    for ax, fam in zip(axes.flat, panels, strict=False):
+        rows = [r for r in agg_rows if fam is None or str(r.get("family")) == fam]
+        model_lines(ax, rows, x, metric, colours)
+        ax.set_xlabel(x, fontsize=10)
+        ax.set_ylabel(metric, fontsize=10)
+        ax.set_ylim(-0.03, 1.03)
+        ax.tick_params(labelsize=9)
+        ax.set_title(fam or title, fontsize=11)
+    for ax in list(axes.flat)[len(panels) :]:
+        ax.set_visible(False)
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    ncol = min(6, max(1, len(labels)))
+    legend_rows = -(-len(labels) // ncol)
+    fig.legend(handles, labels, loc="lower center", ncol=ncol, fontsize=8, frameon=False)
+    if fam is not None:
+        fig.suptitle(title, fontsize=12)
+    fig.tight_layout(rect=(0, min(0.4, (0.05 + 0.045 * legend_rows) / nrows), 1, 1))
     fig.savefig(path)
     plt.close(fig)
-    return f"{title}: {metric} per model against {x}."
+    per = ", one panel per family" if len(panels) > 1 else ""
+    return f"{title}: {metric} per model against {x} (95 % bands){per}."
 
 
 def pass_at_k_figure(
