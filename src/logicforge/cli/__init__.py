@@ -31,7 +31,7 @@ from ..registry import FAMILIES, RENDERERS, TRANSFORMS
 from ..renderers.base import render_problem
 from ..runner import manifest
 from ..runner.store import read_jsonl, write_jsonl
-from .args import natural
+from .args import allow_errors, natural
 
 
 def _value(field: str, raw: str) -> Any:
@@ -444,11 +444,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=True,
         help="redo records that ended in an error (default; --no-retry-errors keeps them)",
     )
-    u.add_argument(
-        "--allow-errors",
-        action="store_true",
-        help="exit 0 even when records ended in an error (default: exit 3)",
-    )
+    allow_errors(u)
     u.add_argument("--limit", type=natural, help="only the first N items")
     u.add_argument("--quiet", action="store_true", help="no progress line")
     u.add_argument("--json", action="store_true", help="one JSON summary line per model")
@@ -512,11 +508,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="print items, requests, token ceilings, time (local models) and cost (--prices)",
     )
     su.add_argument("--prices", help="price table (YAML) for the dry run's cost ceiling")
-    su.add_argument(
-        "--allow-errors",
-        action="store_true",
-        help="exit 0 even when records ended in an error (default: exit 3)",
-    )
+    allow_errors(su)
     su.add_argument("--model", action="append", help="replace the suite's models (repeatable)")
     su.add_argument(
         "--renderer", action="append", help="replace the suite's renderers (repeatable)"

@@ -19,3 +19,12 @@ def natural(text: str) -> int:
     if v < 0:
         raise argparse.ArgumentTypeError(f"must be an integer ≥ 0, not {v}")
     return v
+
+
+def allow_errors(parser: argparse.ArgumentParser) -> None:
+    """``--allow-errors``: exit 0 although records ended in an error (otherwise exit code 3)."""
+    parser.add_argument(
+        "--allow-errors",
+        action="store_true",
+        help="exit 0 even when records ended in an error (default: exit 3)",
+    )

@@ -55,6 +55,15 @@ def exact(_: Any) -> float:
     return 0.0
 
 
+def clause_count(
+    realised: str,
+    tolerance: Callable[[Any], float] = exact,
+    levels: tuple[Any, ...] = (20, 50, 75),
+) -> Knob:
+    """The ``n_clauses`` knob of a CNF family: the clauses emitted."""
+    return Knob("n_clauses", lambda prob, _: len(prob["clauses"]), tolerance, realised, levels)
+
+
 def realise(knobs: Sequence[Knob], problem: Mapping[str, Any], meta: dict[str, Any]) -> None:
     """Record ``<param>_actual`` for every knob, measured on ``problem`` (six decimals)."""
     for k in knobs:

@@ -37,7 +37,7 @@ from ..logic.cnf import CNF
 from ..logic.sat import minimal_unsat_core as mus
 from ..logic.sat import solve
 from ..registry import FAMILIES
-from .knobs import Knob, exact
+from .knobs import clause_count
 
 NAME = "satbench"
 PATTERNS = ("implication-cycle", "frozen-chain", "exactly-one-conflict", "full-block", "xor-chain")
@@ -105,15 +105,7 @@ class SATBenchFamily:
     name = NAME
     kind = "cnf"
     Params = SATBenchParams
-    knobs = (
-        Knob(
-            "n_clauses",
-            lambda prob, _: len(prob["clauses"]),
-            exact,
-            "clauses emitted (pattern plus random fillers)",
-            levels=(8, 20, 40),
-        ),
-    )
+    knobs = (clause_count("clauses emitted (pattern plus random fillers)", levels=(8, 20, 40)),)
 
     def generate(
         self, p: SATBenchParams, rng: np.random.Generator

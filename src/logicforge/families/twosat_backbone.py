@@ -35,7 +35,7 @@ from ..logic.cnf import CNF
 from ..logic.twosat import forced_literals
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, knob, label, positive_int, rename
-from .knobs import TOL, Knob, clauses_of, occurring, ratio
+from .knobs import TOL, Knob, clause_count, clauses_of, occurring, ratio
 
 NAME = "2sat/backbone"
 
@@ -109,13 +109,7 @@ class BackboneFamily:
     kind = "cnf"
     Params = BackboneParams
     knobs = (
-        Knob(
-            "n_clauses",
-            lambda prob, _: len(prob["clauses"]),
-            lambda p: 1.0,
-            "clauses emitted; within ±1 of the target (2|B| + m_mono)",
-            levels=(20, 50, 75),
-        ),
+        clause_count("clauses emitted; within ±1 of the target (2|B| + m_mono)", lambda p: 1.0),
         Knob(
             "backbone_fraction",
             _beta,

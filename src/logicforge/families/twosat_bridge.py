@@ -29,7 +29,7 @@ import numpy as np
 from ..errors import certify
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, knob, label, positive_int, rename
-from .knobs import TOL, Knob, clauses_of, exact, occurring, ratio
+from .knobs import TOL, Knob, clause_count, clauses_of, occurring, ratio
 
 NAME = "2sat/mono-bridge"
 
@@ -108,13 +108,7 @@ class MonoBridgeFamily:
     kind = "cnf"
     Params = MonoBridgeParams
     knobs = (
-        Knob(
-            "n_clauses",
-            lambda prob, _: len(prob["clauses"]),
-            exact,
-            "clauses emitted",
-            levels=(20, 50, 75),
-        ),
+        clause_count("clauses emitted"),
         Knob(
             "var_density",
             lambda prob, _: ratio(len(occurring(clauses_of(prob))), 2 * len(prob["clauses"])),

@@ -36,7 +36,15 @@ import numpy as np
 from ..errors import certify
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, knob, label, planted_fillers, positive_int, rename
-from .knobs import TOL, Knob, clauses_of, exact, implication_distance, occurring, ratio
+from .knobs import (
+    TOL,
+    Knob,
+    clause_count,
+    clauses_of,
+    implication_distance,
+    occurring,
+    ratio,
+)
 
 NAME = "2sat/implication-cycle"
 
@@ -113,13 +121,7 @@ class ImplicationCycleFamily:
     kind = "cnf"
     Params = ImplicationCycleParams
     knobs = (
-        Knob(
-            "n_clauses",
-            lambda prob, _: len(prob["clauses"]),
-            exact,
-            "clauses emitted (core L + 1 plus fillers)",
-            levels=(20, 50, 75),
-        ),
+        clause_count("clauses emitted (core L + 1 plus fillers)"),
         Knob(
             "imbalance",
             _imbalance,

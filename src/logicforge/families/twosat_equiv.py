@@ -28,7 +28,7 @@ import numpy as np
 from ..errors import certify
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, knob, label, positive_int, rename
-from .knobs import MEAN_OF, TOL, Knob, clauses_of, ratio
+from .knobs import MEAN_OF, TOL, Knob, clause_count, clauses_of, ratio
 
 NAME = "2sat/equivalence-core"
 
@@ -79,13 +79,7 @@ class EquivalenceCoreFamily:
     kind = "cnf"
     Params = EquivalenceCoreParams
     knobs = (
-        Knob(
-            "n_clauses",
-            lambda prob, _: len(prob["clauses"]),
-            lambda p: 1.0,
-            "clauses emitted, 2(n − f); an odd target gives one fewer",
-            levels=(20, 50, 75),
-        ),
+        clause_count("clauses emitted, 2(n − f); an odd target gives one fewer", lambda p: 1.0),
         Knob(
             "free_ratio",
             _free_ratio,

@@ -243,19 +243,20 @@ def adr_tables(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[dic
 def adr_figure(
     records: Sequence[Mapping[str, Any]], colours: Mapping[str, str], out: Path
 ) -> tuple[str, str] | None:
-    """ADR vs N beside accuracy and MCC vs N, one line per model."""
+    """ADR vs N beside accuracy and MCC vs N, one line per model (per model and rendering when
+    there are several: prompts are never pooled), labels legible at half the page's width."""
     from ..metrics.adr import adr_table
     from ..metrics.aggregate import aggregate
     from .plots import _plt, model_lines
 
-    rows = adr_table(records, ("model", "n_vars"))
+    several = len({(r.get("meta") or {}).get("rendering") for r in records}) > 1
+    by = ("model", "rendering", "n_vars") if several else ("model", "n_vars")
+    rows = adr_table(records, by)
     if len({r["n_vars"] for r in rows}) < 2:
         return None
-    conv = aggregate(
-        [r for r in records if (r.get("meta") or {}).get("pair_id")], ("model", "n_vars")
-    )
+    conv = aggregate([r for r in records if (r.get("meta") or {}).get("pair_id")], by)
     plt = _plt()
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.6), dpi=100)
+    fig, axes = plt.subplots(1, 3, figsize=(12, 4.4), dpi=100)
     panels = [
         (axes[0], rows, "adr", "ADR"),
         (axes[1], conv, "accuracy", "accuracy"),
@@ -263,11 +264,15 @@ def adr_figure(
     ]
     for ax, data, key, title in panels:
         model_lines(ax, data, "n_vars", key, colours)
-        ax.set_xlabel("N (variables)")
-        ax.set_title(title, fontsize=10)
+        ax.set_xlabel("N (variables)", fontsize=12)
+        ax.set_title(title, fontsize=14)
+        ax.tick_params(labelsize=11)
         ax.set_ylim(-1.05 if key == "mcc" else -0.03, 1.03)
-    axes[0].legend(fontsize=7)
-    fig.tight_layout()
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=min(6, max(1, len(labels))),
+               fontsize=11, frameon=False)  # fmt: skip
+    rows_of_legend = -(-len(labels) // min(6, max(1, len(labels))))
+    fig.tight_layout(rect=(0, min(0.4, 0.06 + 0.06 * rows_of_legend), 1, 1))
     fig.savefig(out / "adr_vs_n.png")
     plt.close(fig)
     return (
