@@ -71,6 +71,21 @@ def realise(knobs: Sequence[Knob], problem: Mapping[str, Any], meta: dict[str, A
         meta[f"{k.param}_actual"] = None if v is None else round(float(v), 6)
 
 
+def per_problem(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Memoise a measure's shared work for the problem being measured (several knobs of one
+    family read the same structure: compute it once per emitted problem, not once per knob)."""
+    last: list[Any] = [None, None, None]
+
+    def wrapped(problem: Mapping[str, Any], *rest: Any) -> Any:
+        if last[0] is problem and last[1] is problem.get("clauses"):
+            return last[2]
+        out = fn(problem, *rest)
+        last[:] = [problem, problem.get("clauses"), out]
+        return out
+
+    return wrapped
+
+
 def ratio(num: float, den: float) -> float | None:
     """``num / den``, or ``None`` (undefined, never 0) when ``den`` is 0."""
     return num / den if den else None
@@ -86,6 +101,26 @@ def clauses_of(problem: Mapping[str, Any]) -> list[tuple[int, ...]]:
 def occurring(clauses: Iterable[Sequence[int]]) -> set[int]:
     """The variables that occur in ``clauses``."""
     return {abs(x) for c in clauses for x in c}
+
+
+def component_roots(clauses: Iterable[Sequence[int]], n: int) -> list[int]:
+    """For variables 0..n, the root of each one's connected component (variables joined when
+    they share a clause; a variable in no clause is its own component). Union-find."""
+    up = list(range(n + 1))
+
+    def root(v: int) -> int:
+        while up[v] != v:
+            up[v] = up[up[v]]
+            v = up[v]
+        return v
+
+    for c in clauses:
+        a = root(abs(c[0]))
+        for x in c[1:]:
+            b = root(abs(x))
+            if a != b:
+                up[b] = a
+    return [root(v) for v in range(n + 1)]
 
 
 def implication_distance(clauses: Sequence[Sequence[int]], start: int, goal: int) -> int | None:

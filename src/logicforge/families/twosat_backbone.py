@@ -35,7 +35,7 @@ from ..logic.cnf import CNF
 from ..logic.twosat import forced_literals
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, knob, label, positive_int, rename
-from .knobs import TOL, Knob, clause_count, clauses_of, occurring, ratio
+from .knobs import TOL, Knob, clause_count, clauses_of, occurring, per_problem, ratio
 
 NAME = "2sat/backbone"
 
@@ -73,6 +73,7 @@ class BackboneParams:
         choice("orientation", self.orientation, ("positive", "negative"))
 
 
+@per_problem
 def _parts(problem: Mapping[str, Any]) -> tuple[int, int, int]:
     """(|B|, |F|, m_mono) read off the emitted formula: B the solver-forced variables, the mono
     part the clauses with no forced variable, the auxiliaries the variables that occur only

@@ -41,8 +41,10 @@ from .knobs import (
     Knob,
     clause_count,
     clauses_of,
+    component_roots,
     implication_distance,
     occurring,
+    per_problem,
     ratio,
 )
 
@@ -64,23 +66,16 @@ class ImplicationCycleParams:
         choice("order", self.order, ("ordered", "shuffled"))
 
 
+@per_problem
 def _split(
     problem: Mapping[str, Any], meta: Mapping[str, Any]
 ) -> tuple[list[Clause], list[Clause]]:
     """(core, fillers) of the emitted formula: the core is every clause connected, through shared
     variables, to the recorded twist literal ℓ1; the fillers are the rest."""
     cl = clauses_of(problem)
-    core_vars = {abs(int(meta["twist_literal"]))}
-    grew = True
-    while grew:
-        grew = False
-        for c in cl:
-            vs = {abs(x) for x in c}
-            if vs & core_vars and not vs <= core_vars:
-                core_vars |= vs
-                grew = True
-    core = [c for c in cl if abs(c[0]) in core_vars]
-    return core, [c for c in cl if abs(c[0]) not in core_vars]
+    roots = component_roots(cl, int(problem["num_vars"]))
+    core = roots[abs(int(meta["twist_literal"]))]
+    return [c for c in cl if roots[abs(c[0])] == core], [c for c in cl if roots[abs(c[0])] != core]
 
 
 def _imbalance(problem: Mapping[str, Any], meta: Mapping[str, Any]) -> float | None:

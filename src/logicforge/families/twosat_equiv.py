@@ -28,7 +28,7 @@ import numpy as np
 from ..errors import certify
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, knob, label, positive_int, rename
-from .knobs import MEAN_OF, TOL, Knob, clause_count, clauses_of, ratio
+from .knobs import MEAN_OF, TOL, Knob, clause_count, clauses_of, component_roots, ratio
 
 NAME = "2sat/equivalence-core"
 
@@ -53,18 +53,7 @@ def _free_ratio(problem: Mapping[str, Any], _: Any) -> float | None:
     """f / (n − f) with f the connected components of the emitted formula's variables (each has
     one free root; a variable in no clause is a component of its own)."""
     n = int(problem["num_vars"])
-    up = list(range(n + 1))
-
-    def root(v: int) -> int:
-        while up[v] != v:
-            up[v] = up[up[v]]
-            v = up[v]
-        return v
-
-    for c in clauses_of(problem):
-        a, b = root(abs(c[0])), root(abs(c[-1]))
-        up[a] = b
-    f = len({root(v) for v in range(1, n + 1)})
+    f = len(set(component_roots(clauses_of(problem), n)[1:]))
     return ratio(f, n - f)
 
 
