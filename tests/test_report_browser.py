@@ -184,3 +184,32 @@ def test_the_first_screen_is_the_result(suite_reports, tmp_path) -> None:
         sat_only = {"f1_sat", "precision_sat", "recall_sat", "mcc", "witness_valid_on_sat"}
         assert not sat_only & set(got[name]["heads"]), (name, sat_only & set(got[name]["heads"]))
     assert (tmp_path / "twosat-table1.png").stat().st_size > 10_000
+
+
+def test_a_fol_report_first_screen_has_no_sat_only_column(shared_data, tmp_path, monkeypatch):
+    """FOLIO answers True / False / Unknown: its report shows the result first and none of the
+    SAT-only columns (precision_sat, f1_sat, mcc, witness validity …)."""
+    exe = _need_browser()
+    from logicforge.suites import load_suite, run_suite
+
+    monkeypatch.setenv("LOGICFORGE_DATA", str(shared_data))
+    s = load_suite("logicedit-folio", models=["oracle", "random"])
+    blocks = [b.model_copy(update={"count": 2, "edits": "cumulative"}) for b in s.problems]
+    html = run_suite(s.model_copy(update={"problems": blocks}), tmp_path, progress=False)
+
+    async def main() -> dict:
+        async with Browser(exe) as b:
+            await b.send("Emulation.setDeviceMetricsOverride", width=1400, height=900,
+                         deviceScaleFactor=1, mobile=False)  # fmt: skip
+            await b.open(html.as_uri())
+            return await b.eval(
+                """({top: document.querySelector('#result').getBoundingClientRect().top,
+                    reading: document.querySelector('#result .reading').textContent,
+                    heads: Array.from(document.querySelectorAll('table.sortable thead th'))
+                        .map(th => th.textContent)})"""
+            )
+
+    got = asyncio.run(main())
+    assert got["top"] < 300 and "CI" in got["reading"], got["reading"]
+    sat_only = {"f1_sat", "precision_sat", "recall_sat", "mcc", "witness_valid_on_sat"}
+    assert not sat_only & set(got["heads"]), sat_only & set(got["heads"])
