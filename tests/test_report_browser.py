@@ -153,7 +153,7 @@ def test_the_first_screen_is_the_result(suite_reports, tmp_path) -> None:
                     const models = new Set(Array.from(document.querySelectorAll('details.rec'))
                         .map(d => d.dataset.model));
                     const heads = Array.from(document.querySelectorAll('table.sortable thead th'))
-                        .map(th => th.textContent.replace(/ [▲▼]$/, ''));
+                        .map(th => th.dataset.col);
                     return {
                       top: r.getBoundingClientRect().top,
                       table_top: t ? t.getBoundingClientRect().top : null,
@@ -206,7 +206,7 @@ def test_a_fol_report_first_screen_has_no_sat_only_column(shared_data, tmp_path,
                 """({top: document.querySelector('#result').getBoundingClientRect().top,
                     reading: document.querySelector('#result .reading').textContent,
                     heads: Array.from(document.querySelectorAll('table.sortable thead th'))
-                        .map(th => th.textContent)})"""
+                        .map(th => th.dataset.col)})"""
             )
 
     got = asyncio.run(main())

@@ -43,6 +43,36 @@ details{border-bottom:1px solid #eee;padding:3px 0}summary{cursor:pointer}.ok{co
 .reading{font-size:16px;margin:.4em 0}.headline{display:flex;gap:1.5em;flex-wrap:wrap;align-items:flex-start}
 .headline-figure{max-width:560px}dl.glossary dt{font-weight:600;font-family:monospace}dl.glossary dd{margin:0 0 .4em 1.5em}"""
 
+# the names the HTML tables show (CSV and Markdown keep the column names; hover shows them)
+HUMAN = {
+    "accuracy_lo": "accuracy 95 % low",
+    "accuracy_hi": "accuracy 95 % high",
+    "precision_sat": "precision (SAT)",
+    "recall_sat": "recall (SAT)",
+    "f1_sat": "F1 (SAT)",
+    "precision_unsat": "precision (UNSAT)",
+    "recall_unsat": "recall (UNSAT)",
+    "f1_unsat": "F1 (UNSAT)",
+    "mcc": "MCC",
+    "pred_sat_rate": "answered SAT",
+    "sat_rate_on_unsat": "SAT on UNSAT items",
+    "witness_valid_on_sat": "valid witness (SAT items)",
+    "parse_failure_rate": "parse failures",
+    "truncation_rate": "truncated",
+    "error_rate": "error rate",
+    "cell_accuracy": "cell accuracy",
+    "cell_accuracy_macro": "cell accuracy (macro)",
+    "mean_completion_tokens": "mean completion tokens",
+    "mean_reasoning_tokens": "mean reasoning tokens",
+    "adr": "ADR",
+    "adr_lo": "ADR 95 % low",
+    "adr_hi": "ADR 95 % high",
+    "n_vars": "N (variables)",
+    "target_clauses": "|C|",
+    "size_group": "size group",
+    "log10_search_space": "log10 search space",
+}
+
 # what each column means (the docs hold the formulas: docs/metrics/)
 GLOSSARY = {
     "n": "scored records (errors and unknown gold labels are not scored)",
@@ -70,8 +100,12 @@ GLOSSARY = {
 
 
 def _glossary() -> str:
+    def term(k: str) -> str:
+        shown = " / ".join(HUMAN.get(x.strip(), x.strip()) for x in k.split("/"))
+        return shown if shown == k else f"{shown} ({k})"
+
     rows = "".join(
-        f"<dt>{html.escape(k)}</dt><dd>{html.escape(v)}</dd>" for k, v in GLOSSARY.items()
+        f"<dt>{html.escape(term(k))}</dt><dd>{html.escape(v)}</dd>" for k, v in GLOSSARY.items()
     )
     return f"<h2 id='glossary'>Glossary</h2><dl class='glossary'>{rows}</dl>"
 
@@ -120,7 +154,11 @@ def table_html(name: str, rows: Sequence[Mapping[str, Any]]) -> str:
     if not rows:
         return ""
     cols = list(dict.fromkeys(k for r in rows for k in r))
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
+    head = "".join(
+        f"<th data-col='{html.escape(c, quote=True)}' title='{html.escape(c, quote=True)}'>"
+        f"{html.escape(HUMAN.get(c, c))}</th>"
+        for c in cols
+    )
     body = "".join(
         "<tr>"
         + "".join(
