@@ -18,6 +18,7 @@ from .._version import __version__
 
 MAX_DRILLDOWN = 500
 MAX_PROMPT = 6000  # characters of a prompt shown in the drill-down
+HEADLINE_ROWS = 10  # rows of the headline table on the first screen (all of them further down)
 MAX_RESPONSE = 20_000  # characters of a response shown there (the record keeps all of it)
 
 
@@ -357,7 +358,14 @@ def _headline(h: Any, out: Path) -> str:
         "<section id='result'><h2>Result</h2>",
         f"<p class='reading'>{esc(h.sentence)}</p>",
         "<div class='headline'>",
-        f"<div>{table_html(h.title, h.rows)}</div>",
+        f"<div>{table_html(h.title, h.rows[:HEADLINE_ROWS])}"
+        + (
+            f"<p class='meta'>the first {HEADLINE_ROWS} of {len(h.rows)} rows; all of them in "
+            "<a href='#tables'>the tables</a></p>"
+            if len(h.rows) > HEADLINE_ROWS
+            else ""
+        )
+        + "</div>",
     ]
     if h.figure is not None:
         fn, cap = h.figure
