@@ -77,3 +77,21 @@ def test_the_manifest_sits_beside_the_records(records: str, tmp_path, monkeypatc
     p = Path(records)
     want = p.parent / ("manifest.json" if p.name == "records.jsonl" else f"{p.stem}.manifest.json")
     assert json.loads(want.read_text())["runs"]["random"]["done"] == 2
+
+
+def test_a_report_of_a_run_says_how_to_rerun_it(tmp_path, monkeypatch) -> None:
+    """`report` on a records file reads the command from the manifest beside it."""
+    monkeypatch.chdir(tmp_path)
+    gen = ["generate", "--family", "ksat/random", "--set", "n_vars=5", "--set", "alpha=3",
+           "--count", "2", "--out", "d", "--quiet"]  # fmt: skip
+    assert main(gen) == 0
+    run = ["run", "--items", "d/items.jsonl", "--records", "o/records.jsonl", "--model", "random",
+           "--samples", "2", "--quiet"]  # fmt: skip
+    assert main(run) == 0
+    assert main(["report", "--records", "o/records.jsonl", "--out", "o/rep"]) == 0
+    line = _reproduce_line(Path("o/rep/report.html"))
+    assert line[1:] == run
+    first = Path("o/records.jsonl").read_bytes()
+    Path("o/records.jsonl").rename("o/old.jsonl")
+    assert main(line[1:]) == 0
+    assert Path("o/records.jsonl").read_bytes() == first

@@ -222,6 +222,8 @@ def report(
         if isinstance(prices, str | Path)
         else PriceTable(prices)
     )
+    if command is None and isinstance(records, str | Path):  # the run's own command
+        command = manifest_command(Path(records))
     recs = (
         checked_rows(records, Record, "record")
         if isinstance(records, str | Path)
@@ -306,6 +308,17 @@ def count_lines(path: str | Path) -> int:
 def load_items(path: str | Path) -> list[Item]:
     """Read a whole items JSONL file (see :func:`iter_items`)."""
     return list(iter_items(path))
+
+
+def manifest_command(records: Path) -> str | None:
+    """The command recorded in the manifest beside a records file (``manifest.json`` for
+    ``records.jsonl``, else ``<stem>.manifest.json``), or None."""
+    name = "manifest.json" if records.name == "records.jsonl" else f"{records.stem}.manifest.json"
+    try:
+        cmd = json.loads((records.parent / name).read_text(encoding="utf-8")).get("command")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return cmd if isinstance(cmd, str) else None
 
 
 def checked_rows(path: str | Path, model: Any, what: str) -> list[dict[str, Any]]:
