@@ -319,3 +319,53 @@ def test_cell_accuracy_is_correct_cells_over_all_cells() -> None:
     row = aggregate([rec(3, 3, full), rec(5, 4, none)])[0]
     assert row["cell_accuracy"] == pytest.approx(9 / 29)
     assert row["cell_accuracy_macro"] == pytest.approx(0.5)
+
+
+def test_zebralogic_table1_in_the_papers_layout(tmp_path) -> None:
+    """ZebraLogic's Table 1: per model, grid accuracy overall and per size group (in size
+    order), cell accuracy and no-answer share, in %, from a scripted model that is right on some
+    puzzles, wrong on others and silent on one — the numbers follow from the records."""
+    from logicforge.kinds import answer_format
+    from logicforge.models.base import Response
+    from logicforge.runner.runner import score_response
+
+    ps = lf.generate("zebra", {"n_houses": 2, "n_attributes": 2}, count=3, seed=1) + lf.generate(
+        "zebra", {"n_houses": 4, "n_attributes": 4}, count=3, seed=1
+    )
+    items = lf.render(ps, "zebra")
+    recs = []
+    for i, it in enumerate(items):
+        oracle = answer_format(it).oracle(it)
+        text = answer_format(it).to_text(oracle, it)
+        if i % 3 == 1:  # wrong: two houses swapped in one attribute
+            text = answer_format(it).to_text(answer_format(it).wrong(it), it)
+        if i % 3 == 2 and i > 3:  # no answer at all
+            text = "I give up."
+        recs.append(score_response(it, "scripted", 0, Response(text=text)).model_dump(mode="json"))
+    lf.report(recs, tmp_path / "rep", ps)
+    import html
+
+    md = html.unescape((tmp_path / "rep" / "zebralogic_table1.md").read_text()).splitlines()
+    head = [c.strip() for c in md[0].strip("|").split("|")]
+    assert head == ["model", "n", "Overall", "Small <10^3", "Medium 10^3–10^6",
+                    "Large 10^6–10^9", "X-Large >10^9", "Cell-level Acc.", "No answer"]  # fmt: skip
+    row = [c.strip() for c in md[2].strip("|").split("|")]
+    sizes = {it.item_id: it.metadata["size_group"] for it in items}
+    correct = [r["verdict"]["correct"] for r in recs]
+    by_group: dict[str, list[bool]] = {}
+    for r, ok in zip(recs, correct, strict=True):
+        by_group.setdefault(sizes[r["item_id"]], []).append(ok)
+    assert float(row[2]) == round(100 * sum(correct) / len(correct), 1)
+    for col, g in zip(head[3:7], ["Small", "Medium", "Large", "X-Large"], strict=True):
+        got = row[head.index(col)]
+        want = by_group.get(g)
+        assert got == ("—" if want is None else f"{round(100 * sum(want) / len(want), 1):.3f}"), (
+            col,
+            got,
+        )
+    size = {it.item_id: it.problem["n_houses"] * it.problem["n_attributes"] for it in items}
+    right = sum((r["verdict"].get("details") or {}).get("cells_right", 0) for r in recs)
+    total = sum(size[r["item_id"]] for r in recs)  # an unanswered grid has all its cells wrong
+    assert float(row[7]) == round(100 * right / total, 1)
+    silent = sum(r["answer"]["parse_error"] is not None for r in recs)
+    assert silent == 1 and float(row[8]) == round(100 * silent / 6, 1)

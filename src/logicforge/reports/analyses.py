@@ -211,7 +211,15 @@ _vs("accuracy_vs_n", "n_vars", "accuracy_vs_n.png", "Accuracy vs N")
 _vs("accuracy_vs_alpha", "alpha", "accuracy_vs_alpha.png", "Accuracy vs α")
 
 
-@analysis("table1", lambda ctx: bool(ctx.table1), "Sat./Wit. grid (the 2-SAT paper's Table 1)")
+def _binary(ctx: Context) -> bool:
+    return any(r.get("metric_set") == "binary" for r in ctx.rows)
+
+
+@analysis(
+    "table1",
+    lambda ctx: bool(ctx.table1) and _binary(ctx),
+    "Sat./Wit. grid (the 2-SAT paper's Table 1; SAT/UNSAT kinds only)",
+)
 def _table1(ctx: Context) -> None:
     """The paper's Table 1 pools a formula's renderings (per-formula means over the template
     verbalisations); the caption says so whenever there are several."""
@@ -219,6 +227,17 @@ def _table1(ctx: Context) -> None:
     ctx.table("table1", t1)
     pooled = ", pooled over the renderings" if several_renderings(ctx) else ""
     ctx.tables.insert(0, (f"table1 (Sat./Wit. %, per-formula means{pooled})", ctx.tables.pop()[1]))
+
+
+@analysis(
+    "zebralogic_table1",
+    lambda ctx: any(r.get("metric_set") == "grid" and r.get("size_group") for r in ctx.rows),
+    "ZebraLogic's Table 1: grid accuracy overall and per size group, cell accuracy, no answer",
+)
+def _zebralogic_table1(ctx: Context) -> None:
+    rows = studies.zebralogic_table1(ctx.rows, several_renderings(ctx))
+    pooled = "" if not several_renderings(ctx) else ", one row per model and prompt"
+    ctx.table("zebralogic_table1", rows, f"%, the paper's layout{pooled}", top=True)
 
 
 @analysis("sweeps", _has("sweep_knob"), "Friedman tests and figures across sweep levels")

@@ -131,9 +131,10 @@ _JS_HASH = "sha256-" + base64.b64encode(hashlib.sha256(JS.encode()).digest()).de
 def _percent(col: str) -> bool:
     """Columns that hold percentages (the papers' Sat. / Wit. / Acc. tables, ``…%`` names)."""
     return (
-        col.endswith(("Sat.", "Wit.", "%", "_pct"))
-        or " Sat.@" in f" {col}"
+        col.endswith(("Sat.", "Wit.", "%", "_pct", "Acc."))
         or col.startswith(("Sat.", "Wit."))
+        or col in ("Overall", "No answer")
+        or "10^" in col
     )
 
 

@@ -69,6 +69,46 @@ def _realised_levels(
     return {k: round(sum(v.values()) / len(v), 4) for k, v in seen.items() if v}
 
 
+ZEBRA_GROUPS = (
+    ("Small", "Small <10^3"),
+    ("Medium", "Medium 10^3–10^6"),
+    ("Large", "Large 10^6–10^9"),
+    ("X-Large", "X-Large >10^9"),
+)
+
+
+def zebralogic_table1(
+    rows: Sequence[Mapping[str, Any]], by_rendering: bool = False
+) -> list[dict[str, Any]]:
+    """ZebraLogic's Table 1 (§3): per model, grid-level accuracy overall and per search-space
+    size group, cell-level accuracy (Σ cells right / Σ cells), and the share of puzzles with no
+    readable grid, all in % (— where a group has no scored puzzle), with n puzzles.
+
+    Example:
+        >>> r = {"model": "m", "metric_set": "grid", "correct": True, "label": "SAT",
+        ...      "size_group": "Small", "cells": (4, 4), "parse_failure": False}
+        >>> zebralogic_table1([r])[0]["Overall"], zebralogic_table1([r])[0]["Medium 10^3–10^6"]
+        (100.0, None)
+    """
+    from ..metrics.aggregate import aggregate_rows
+
+    grid = [r for r in rows if r.get("metric_set") == "grid" and r.get("size_group")]
+    by = ["model", "rendering"] if by_rendering else ["model"]
+    out = []
+    for overall in aggregate_rows(grid, by):
+        key = {c: overall[c] for c in by}
+        mine = [r for r in grid if all(r.get(c) == v for c, v in key.items())]
+        groups = {g["size_group"]: g for g in aggregate_rows(mine, ["size_group"])}
+        row: dict[str, Any] = {**key, "n": overall.get("n")}
+        row["Overall"] = _pct(overall.get("accuracy"))
+        for g, label in ZEBRA_GROUPS:
+            row[label] = _pct(groups[g].get("accuracy")) if g in groups else None
+        row["Cell-level Acc."] = _pct(overall.get("cell_accuracy"))
+        row["No answer"] = _pct(overall.get("parse_failure_rate"))
+        out.append(row)
+    return out
+
+
 def sweep_tests(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Per family × knob × model: Sat. at each level and the knob's mean realised value there
     (``realised@…``, measured on the problems; ``None`` where not recorded), and a Friedman test
