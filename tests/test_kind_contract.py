@@ -264,3 +264,24 @@ def test_a_served_baseline_answers_plain_messages_with_a_clear_error() -> None:
 
     status, body = asyncio.run(main())
     assert status == 400 and "--items" in body["error"]["message"]
+
+
+def test_the_noisy_baseline_is_neither_perfect_nor_constant(tmp_path) -> None:
+    """`noisy:p=0.7`: right on a fixed ~70 % of items (the same ones every run), wrong on the
+    rest, with a witness on about half of its right SAT answers."""
+    import json
+
+    ps = lf.generate("ksat/random", {"n_vars": 6, "alpha": 4.0}, count=300, seed=0)
+    items = lf.render(ps)
+    lf.run(items, "noisy:p=0.7", tmp_path / "a.jsonl")
+    lf.run(items, "noisy:p=0.7", tmp_path / "b.jsonl")
+    a = [json.loads(x) for x in (tmp_path / "a.jsonl").read_text().splitlines()]
+    b = [json.loads(x) for x in (tmp_path / "b.jsonl").read_text().splitlines()]
+    assert [r["verdict"] for r in a] == [r["verdict"] for r in b]
+    acc = sum(r["verdict"]["correct"] for r in a) / len(a)
+    assert 0.6 < acc < 0.8
+    right_sat = [r for r in a if r["verdict"]["correct"] and r["meta"]["label"] == "SAT"]
+    share = sum(bool(r["verdict"].get("witness_valid")) for r in right_sat) / len(right_sat)
+    assert 0.35 < share < 0.65
+    with pytest.raises(lf.ConfigError, match="'p'"):
+        lf.load_model("noisy:p=1.5")

@@ -73,7 +73,7 @@ def binom_sf(k: int, n: int, p: float) -> float:
     return float(binom.sf(k - 1, n, p))
 
 
-BASELINES = ("oracle", "random", "always-sat", "always-unsat")
+BASELINES = ("oracle", "random", "noisy", "always-sat", "always-unsat")
 
 
 def flip_test(flips: int, n: int, p0: float = 0.10) -> float:

@@ -149,7 +149,7 @@ def load_model(spec: str) -> Model:
     rest = spec[len(backend) :]
     rest = rest[1:] if rest.startswith(":") else rest  # "random;seed=3" keeps its ";"
     if (
-        backend in ("random", "always-sat", "always-unsat", "oracle", "embedded")
+        backend in ("random", "always-sat", "always-unsat", "oracle", "noisy", "embedded")
         and rest
         and "=" in rest.split(";")[0]
     ):

@@ -75,6 +75,34 @@ class ConstantBaseline(_Baseline):
         return _text(item, fmt.constant(item, self.label))
 
 
+class NoisyBaseline(_Baseline):
+    """Right on a fixed pseudo-random share ``p`` of items (the same items every run), wrong on
+    the rest, and — where the answer carries a witness — giving it on only ``witness`` of its
+    right SAT answers: a scripted model that is neither perfect nor constant, for checking that
+    every table follows from its records.
+
+    Example:
+        >>> NoisyBaseline(0.7, 0.5, 0).name
+        'noisy:p=0.7'
+    """
+
+    def __init__(self, p: float, witness: float, seed: int) -> None:
+        super().__init__(f"noisy:p={p:g}" + (f";seed={seed}" if seed else ""))
+        self.p, self.witness, self.seed = p, witness, seed
+
+    def _answer(self, item: Item, sample: int) -> str:
+        import numpy as np
+
+        rng = np.random.default_rng(stable_int(self.seed, "noisy", item.item_id, sample))
+        fmt = answer_format(item)
+        if rng.random() >= self.p:
+            return _text(item, fmt.wrong(item))
+        right = fmt.oracle(item)
+        if right.label == "SAT" and rng.random() >= self.witness:
+            right = Answer(label="SAT")  # the verdict without its witness
+        return _text(item, right)
+
+
 class OracleBaseline(_Baseline):
     def __init__(self) -> None:
         super().__init__("oracle")
@@ -109,6 +137,19 @@ def _const(decision: str) -> Callable[[str, dict[str, str]], ConstantBaseline]:
     return make
 
 
+def _noisy(head: str, opts: dict[str, str]) -> NoisyBaseline:
+    _no_opts("noisy", head, opts, ("p", "witness", "seed"))
+    try:
+        p, w = float(opts.get("p", "0.7")), float(opts.get("witness", "0.5"))
+        seed = int(opts.get("seed", "0"))
+    except ValueError:
+        raise ConfigError("model", opts, "noisy takes p=<0..1>;witness=<0..1>;seed=<int>") from None
+    for k, v in (("p", p), ("witness", w)):
+        if not 0.0 <= v <= 1.0:
+            raise ConfigError(k, v, "must be in [0, 1]")
+    return NoisyBaseline(p, w, seed)
+
+
 def _oracle(head: str, opts: dict[str, str]) -> OracleBaseline:
     _no_opts("oracle", head, opts)
     return OracleBaseline()
@@ -118,3 +159,4 @@ MODELS.register("random", _random)
 MODELS.register("always-sat", _const("SAT"))
 MODELS.register("always-unsat", _const("UNSAT"))
 MODELS.register("oracle", _oracle)
+MODELS.register("noisy", _noisy)
