@@ -180,3 +180,17 @@ def test_mono_bridge_records_the_realised_variable_density() -> None:
         assert p.metadata["var_density_actual"] == round(len(occurring) / 300, 6)
         assert len(occurring) == p.problem["num_vars"]
         assert p.metadata["var_density_actual"] >= 0.99
+
+
+def test_backbone_in_construction_order_is_the_same_formula_in_pairs() -> None:
+    """§5.3 needs Backbone in construction order (it used to be always permuted): the same
+    clauses as the shuffled default, each backbone pair adjacent, then the monotone part."""
+    for seed in range(3):
+        a = lf.generate("2sat/backbone", {"n_clauses": 30, "order": "construction"}, 1, seed)[0]
+        b = lf.generate("2sat/backbone", {"n_clauses": 30}, 1, seed)[0]
+        ca, cb = [tuple(c) for c in a.problem["clauses"]], [tuple(c) for c in b.problem["clauses"]]
+        assert sorted(ca) == sorted(cb) and ca != cb and a.label == b.label == "SAT"
+        nb = a.metadata["backbone_size"]
+        pairs = ca[: 2 * nb]
+        assert all(pairs[i][0] == pairs[i + 1][0] for i in range(0, 2 * nb, 2))
+        assert {abs(p[0]) for p in pairs} == set(a.metadata["backbone"])

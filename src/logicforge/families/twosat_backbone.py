@@ -18,6 +18,9 @@ Knobs and choices:
   (|F| − 1)/|F| (≈ 0.91 at |C| = 75); sizes are chosen to match β and this density, then m_mono
   is adjusted to hit |C| (``mono_density_actual`` records the realised density).
 * ``orientation`` — ``positive`` or ``negative`` (π).
+* ``order`` — ``shuffled`` (all clauses permuted, the default) or ``construction`` (the backbone
+  pairs variable by variable, then the monotone clauses: the construction order of §5.3).
+  Variable indices are always randomly permuted.
 """
 
 from __future__ import annotations
@@ -65,12 +68,14 @@ class BackboneParams:
     backbone_fraction: float = 0.5
     mono_density: float = 0.5
     orientation: str = "positive"
+    order: str = "shuffled"
 
     def __post_init__(self) -> None:
         positive_int("n_clauses", self.n_clauses, 2)
         knob("backbone_fraction", self.backbone_fraction)
         knob("mono_density", self.mono_density)
         choice("orientation", self.orientation, ("positive", "negative"))
+        choice("order", self.order, ("shuffled", "construction"))
 
 
 @per_problem
@@ -146,7 +151,9 @@ class BackboneFamily:
         for idx in rng.choice(len(pairs), m, replace=False) if m else []:
             y, z = pairs[int(idx)]
             clauses.append((sign * y, sign * z))
-        clauses = [clauses[i] for i in rng.permutation(len(clauses))]
+        perm_order = rng.permutation(len(clauses))  # drawn either way: same stream, same formula
+        if p.order == "shuffled":
+            clauses = [clauses[i] for i in perm_order]
         clauses, perm = rename(clauses, n, rng)
         cnf, res, meta = label(clauses, n, expect="SAT")
         want = {perm[x - 1]: v for x, v in planted.items()}
@@ -158,6 +165,7 @@ class BackboneFamily:
             mono_vars=nf,
             mono_clauses=m,
             orientation=p.orientation,
+            order=p.order,
         )
         oracle = meta.pop("oracle")
         return cnf.to_json(), res.label, oracle, meta
