@@ -131,3 +131,18 @@ def test_scheme_value_phrases_parse() -> None:
 def test_unknown_transform_option_is_named() -> None:
     with pytest.raises(lf.ConfigError, match="'colour'"):
         lf.transform([], "shuffle:colour=red")
+
+
+def test_interleaved_duplication_is_a_random_merge_keeping_each_copys_order() -> None:
+    """§5.4 interleaves the copy randomly, keeping each copy's internal order (it used to
+    alternate strictly, clause by clause)."""
+    p = lf.generate("2sat/backbone", {"n_clauses": 50, "order": "construction"}, 1, 0)[0]
+    q = lf.transform([p], "duplicate:layout=interleaved")[0]
+    n = p.problem["num_vars"]
+    cl = [tuple(c) for c in q.problem["clauses"]]
+    first = [c for c in cl if abs(c[0]) <= n]
+    assert first == [tuple(c) for c in p.problem["clauses"]]  # the original, in its order
+    side = [abs(c[0]) > n for c in cl]
+    assert len(cl) == 100 and sum(side) == 50
+    assert side != [i % 2 == 1 for i in range(100)]  # not strict alternation
+    assert q.label == p.label

@@ -6,8 +6,9 @@
 * ``filler`` — ``ratio`` · m extra clauses over fresh variables at the formula's variable density
   (fresh variables = max(2, round(extra · n / m))), each satisfied by one planted assignment of
   the fresh variables, with the formula's clause width; ``layout`` appends or interleaves them.
-* ``duplicate`` — Φ ∧ ρ(Φ) for a fresh renaming ρ (e.g. 50 → 100 clauses), ``grouped`` or
-  ``interleaved`` (each copy keeps its order).
+* ``duplicate`` — Φ ∧ ρ(Φ) for a fresh renaming ρ (e.g. 50 → 100 clauses), ``grouped`` (the
+  copy forms the last half) or ``interleaved`` (a random merge of the two that keeps each copy's
+  internal order, as the paper's §5.4).
 """
 
 from __future__ import annotations
@@ -121,11 +122,7 @@ class Duplicate:
         perm = (rng.permutation(n) + 1 + n).tolist()
         copy = [tuple(perm[abs(x) - 1] * (1 if x > 0 else -1) for x in c) for c in cnf.clauses]
         old = list(cnf.clauses)
-        clauses = (
-            old + copy
-            if self.layout == "grouped"
-            else [c for pair in zip(old, copy, strict=True) for c in pair]
-        )
+        clauses = old + copy if self.layout == "grouped" else _interleave(old, copy, rng)
         return CNF(clauses, 2 * n), {"copies": 2}
 
 
