@@ -95,3 +95,18 @@ def test_a_report_of_a_run_says_how_to_rerun_it(tmp_path, monkeypatch) -> None:
     Path("o/records.jsonl").rename("o/old.jsonl")
     assert main(line[1:]) == 0
     assert Path("o/records.jsonl").read_bytes() == first
+
+
+def test_the_report_overview_states_each_models_sampling(tmp_path) -> None:
+    import logicforge as lf
+    from logicforge.models.base import Sampling
+
+    items = lf.render(lf.generate("ksat/random", {"n_vars": 5, "alpha": 3.0}, count=2, seed=0))
+    lf.run(items, "random", tmp_path / "r.jsonl", sampling=Sampling(temperature=0.3, max_tokens=77),
+           samples=3)  # fmt: skip
+    lf.run(items, "oracle", tmp_path / "r.jsonl")
+    page = lf.report(tmp_path / "r.jsonl", tmp_path / "rep").read_text()
+    i = page.index("Models and their sampling")
+    models = page[i : page.index("</table>", i)]
+    assert "<td>0.3</td>" in models and "<td>77</td>" in models and "<td>512</td>" in models
+    assert "<td class='num'>3</td>" in models  # samples per item

@@ -246,6 +246,28 @@ def truncation_note(records: Sequence[Mapping[str, Any]]) -> str:
     return f"Truncated replies (token limit): {len(cut)}, {how}."
 
 
+def model_rows(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per model: its records, samples per item and the sampling its records were produced
+    with (from each record's ``config``; "—" for records written before configurations were
+    recorded, and every distinct value when a file mixes them).
+
+    Example:
+        >>> recs = [{"model": "m", "sample": 1, "config": {"temperature": 0.7, "max_tokens": 64}}]
+        >>> model_rows(recs)[0]["temperature"], model_rows(recs)[0]["samples"]
+        ('0.7', 2)
+    """
+    out = []
+    for m in sorted({str(r.get("model")) for r in records}):
+        mine = [r for r in records if str(r.get("model")) == m]
+        row: dict[str, Any] = {"model": m, "records": len(mine)}
+        row["samples"] = 1 + max(int(r.get("sample") or 0) for r in mine)
+        for k in ("temperature", "top_p", "max_tokens", "seed", "structured"):
+            seen = sorted({str((r.get("config") or {}).get(k, "—")) for r in mine})
+            row[k] = " / ".join(seen)
+        out.append(row)
+    return out
+
+
 def _overview(
     records: Sequence[Mapping[str, Any]],
     problems: Sequence[Mapping[str, Any]],
@@ -274,8 +296,7 @@ def _overview(
         }
         for (fam, params), b in sorted(blocks.items())
     ]
-    per_model = Counter(str(r.get("model")) for r in records)
-    models = [{"model": m, "records": n} for m, n in sorted(per_model.items())]
+    models = model_rows(records)
     try:
         import numpy
         import pysat
@@ -292,7 +313,7 @@ def _overview(
         parts.append(f"<p>Reproduce: <code>{esc(command)}</code></p>")
     parts.append(f"<p class='meta'>{esc(truncation_note(records))}</p>")
     parts.append(table_html("Problems by family and parameters", rows))
-    parts.append(table_html("Models", models))
+    parts.append(table_html("Models and their sampling", models))
     return "".join(parts)
 
 
