@@ -248,7 +248,7 @@ def planned_size(suite: Suite) -> int | None:
 
     Example:
         >>> planned_size(load_suite("twosat-order"))
-        20
+        40
     """
     from ..families.base import expand_grid
 
