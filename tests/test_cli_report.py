@@ -224,3 +224,15 @@ def test_no_report_table_mixes_renderings_unless_it_says_so(tmp_path) -> None:
     assert float(pooled["accuracy"]) == pytest.approx(
         (float(by["formula"]["accuracy"]) + float(by["logic"]["accuracy"])) / 2
     )
+
+
+def test_the_conventional_metrics_are_drawn_against_alpha(tmp_path) -> None:
+    """The ADR paper's Fig. 2 c–j (accuracy, P/R/F1 for SAT and UNSAT, MCC vs α) as a figure,
+    not only as tables."""
+    ps = lf.generate("ksat/random", {"n_vars": 8}, count=6, seed=2, grid={"alpha": [3.0, 4.3, 6.0]})
+    items = lf.render(ps)
+    lf.run(items, "noisy:p=0.7", tmp_path / "r.jsonl")
+    lf.run(items, "always-sat", tmp_path / "r.jsonl")
+    page = lf.report(tmp_path / "r.jsonl", tmp_path / "rep", ps).read_text()
+    assert (tmp_path / "rep" / "conventional_vs_alpha.png").stat().st_size > 10_000
+    assert "Conventional metrics vs α: accuracy, precision sat" in page

@@ -215,6 +215,25 @@ def _binary(ctx: Context) -> bool:
     return any(r.get("metric_set") == "binary" for r in ctx.rows)
 
 
+CONVENTIONAL = ("accuracy", "precision_sat", "recall_sat", "f1_sat", "precision_unsat",
+                "recall_unsat", "f1_unsat", "mcc")  # fmt: skip
+
+
+@analysis(
+    "conventional_vs_alpha",
+    lambda ctx: _binary(ctx) and len({r.get("alpha") for r in ctx.rows} - {None}) >= 2,
+    "the ADR paper's Fig. 2 c–j: accuracy, P/R/F1 for SAT and UNSAT, MCC against α",
+)
+def _conventional(ctx: Context) -> None:
+    by = ["model", "alpha"] + (["rendering"] if several_renderings(ctx) else [])
+    rows = [r for r in ctx.rows if r.get("alpha") is not None and r.get("metric_set") == "binary"]
+    cap = plots.panels_vs(
+        aggregate_rows(rows, by), "alpha", CONVENTIONAL, ctx.colours,
+        ctx.out / "conventional_vs_alpha.png", "Conventional metrics vs α",
+    )  # fmt: skip
+    ctx.figure(("conventional_vs_alpha.png", cap) if cap else None)
+
+
 @analysis(
     "table1",
     lambda ctx: bool(ctx.table1) and _binary(ctx),

@@ -179,6 +179,43 @@ def metric_vs(
     return f"{title}: {metric} per model against {x} (95 % bands){per}."
 
 
+def panels_vs(
+    agg_rows: Sequence[Mapping[str, Any]],
+    x: str,
+    metrics: Sequence[str],
+    colours: Mapping[str, str],
+    path: Path,
+    title: str,
+) -> str | None:
+    """One panel per metric against ``x`` (one series per model, and per rendering when there
+    are several); MCC on [−1, 1], the others on [0, 1]; undefined points are left out."""
+    xs = sorted({r[x] for r in agg_rows if r.get(x) is not None})
+    if len(xs) < 2:
+        return None
+    pad = 0.04 * (xs[-1] - xs[0])
+    plt = _plt()
+    cols = 4
+    nrows = -(-len(metrics) // cols)
+    fig, axes = plt.subplots(nrows, cols, figsize=(16, 3.4 * nrows + 0.7), dpi=90, squeeze=False)
+    for ax, m in zip(axes.flat, metrics, strict=False):
+        model_lines(ax, agg_rows, x, m, colours)
+        ax.set_title(m.replace("_", " "), fontsize=12)
+        ax.set_xlabel(x, fontsize=11)
+        ax.tick_params(labelsize=10)
+        ax.set_ylim(-1.05 if m == "mcc" else -0.03, 1.03)
+        ax.set_xlim(xs[0] - pad, xs[-1] + pad)  # one x range in every panel
+    for ax in list(axes.flat)[len(metrics) :]:
+        ax.set_visible(False)
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    ncol = min(6, max(1, len(labels)))
+    fig.legend(handles, labels, loc="lower center", ncol=ncol, fontsize=10, frameon=False)
+    fig.suptitle(title, fontsize=13)
+    fig.tight_layout(rect=(0, min(0.3, 0.06 * (-(-len(labels) // ncol)) / nrows + 0.03), 1, 1))
+    fig.savefig(path)
+    plt.close(fig)
+    return f"{title}: {', '.join(m.replace('_', ' ') for m in metrics)} per model against {x}."
+
+
 def pass_at_k_figure(
     rows: Sequence[Mapping[str, Any]], colours: Mapping[str, str], path: Path
 ) -> str | None:
