@@ -223,7 +223,9 @@ def report(
         else PriceTable(prices)
     )
     if command is None and isinstance(records, str | Path):  # the run's own command
-        command = manifest_command(Path(records))
+        from .runner.manifest import command_of
+
+        command = command_of(Path(records))
     recs = (
         checked_rows(records, Record, "record")
         if isinstance(records, str | Path)
@@ -268,9 +270,7 @@ def iter_items(path: str | Path) -> Iterator[Item]:
             try:
                 it = Item.model_validate_json(line)
             except ValidationError as e:
-                err = e.errors()[0]
-                where = ".".join(map(str, err["loc"])) or "item"
-                raise DataFileError(f"{path}: line {i}: {where}: {err['msg']}") from None
+                raise _schema_error(path, "line", i, e) from None
             why = _item_problem(it)
             if why:
                 raise DataFileError(f"{path}: line {i}: {why}")
@@ -310,17 +310,6 @@ def load_items(path: str | Path) -> list[Item]:
     return list(iter_items(path))
 
 
-def manifest_command(records: Path) -> str | None:
-    """The command recorded in the manifest beside a records file (``manifest.json`` for
-    ``records.jsonl``, else ``<stem>.manifest.json``), or None."""
-    name = "manifest.json" if records.name == "records.jsonl" else f"{records.stem}.manifest.json"
-    try:
-        cmd = json.loads((records.parent / name).read_text(encoding="utf-8")).get("command")
-    except (OSError, ValueError, AttributeError):
-        return None
-    return cmd if isinstance(cmd, str) else None
-
-
 def checked_rows(path: str | Path, model: Any, what: str) -> list[dict[str, Any]]:
     """The rows of a JSONL file, each checked against ``model`` (kept as dicts); the first that
     does not fit is a :class:`DataFileError` naming the line and the field."""
@@ -331,11 +320,16 @@ def checked_rows(path: str | Path, model: Any, what: str) -> list[dict[str, Any]
         try:
             model.model_validate(obj)
         except ValidationError as e:
-            err = e.errors()[0]
-            where = ".".join(map(str, err["loc"])) or "(the row)"
-            raise DataFileError(f"{path}: {what} {i}: {where}: {err['msg']}") from None
+            raise _schema_error(path, what, i, e) from None
         rows.append(obj)
     return rows
+
+
+def _schema_error(path: str | Path, what: str, i: int, e: Any) -> DataFileError:
+    """The first field of a row that does not fit its schema, named with file and row."""
+    err = e.errors()[0]
+    where = ".".join(map(str, err["loc"])) or "(the row)"
+    return DataFileError(f"{path}: {what} {i}: {where}: {err['msg']}")
 
 
 def load_problems(path: str | Path) -> list[LabelledProblem]:
@@ -346,9 +340,7 @@ def load_problems(path: str | Path) -> list[LabelledProblem]:
         try:
             out.append(LabelledProblem.model_validate(obj))
         except ValidationError as e:
-            raise DataFileError(
-                f"{path}: problem {i}: {e.errors()[0]['loc']}: {e.errors()[0]['msg']}"
-            ) from None
+            raise _schema_error(path, "problem", i, e) from None
     return out
 
 

@@ -186,9 +186,10 @@ def cmd_run(a: argparse.Namespace) -> int:
             f"{m.name}: {c['done']} new records ({c['errors']} errors, {c['cached']} from cache); {c['total']} in {a.records}"
         )
     rec = Path(a.records)
+    where = manifest.beside(rec)
     a.manifest = (
-        rec.parent,
-        "manifest.json" if rec.name == "records.jsonl" else f"{rec.stem}.manifest.json",
+        where.parent,
+        where.name,
         {
             "models": [manifest.model_entry(s, m) for s, m in zip(a.model, models, strict=True)],
             "sampling": dataclasses.asdict(sampling),

@@ -56,29 +56,34 @@ class ResponseCache:
             self.db.execute("ALTER TABLE responses ADD COLUMN more TEXT")
         self.db.commit()
         self._pending = 0
+        self._served: dict[str, str | None] = {}  # cache id → last served fingerprint
         self._commit_every = commit_every_s
         self._last = time.monotonic()
 
+    def _served_fp(self, cache_id: str) -> str | None:
+        """The last fingerprint recorded for ``cache_id``: read from the table once, then kept
+        here (this process's own :meth:`observe` updates it; no query per request)."""
+        if cache_id not in self._served:
+            row = self.db.execute(
+                "SELECT fingerprint FROM served WHERE cache_id=?", (cache_id,)
+            ).fetchone()
+            self._served[cache_id] = row[0] if row else None
+        return self._served[cache_id]
+
     def scope(self, cache_id: str) -> str:
         """``cache_id`` with the last served fingerprint recorded for it (if any)."""
-        row = self.db.execute(
-            "SELECT fingerprint FROM served WHERE cache_id=?", (cache_id,)
-        ).fetchone()
-        return f"{cache_id}@{row[0]}" if row else cache_id
+        fp = self._served_fp(cache_id)
+        return f"{cache_id}@{fp}" if fp else cache_id
 
     def observe(self, cache_id: str, r: Response) -> bool:
         """Record what the server said it ran for this reply; True when that changed (the
         caller then keys the reply, and every later one, with :meth:`scope`)."""
         fp = "|".join(str(r.extra[k]) for k in ("served_model", "fingerprint") if r.extra.get(k))
-        if not fp:
-            return False
-        row = self.db.execute(
-            "SELECT fingerprint FROM served WHERE cache_id=?", (cache_id,)
-        ).fetchone()
-        if row is not None and row[0] == fp:
+        if not fp or self._served_fp(cache_id) == fp:
             return False
         self.db.execute("INSERT OR REPLACE INTO served VALUES (?, ?)", (cache_id, fp))
         self.db.commit()
+        self._served[cache_id] = fp
         return True
 
     def get(self, key: str) -> Response | None:

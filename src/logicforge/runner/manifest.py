@@ -104,6 +104,22 @@ def record_counts(path: str | Path) -> dict[str, dict[str, int]]:
     return out
 
 
+def beside(records: Path) -> Path:
+    """Where the manifest of a records file sits: ``manifest.json`` beside ``records.jsonl``,
+    ``<stem>.manifest.json`` beside any other name."""
+    name = "manifest.json" if records.name == "records.jsonl" else f"{records.stem}.manifest.json"
+    return records.parent / name
+
+
+def command_of(records: Path) -> str | None:
+    """The command recorded in the manifest beside a records file, or None."""
+    try:
+        cmd = json.loads(beside(records).read_text(encoding="utf-8")).get("command")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return cmd if isinstance(cmd, str) else None
+
+
 def write_manifest(folder: str | Path, name: str, data: Mapping[str, Any]) -> Path:
     """Write ``data`` as ``folder/name`` (JSON, sorted keys) and return the path."""
     p = Path(folder) / name
