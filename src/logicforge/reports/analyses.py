@@ -356,6 +356,20 @@ def _z3(ctx: Context) -> None:
         ctx.table("reasoning_tokens_vs_z3_conflicts", tz, "Spearman ρ per model")
 
 
+@analysis(
+    "clue_mix",
+    lambda ctx: any("clue_types" in (p.get("metadata") or {}) for p in ctx.problems),
+    "realised clue mix, clues per puzzle and mean Z3 conflicts per size",
+)
+def _clue_mix(ctx: Context) -> None:
+    ctx.table(
+        "clue_mix",
+        compute.clue_mix(ctx.problems),
+        "share of each clue type, clues per puzzle and mean Z3 conflicts, per size "
+        "(ZebraLogic's public puzzles: docs/families/zebra.md)",
+    )
+
+
 @analysis("usage", _always, "tokens, latency and cost per model")
 def _usage(ctx: Context) -> None:
     from ..metrics.usage import usage_table

@@ -106,6 +106,49 @@ def tokens_vs_conflicts(records: Sequence[Mapping[str, Any]]) -> list[dict[str, 
     return rows
 
 
+def clue_mix(problems: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per puzzle size and over all puzzles: how many puzzles, clues per puzzle (mean, median),
+    each clue type's share of the clues (``metadata.clue_types``) and the mean Z3 conflicts where
+    they were measured (empty, never 0, where not) — the statistics a grid puzzle set is compared
+    to ZebraLogic's by.
+
+    Example:
+        >>> ps = [{"metadata": {"size": "2*2", "n_clues": 2, "clue_types": {"FoundAt": 2}}}]
+        >>> clue_mix(ps)[0]["FoundAt"], clue_mix(ps)[0]["z3_conflicts"]
+        (1.0, None)
+    """
+    import statistics
+
+    groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for p in problems:
+        md = p.get("metadata") or {}
+        if isinstance(md.get("clue_types"), Mapping) and md.get("size"):
+            groups[str(md["size"])].append(md)
+            groups["all"].append(md)
+    types = sorted({t for mds in groups.values() for md in mds for t in md["clue_types"]})
+
+    def size_key(s: str) -> tuple[int, ...]:
+        return (10**6,) if s == "all" else tuple(int(x) for x in s.split("*"))
+
+    rows = []
+    for size in sorted(groups, key=size_key):
+        mds = groups[size]
+        counts = {t: sum(int(md["clue_types"].get(t, 0)) for md in mds) for t in types}
+        total = sum(counts.values())
+        conflicts = [md["z3_conflicts"] for md in mds if md.get("z3_conflicts") is not None]
+        rows.append(
+            {
+                "size": size,
+                "puzzles": len(mds),
+                "clues_mean": round(statistics.mean(md["n_clues"] for md in mds), 2),
+                "clues_median": statistics.median(md["n_clues"] for md in mds),
+                **{t: round(counts[t] / total, 3) if total else None for t in types},
+                "z3_conflicts": _mean(conflicts) if conflicts else None,
+            }
+        )
+    return rows
+
+
 def best_of_n_table(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Per best-of-n model: accuracy of the selected answers, candidates per item, how often the
     scorer failed to give a score, and how often the selection differs from the first candidate."""
