@@ -140,9 +140,79 @@ def test_logicedit_suite_runs_and_reports_the_papers_tables(tmp_path) -> None:
     )
     html = run_suite(small, tmp_path, progress=False)
     rep = html.parent
-    for name in ("edits_acc_norm", "edits_flips", "edits_accuracy_by_condition", "edits_retention"):
+    for name in ("edits_acc_norm", "edits_flips", "edits_table11"):
         assert (rep / f"{name}.md").exists(), name
     assert "Acc_norm(0)" in (rep / "edits_acc_norm.md").read_text()
+
+
+def test_table11_layout_follows_from_the_records(tmp_path) -> None:
+    """Table 11: a row per edit level, a column per model in %, Count = chains with that level;
+    run on a scripted model that is right on some items and wrong on others."""
+    import csv
+
+    from logicforge.suites import load_suite, run_suite
+
+    suite = load_suite("logicedit-deduction", models=["oracle", "noisy:p=0.7"])
+    small = suite.model_copy(
+        update={"problems": [b.model_copy(update={"count": 6}) for b in suite.problems]}
+    )
+    html = run_suite(small, tmp_path, progress=False)
+    recs = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
+    with (html.parent / "edits_table11.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    models = sorted({r["model"] for r in recs})
+    assert list(rows[0]) == ["Edits", *models, "Count", "significant"]
+    levels: dict[str, set[int]] = {}
+    for r in recs:
+        levels.setdefault(r["meta"]["chain_id"], set()).add(r["meta"]["edit_level"])
+    top = max(max(v) for v in levels.values())
+    assert [int(r["Edits"]) for r in rows] == list(range(top + 1))
+    for r in rows:
+        k = int(r["Edits"])
+        assert int(r["Count"]) == sum(k in v for v in levels.values())
+        for m in models:
+            per_chain = []
+            for c, lv in levels.items():
+                use = k if k in lv else 0
+                ok = [
+                    bool(x["verdict"]["correct"])
+                    for x in recs
+                    if x["model"] == m
+                    and x["meta"]["chain_id"] == c
+                    and x["meta"]["edit_level"] == use
+                ]
+                per_chain.append(sum(ok) / len(ok))
+            assert float(r[m]) == round(100 * sum(per_chain) / len(per_chain), 2)
+    noisy = next(m for m in models if m != "oracle")
+    assert 0 < float(rows[0][noisy]) < 100 and float(rows[0]["oracle"]) == 100.0
+
+
+def test_logicedit_individual_suite_reports_tables_4_and_5(tmp_path) -> None:
+    from logicforge.suites import load_suite, run_suite
+
+    suite = load_suite("logicedit-individual")
+    small = suite.model_copy(
+        update={"problems": [b.model_copy(update={"count": 3}) for b in suite.problems]}
+    )
+    rep = run_suite(small, tmp_path, progress=False).parent
+    for name in ("edits_accuracy_by_condition", "edits_retention"):
+        assert (rep / f"{name}.md").exists(), name
+
+
+@pytest.mark.parametrize("name", ["logicedit-deduction", "logicedit-strategies"])
+def test_generated_deduction_suites_reach_edit_level_three(name: str) -> None:
+    """The redundancy knob gives the chains room: at least 60 % of each suite's chains reach
+    edit level 3 (without it, 3-object puzzles admit no edit and 7-object ones rarely three)."""
+    from logicforge.suites import load_suite
+    from logicforge.suites.suite import expand_problems
+
+    top: dict[str, int] = {}
+    for p in expand_problems(load_suite(name)):
+        if p.metadata.get("edit_mode") == "cumulative":
+            c = p.metadata["chain_id"]
+            top[c] = max(top.get(c, 0), p.metadata["edit_level"])
+    assert len(top) >= 20
+    assert sum(v >= 3 for v in top.values()) >= 0.6 * len(top), sorted(top.values())
 
 
 def test_the_flip_test_reproduces_logicedit_table_10() -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,8 +57,13 @@ class OrderingParams:
     n_objects: int = 5
     scene: str = "books"
     determine: str = "arrangement"  # the clues fix the whole arrangement, or only the answer
+    # clues beyond a minimal set that fixes the answer, each true and not implied by the others:
+    # each can be negated (an operator edit) without a contradiction or a change of answer
+    redundancy: int = 0
 
     def __post_init__(self) -> None:
+        if not isinstance(self.redundancy, int) or not 0 <= self.redundancy <= 12:
+            raise ConfigError("redundancy", self.redundancy, "must be an integer in 0..12")
         if self.determine not in ("arrangement", "question"):
             raise ConfigError("determine", self.determine, "choose arrangement or question")
         if not isinstance(self.n_objects, int) or not 3 <= self.n_objects <= 7:
@@ -123,6 +129,83 @@ def program(objects: list[str], clues: list[str], sentences: list[str], q: int, 
     return "\n".join([dom, var, cons, query])
 
 
+def redundancy_slack(p: Any) -> float:
+    """How far the editable clues may be from the requested redundancy: fewer where the puzzle
+    has no room for more free clues (a 3-object puzzle has at most one), more where a clue of the
+    answer core is editable too (another part of the puzzle fixes the answer as well)."""
+    return float(p.redundancy)
+
+
+def negate(clue: str) -> str:
+    """The operator edit of one clue (``<`` ↔ ``>``, ``==`` ↔ ``!=``): its negation, since the
+    objects' positions are all different."""
+    from ._edits import SWAP
+
+    a, op, b = clue.split(" ")
+    return f"{a} {SWAP[op]} {b}"
+
+
+class Arrangements:
+    """Every arrangement of ``objects`` (one row of positions 1..n per permutation) and each
+    clue's truth on them, for the fast checks of generation; the emitted puzzle is certified by
+    the CSP oracle of :mod:`logicforge.logic.csp`, independently.
+
+    Example:
+        >>> a = Arrangements(["x", "y", "z"])
+        >>> int(a.holds(["x < y", "y < z"]).sum()), a.implied(["x < y", "y < z"], "x < z")
+        (1, True)
+    """
+
+    def __init__(self, objects: list[str]) -> None:
+        import itertools
+
+        self.index = {o: i for i, o in enumerate(objects)}
+        n = len(objects)
+        self.pos = np.array(list(itertools.permutations(range(1, n + 1))), dtype=np.int8)
+        self._memo: dict[str, np.ndarray] = {}
+
+    def mask(self, clue: str) -> np.ndarray:
+        if clue not in self._memo:
+            a, op, b = clue.split(" ")
+            x = self.pos[:, self.index[a]]
+            y = int(b) if b.isdigit() else self.pos[:, self.index[b]]
+            self._memo[clue] = {"<": x < y, ">": x > y, "==": x == y, "!=": x != y}[op]
+        return self._memo[clue]
+
+    def holds(self, clues: list[str]) -> np.ndarray:
+        m = np.ones(len(self.pos), dtype=bool)
+        for c in clues:
+            m &= self.mask(c)
+        return m
+
+    def implied(self, clues: list[str], c: str) -> bool:
+        """True when no arrangement satisfies ``clues`` and the negation of ``c``."""
+        return not bool((self.holds(clues) & ~self.mask(c)).any())
+
+    def answer(self, clues: list[str], q: int) -> int | None:
+        """The object (index) at position ``q`` in every arrangement the clues allow, if one."""
+        at = np.nonzero(self.pos[self.holds(clues)] == q)[1]
+        return int(at[0]) if len(at) and (at == at[0]).all() else None
+
+
+def _csp(d: Mapping[str, Any], clues: list[str]) -> Any:
+    n = d["n_objects"]
+    sents = [sentence(d["scene"], d["objects"], n, c) for c in clues]
+    return parse_program(program(d["objects"], clues, sents, d["question_position"], n))
+
+
+def editable_clues(d: Mapping[str, Any]) -> int:
+    """How many of the problem's clues can be negated alone with the answer unchanged (the
+    puzzle's room for label-preserving operator edits; ``redundancy_actual``)."""
+    clues = list(d["clues"])
+    arr, q = Arrangements(list(d["objects"])), int(d["question_position"])
+    label = arr.answer(clues, q)
+    return sum(
+        arr.answer([*clues[:i], negate(c), *clues[i + 1 :]], q) == label
+        for i, c in enumerate(clues)
+    )
+
+
 class OrderingFamily:
     name = NAME
     kind = KIND
@@ -134,6 +217,14 @@ class OrderingFamily:
             exact,
             "objects to arrange",
             levels=(3, 5, 7),
+        ),
+        Knob(
+            "redundancy",
+            lambda prob, _: editable_clues(prob),
+            redundancy_slack,
+            "clues that can be negated alone with the answer unchanged",
+            levels=(0, 2, 4),
+            at={"n_objects": 7, "determine": "question"},
         ),
     )
 
@@ -153,25 +244,85 @@ class OrderingFamily:
         order = [cands[int(i)] for i in rng.permutation(len(cands))]
         answer = chr(65 + objects.index(next(o for o in objects if pos[o] == q)))
 
-        def done(clues: list[str]) -> bool:
-            sents = [sentence(p.scene, objects, n, c) for c in clues]
-            csp = parse_program(program(objects, clues, sents, q, n))
-            if p.determine == "question":
-                return solve_csp(csp) == answer
-            return len(list(solutions(csp, limit=2))) == 1
+        arr = Arrangements(objects)
+        at_q = objects.index(next(o for o in objects if pos[o] == q))
 
-        chosen: list[str] = []
-        for c in order:  # add true clues until the arrangement (or the answer) is determined …
-            chosen.append(c)
-            if done(chosen):
-                break
-        for c in list(reversed(chosen)):  # … then drop every clue that is not needed for it
-            rest = [x for x in chosen if x != c]
-            if rest and done(rest):
-                chosen = rest
+        def done(clues: list[str], determine: str = p.determine) -> bool:
+            if determine == "question":
+                return arr.answer(clues, q) == at_q
+            return int(arr.holds(clues).sum()) == 1
+
+        def minimal(
+            determine: str, keep: tuple[str, ...] = (), pool: list[str] = order
+        ) -> list[str]:
+            chosen = list(keep)
+            for c in pool:  # add true clues until the arrangement (or answer) is determined …
+                if done(chosen, determine):
+                    break
+                if c not in chosen and not implied(chosen, c):
+                    chosen.append(c)
+            for c in list(reversed(chosen[len(keep) :])):  # … then drop every clue not needed
+                rest = [x for x in chosen if x != c]
+                if rest and done(rest, determine):
+                    chosen = rest
+            return chosen
+
+        implied = arr.implied
+
+        if not p.redundancy:  # the plain minimal set, as generated before the knob existed
+            chosen: list[str] = []
+            for c in order:
+                chosen.append(c)
+                if done(chosen):
+                    break
+            for c in list(reversed(chosen)):
+                rest = [x for x in chosen if x != c]
+                if rest and done(rest):
+                    chosen = rest
+        else:  # a minimal answer core, then independent clues beyond it, then (arrangement) the rest
+            # the core from relations to the asked object first: it places that object and
+            # leaves the others free on either side, room for clues beyond the core
+            relations = [c for c in order if "==" not in c]
+            x = objects[at_q]
+            around = [c for c in relations if x in c.split(" ")[::2]]
+            pool = around + [c for c in relations if c not in around]
+            chosen = minimal("question", pool=pool + [c for c in order if "==" in c])
+            core = list(chosen)
+            extras: list[str] = []
+
+            def free(extras: list[str], others: list[str]) -> bool:
+                """Every subset of the extras can be negated together without a contradiction:
+                the extras are independent, so any chain of edits over them stays consistent."""
+                base = arr.holds([*core, *others])
+                for bits in range(1 << len(extras)):
+                    m = base.copy()
+                    for j, e in enumerate(extras):
+                        m &= ~arr.mask(e) if bits >> j & 1 else arr.mask(e)
+                    if not m.any():
+                        return False
+                return True
+
+            for c in relations:  # "<"/">" clues: a "==" clue would pin an object outright
+                if len(extras) == p.redundancy:
+                    break
+                if c not in core and not implied([*core, *extras], c) and free([*extras, c], []):
+                    extras.append(c)
+            chosen = core + extras
+            if p.determine == "arrangement":  # complete with clues that leave every extra free
+                for c in order:
+                    if done(chosen):
+                        break
+                    rest = chosen[len(core) + len(extras) :]
+                    if c not in chosen and not implied(chosen, c) and free(extras, [*rest, c]):
+                        chosen.append(c)
+                chosen = minimal("arrangement", tuple(core + extras), chosen[len(core) :] + order)
+            chosen = [chosen[int(i)] for i in rng.permutation(len(chosen))]
         sents = [sentence(p.scene, objects, n, c) for c in chosen]
         prog = program(objects, chosen, sents, q, n)
-        certify(solve_csp(parse_program(prog)) == answer, "the clues must determine the answer")
+        csp = parse_program(prog)  # independent of the arrangement table generation used
+        certify(solve_csp(csp) == answer, "the clues must determine the answer")
+        if p.determine == "arrangement":
+            certify(len(list(solutions(csp, limit=2))) == 1, "the clues fix the arrangement")
         problem = {
             "scene": p.scene,
             "objects": objects,

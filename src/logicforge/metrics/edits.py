@@ -66,6 +66,42 @@ def acc_norm(records: Iterable[Mapping[str, Any]], k: int) -> dict[str, float]:
     return res
 
 
+def table11(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The paper's Table 11 layout: one row per edit level k, Acc_norm(k) in % per model (one
+    column each, in name order), ``Count`` — the chains with a k-th edit (level 0: every chain) —
+    and ``significant``: the models whose flip test level 0 → k is significant after Bonferroni
+    (the paper's bold).
+
+    Example:
+        >>> rows = [{"model": "m", "meta": {"chain_id": c, "edit_level": k}, "verdict": {"correct": k == 0}}
+        ...         for c, ks in (("a", (0, 1, 2)), ("b", (0, 1)), ("c", (0,))) for k in ks]
+        >>> [(r["Edits"], r["m"], r["Count"]) for r in table11(rows)]
+        [(0, 100.0, 3), (1, 33.33, 2), (2, 66.67, 1)]
+    """
+    recs = list(records)
+    chains = _chains(recs)
+    if not chains:
+        return []
+    models = sorted(chains)
+    levels = sorted({k for per in chains.values() for lv in per.values() for k in lv})
+    count = {
+        k: len({c for per in chains.values() for c, lv in per.items() if k in lv}) for k in levels
+    }
+    rows = []
+    for k in levels:
+        norm = acc_norm(recs, k)
+        sig = [r["model"] for r in flip_table(recs, k) if r["significant"]] if k else []
+        rows.append(
+            {
+                "Edits": k,
+                **{m: round(100 * norm[m], 2) for m in models},
+                "Count": count[k],
+                "significant": ", ".join(sig),
+            }
+        )
+    return rows
+
+
 def binom_sf(k: int, n: int, p: float) -> float:
     """P[X ≥ k] for X ~ Binomial(n, p)."""
     from scipy.stats import binom

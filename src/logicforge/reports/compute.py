@@ -178,7 +178,7 @@ def edit_tables(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[di
     """The symbolic-edits paper's tables: Acc_norm(k) per model across edit levels (Table 1's
     layout), flip tables level 0 → k (Table 2), accuracy per condition (Table 4) and retention of
     the original answer after altering edits (Table 5)."""
-    from ..metrics.edits import acc_norm, accuracy_by_condition, flip_table, retention
+    from ..metrics.edits import acc_norm, accuracy_by_condition, flip_table, retention, table11
 
     levels = sorted(
         {
@@ -192,7 +192,14 @@ def edit_tables(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[di
     models = sorted({str(r.get("model")) for r in records})
     norm = {k: acc_norm(records, k) for k in levels}
     t1 = [{"model": m, **{f"Acc_norm({k})": norm[k].get(m) for k in levels}} for m in models]
-    out: list[tuple[str, list[dict[str, Any]]]] = [("edits_acc_norm (Acc_norm per edit level)", t1)]
+    out: list[tuple[str, list[dict[str, Any]]]] = [
+        ("edits_acc_norm (Acc_norm per edit level)", t1),
+        (
+            "edits_table11 (Acc_norm % per edit level and model; Count: chains with a k-th edit;"
+            " significant: flip test level 0 → k after Bonferroni)",
+            table11(records),
+        ),
+    ]
     flips = [row for k in levels if k > 0 for row in flip_table(records, k)]
     if flips:
         out.append(("edits_flips (level 0 → k; exact McNemar, Bonferroni)", flips))
