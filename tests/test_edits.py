@@ -185,6 +185,17 @@ def test_table11_layout_follows_from_the_records(tmp_path) -> None:
             assert float(r[m]) == round(100 * sum(per_chain) / len(per_chain), 2)
     noisy = next(m for m in models if m != "oracle")
     assert 0 < float(rows[0][noisy]) < 100 and float(rows[0]["oracle"]) == 100.0
+    # Fig. 3: every model has a panel's numbers; each step accounts for every chain at level k
+    with (html.parent / "edit_transitions.csv").open() as f:
+        tr = list(csv.DictReader(f))
+    assert {r["model"] for r in tr} == set(models)
+    for r in tr:
+        k = int(r["step"].split("→")[0])
+        cats = ("C→C", "I→C", "C→I", "I→I", "no further edit")
+        assert sum(int(r[c]) for c in cats) == sum(k in v for v in levels.values())
+        if r["model"] == "oracle":
+            assert int(r["C→I"]) == int(r["I→C"]) == int(r["I→I"]) == 0
+    assert (html.parent / "edit_transitions.png").exists()
 
 
 def test_logicedit_individual_suite_reports_tables_4_and_5(tmp_path) -> None:

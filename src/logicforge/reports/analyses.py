@@ -422,7 +422,10 @@ def _edits(ctx: Context) -> None:
         ctx.table(file, t, top=True)
         ctx._top[-1] = (name, t)  # the edit tables carry their own caption
     if edit_tabs:
-        ctx.figure(compute.transitions_figure(ctx.records, ctx.out))
+        tr = compute.transition_counts(ctx.records)
+        if tr:
+            ctx.table("edit_transitions", tr, "chains per step k → k+1 (Fig. 3)")
+            ctx.figure(compute.transitions_figure(tr, ctx.out))
 
 
 @analysis("best_of_n", _always, "the answer best-of-n selected per item")

@@ -327,46 +327,74 @@ def error_taxonomy(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
     return out
 
 
-def transitions_figure(records: Sequence[Mapping[str, Any]], out: Path) -> tuple[str, str] | None:
-    """Transitions between consecutive edit levels (k → k+1) per model as stacked bars of
-    C→C, C→I, I→C and I→I chains — the paper's Sankey view of where answers flip."""
+TRANSITIONS = ("C→C", "I→C", "C→I", "I→I", "no further edit")
+
+
+def transition_counts(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The paper's Fig. 3 as numbers: per model and step k → k+1, the chains going correct (C) or
+    incorrect (I) to C or I, and those with level k but no (k+1)-th edit ("no further edit").
+
+    Example:
+        >>> rs = [{"model": "m", "meta": {"chain_id": c, "edit_level": k}, "verdict": {"correct": ok}}
+        ...       for c, k, ok in (("a", 0, True), ("a", 1, False), ("b", 0, True))]
+        >>> r = transition_counts(rs)[0]
+        >>> r["step"], r["C→I"], r["no further edit"]
+        ('0→1', 1, 1)
+    """
     from ..metrics.edits import _chains
-    from .plots import _plt
 
     chains = _chains(records)
     levels = sorted({k for ch in chains.values() for lv in ch.values() for k in lv})
-    if len(levels) < 2 or not chains:
+    rows = []
+    for m in sorted(chains):
+        for a, b in zip(levels, levels[1:], strict=False):
+            row: dict[str, Any] = {"model": m, "step": f"{a}→{b}", **dict.fromkeys(TRANSITIONS, 0)}
+            for lv in chains[m].values():
+                if a not in lv:
+                    continue
+                if b not in lv:
+                    row["no further edit"] += 1
+                    continue
+                x = sum(lv[a]) / len(lv[a]) >= 0.5
+                y = sum(lv[b]) / len(lv[b]) >= 0.5
+                row[f"{'C' if x else 'I'}→{'C' if y else 'I'}"] += 1
+            rows.append(row)
+    return rows
+
+
+def transitions_figure(rows: Sequence[Mapping[str, Any]], out: Path) -> tuple[str, str] | None:
+    """Stacked bars of :func:`transition_counts`, one panel per model (every model, four panels
+    to a row), correct green, incorrect red, no further edit grey — the paper's Fig. 3."""
+    from .plots import _plt
+
+    models = sorted({str(r["model"]) for r in rows})
+    if not rows:
         return None
-    kinds = [("C→C", "#2e7d32"), ("I→C", "#81c784"), ("C→I", "#e57373"), ("I→I", "#b71c1c")]
+    colours = ["#2e7d32", "#81c784", "#e57373", "#b71c1c", "#9e9e9e"]
     plt = _plt()
-    models = sorted(chains)[:4]
-    fig, axes = plt.subplots(
-        1, len(models), figsize=(3.6 * len(models), 3.6), dpi=110, squeeze=False
-    )
-    for ax, m in zip(axes[0], models, strict=False):
-        steps = list(zip(levels, levels[1:], strict=False))
-        bottoms = [0.0] * len(steps)
-        for name, colour in kinds:
-            vals = []
-            for a, b in steps:
-                n = 0
-                for lv in chains[m].values():
-                    if a in lv and b in lv:
-                        x = sum(lv[a]) / len(lv[a]) >= 0.5
-                        y = sum(lv[b]) / len(lv[b]) >= 0.5
-                        n += f"{'C' if x else 'I'}→{'C' if y else 'I'}" == name
-                vals.append(n)
-            ax.bar([f"{a}→{b}" for a, b in steps], vals, bottom=bottoms, color=colour, label=name)
+    cols = min(4, len(models))
+    nrows = -(-len(models) // cols)
+    fig, axes = plt.subplots(nrows, cols, figsize=(3.6 * cols, 3.4 * nrows), dpi=110, squeeze=False)
+    for i, m in enumerate(models):
+        ax = axes[i // cols][i % cols]
+        mine = [r for r in rows if r["model"] == m]
+        bottoms = [0.0] * len(mine)
+        for name, colour in zip(TRANSITIONS, colours, strict=True):
+            vals = [r[name] for r in mine]
+            ax.bar([r["step"] for r in mine], vals, bottom=bottoms, color=colour, label=name)
             bottoms = [u + v for u, v in zip(bottoms, vals, strict=True)]
         ax.set_title(m, fontsize=9)
         ax.set_xlabel("edit level")
-    axes[0][0].set_ylabel("chains")
-    axes[0][-1].legend(fontsize=7)
+        ax.set_ylabel("chains")
+    for j in range(len(models), nrows * cols):
+        axes[j // cols][j % cols].axis("off")
+    axes[0][min(cols, len(models)) - 1].legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(out / "edit_transitions.png")
     plt.close(fig)
     return (
         "edit_transitions.png",
-        "Correct (C) and incorrect (I) answers from one edit level to the next, per model: "
-        "where edits flip answers.",
+        "Correct (C) and incorrect (I) answers from one edit level to the next, per model, and "
+        "chains with no further edit (grey): where edits flip answers (numbers: "
+        "edit_transitions.md).",
     )
