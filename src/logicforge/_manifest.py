@@ -36,4 +36,9 @@ BUILTINS: dict[str, tuple[str, ...]] = {
         "logicforge.families.zebra.pairs",
     ),
     "reduction": ("logicforge.reductions", "logicforge.families.coloring"),
+    "dataset": (
+        "logicforge.families.folio",
+        "logicforge.families.logicaldeduction",
+        "logicforge.families.coloring",
+    ),
 }

@@ -111,3 +111,5 @@ TRANSFORMS: Registry[object] = Registry("transform")
 TWINS: Registry[object] = Registry("twin")  # a minimally different problem of the other label
 # reductions between kinds, keyed "<from>-><to>" (e.g. "cnf->vc", "coloring->cnf")
 REDUCTIONS: Registry[object] = Registry("reduction")
+# readers of published data files for suites' ``data:`` blocks, keyed by the family they load as
+DATASETS: Registry[object] = Registry("dataset")

@@ -35,6 +35,18 @@ class Family(Protocol):
         ...
 
 
+@dataclasses.dataclass(frozen=True)
+class Dataset:
+    """A reader of published data for a suite's ``data:`` block: ``load(path)`` gives labelled
+    problems (a file, or a folder of files, in a stable order), and where the family supports
+    operator edits, ``cumulative(p)`` and ``individual(p, mode)`` make them."""
+
+    load: Any  # Callable[[Path], list[LabelledProblem]]
+    cumulative: Any = None
+    individual: Any = None
+    what: str = ""  # the accepted data, for messages
+
+
 def make_params(family: Family, values: Mapping[str, Any]) -> Any:
     """Build the family's frozen parameter object, naming any unknown field."""
     fields = {f.name for f in dataclasses.fields(family.Params)}

@@ -32,8 +32,9 @@ from ..kinds import Kind, register_kind, yes_no_format, yes_no_head, yes_no_verd
 from ..kinds.items import build_kind_item
 from ..logic.cnf import CNF, read_dimacs
 from ..logic.sat import solve
-from ..registry import FAMILIES, REDUCTIONS, RENDERERS, TWINS
+from ..registry import DATASETS, FAMILIES, REDUCTIONS, RENDERERS, TWINS
 from ..schema import Answer, Item, LabelledProblem, Verdict
+from .base import Dataset
 from .knobs import TOL, Knob, exact, ratio
 
 KIND = "coloring"
@@ -116,8 +117,9 @@ def load_flat(path: str | Path) -> tuple[int, list[list[int]], int]:
     return n, out, k
 
 
-def load_flat_problem(path: str | Path) -> LabelledProblem:
-    """A SATLIB flat instance as a labelled ``coloring`` problem (graph, k, solver label)."""
+def load_flat_problem(path: str | Path, index: int = 0) -> LabelledProblem:
+    """A SATLIB flat instance as a labelled ``coloring`` problem (graph, k, solver label);
+    ``index`` (its place in a folder) seeds its own stream, e.g. for the pairing edit."""
     n, edges, k = load_flat(path)
     data, label, oracle = colour_problem(n, edges, k)
     name = Path(path).stem
@@ -127,7 +129,7 @@ def load_flat_problem(path: str | Path) -> LabelledProblem:
         kind=KIND,
         params={"file": Path(path).name},
         seed=0,
-        spawn_key=[0, 0],
+        spawn_key=[0, index],
         problem=data,
         label=label,
         oracle=oracle,
@@ -397,3 +399,22 @@ TWINS.register(KIND, _twin)
 REDUCTIONS.register(f"{KIND}->cnf", coloring_to_cnf)
 RENDERERS.register("coloring", ColoringRenderer())
 FAMILIES.register("coloring/planted", PlantedColoringFamily())
+
+
+def load_flat_folder(path: Path) -> list[LabelledProblem]:
+    """Every ``*.cnf`` SATLIB flat instance of a folder (or one file), in natural name order
+    (flat30-1, flat30-2, …, flat30-10)."""
+
+    def key(f: Path) -> list[Any]:
+        return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", f.name)]
+
+    files = sorted(path.glob("*.cnf"), key=key) if path.is_dir() else [path]
+    if not files:
+        raise DimacsError("no *.cnf files in the folder", None, str(path))
+    return [load_flat_problem(f, i) for i, f in enumerate(files)]
+
+
+DATASETS.register(
+    "coloring/satlib-flat",
+    Dataset(load_flat_folder, what="SATLIB flat graph-colouring CNFs (a folder or one .cnf)"),
+)

@@ -28,9 +28,10 @@ from typing import Any
 from ..errors import DataFileError
 from ..kinds.base import FINAL, Kind, choice_format, register_kind
 from ..logic.fol import BinOp, FOLParseError, Formula, Not, Quant, entails, parse_fol, to_text
-from ..registry import RENDERERS
+from ..registry import DATASETS, RENDERERS
 from ..schema import Answer, Item, LabelledProblem
 from ._edits import edit_variant
+from .base import Dataset
 
 KIND = "fol"
 LABELS = ("True", "False", "Unknown")
@@ -261,3 +262,12 @@ LABELS = ("True", "False", "Unknown")
 register_kind(Kind(KIND, LABELS, (choice_format(parse, lambda it: list(LABELS), _text),)))
 RENDERERS.register("fol", FOLRenderer())
 RENDERERS.register("fol-nl", FOLNLRenderer())
+DATASETS.register(
+    "folio",
+    Dataset(
+        lambda path: load_folio(path)[0],
+        cumulative_fol,
+        individual_fol,
+        "FOLIO-format JSONL (gold FOL annotations)",
+    ),
+)

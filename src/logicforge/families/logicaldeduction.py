@@ -22,12 +22,15 @@ Example:
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 from typing import Any
 
 from ..errors import CertificationError
 from ..logic.csp import CSPParseError, parse_constraint, parse_program, solve_csp
+from ..registry import DATASETS
 from ..schema import LabelledProblem
 from ._edits import SWAP, edit_variant
+from .base import Dataset
 
 
 def constraint_lines(program: str) -> list[int]:
@@ -128,3 +131,21 @@ def same_constraint(a: str, b: str, program: str) -> bool | None:
         if ca.holds(env) != cb.holds(env):
             return False
     return True
+
+
+def _load_ld(path: Path) -> list[LabelledProblem]:
+    from .ordering import load_logicaldeduction
+
+    programs = path.with_name(path.stem + "_programs_gpt-4.json")
+    return load_logicaldeduction(path, programs if programs.exists() else None)
+
+
+DATASETS.register(
+    "ordering",
+    Dataset(
+        _load_ld,
+        ld_cumulative,
+        ld_individual,
+        "LogicalDeduction questions (Logic-LM's logicaldeduction_dev.json; its GPT-4 programs beside)",
+    ),
+)

@@ -287,7 +287,13 @@ def _solver_stats(ctx: Context) -> None:
 def _adr_variant(ctx: Context) -> None:
     from ..metrics.adr import adr_table
 
-    ctx.table("adr_by_model_variant", adr_table(ctx.records, ("model", "variant")), top=True)
+    adr = adr_table(ctx.records, ("model", "variant"))
+    ctx.table("adr_by_model_variant", adr, top=True)
+    ctx.table(
+        "conventional_vs_adr",
+        studies.conventional_vs_adr(ctx.records, adr),
+        "the ADR paper's §9 layout: single-instance metrics beside ADR, per model and variant",
+    )
 
 
 @analysis("agreement", lambda ctx: len(_variants(ctx)) > 1, "decisions across representations")

@@ -145,9 +145,13 @@ class Suite(_Strict):
 
         for b in self.problems:
             if b.data is not None:
-                if b.family not in ("folio", "ordering"):
+                from ..registry import DATASETS
+
+                if b.family not in DATASETS:
                     raise ConfigError(
-                        "problems.family", b.family, "data files load folio or ordering"
+                        "problems.family",
+                        b.family,
+                        f"data files load {', '.join(DATASETS.names())}",
                     )
                 continue  # the file is looked up when the suite runs, before any work
             FAMILIES.get(b.family)
@@ -261,6 +265,18 @@ def planned_size(suite: Suite) -> int | None:
     return total
 
 
+def _paired(b: ProblemBlock, bi: int, probs: list[Any], notes: list[dict[str, Any]]) -> list[Any]:
+    """With ``pair: true``, each source and its minimally different twin (sources without one
+    are skipped and counted in ``notes``)."""
+    if not b.pair:
+        return probs
+    from ..transforms.pair import make_pairs
+
+    out, skipped = make_pairs(probs, max_candidates=b.max_candidates, max_deletions=b.max_deletions)
+    notes.append({"block": bi, "family": b.family, "pairs": len(out) // 2, "skipped": skipped})
+    return out
+
+
 def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> list[Any]:
     """Generate every problem of the suite (sweeps annotated, pairs made) and apply each variant;
     pairing counts (pairs, skipped sources) are appended to ``notes``."""
@@ -272,7 +288,8 @@ def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> 
     for bi, b in enumerate(suite.problems):
         seed = suite.seed * 1000 + bi  # each block its own root seed, stable under edits elsewhere
         if b.data is not None:
-            base += _data_block(b)
+            probs = _data_block(b)
+            base += _paired(b, bi, probs, notes)
             continue
         if b.sweep:
             points, tags = [], []
@@ -294,15 +311,7 @@ def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> 
             )
             for p in generate_problems(b.family, points, b.count, seed)
         ]
-        if b.pair:
-            from ..transforms.pair import make_pairs
-
-            probs, skipped = make_pairs(
-                probs, max_candidates=b.max_candidates, max_deletions=b.max_deletions
-            )
-            notes.append(
-                {"block": bi, "family": b.family, "pairs": len(probs) // 2, "skipped": skipped}
-            )
+        probs = _paired(b, bi, probs, notes)
         if b.edits:
             from ..transforms.edits import cumulative, expand, individual
 
@@ -333,11 +342,12 @@ def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> 
 
 
 def data_path(p: str) -> Path:
-    """A data file named in a suite: absolute, or relative to ``$LOGICFORGE_DATA`` (default ``.``)."""
+    """A data file or folder named in a suite: absolute, or relative to ``$LOGICFORGE_DATA``
+    (default ``.``)."""
     import os
 
     path = Path(p) if Path(p).is_absolute() else Path(os.environ.get("LOGICFORGE_DATA", ".")) / p
-    if not path.is_file():
+    if not path.exists():
         raise ConfigError(
             "problems.data", p, f"no such file ({path}); set LOGICFORGE_DATA to the data folder"
         )
@@ -346,25 +356,20 @@ def data_path(p: str) -> Path:
 
 def _data_block(b: ProblemBlock) -> list[Any]:
     """The problems of a data block (first ``count``), expanded by its edits."""
-    path = data_path(str(b.data))
-    if b.family == "folio":
-        from ..families.folio import cumulative_fol, individual_fol, load_folio
-        from ..transforms.edits import expand
+    from ..families.base import Dataset
+    from ..registry import DATASETS
 
-        probs = load_folio(path)[0][: b.count]
-        if not b.edits:
-            return probs
-        return [q for p in probs for q in expand(p, b.edits, cumulative_fol, individual_fol)]
-    from ..families.ordering import load_logicaldeduction
-
-    programs = path.with_name(path.stem + "_programs_gpt-4.json")
-    probs = load_logicaldeduction(path, programs if programs.exists() else None)[: b.count]
+    ds = DATASETS.get(b.family)
+    if not isinstance(ds, Dataset):
+        raise ConfigError("problems.family", b.family, "is not a dataset reader")
+    probs = ds.load(data_path(str(b.data)))[: b.count]
     if not b.edits:
-        return probs
-    from ..families.logicaldeduction import ld_cumulative, ld_individual
+        return list(probs)
+    if ds.cumulative is None:
+        raise ConfigError("problems.edits", b.edits, f"{b.family} data has no operator edits")
     from ..transforms.edits import expand
 
-    return [q for p in probs for q in expand(p, b.edits, ld_cumulative, ld_individual)]
+    return [q for p in probs for q in expand(p, b.edits, ds.cumulative, ds.individual)]
 
 
 def _backtranslated(suite: Suite, problems: list[Any], out: Path) -> list[Any]:
