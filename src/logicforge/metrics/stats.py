@@ -125,6 +125,7 @@ def _rank_rows(data: np.ndarray) -> tuple[np.ndarray, float]:
 
 def friedman(data: Sequence[Sequence[float]]) -> TestResult:
     """Friedman test: rows are blocks (e.g. formulas), columns treatments (parameter levels).
+    With two treatments it is the two-sided sign test's χ² form (ties dropped by the ranks).
 
     The statistic carries the usual tie correction; ``effect_size`` is Kendall's W.
     """
@@ -132,8 +133,8 @@ def friedman(data: Sequence[Sequence[float]]) -> TestResult:
 
     x = np.asarray(data, float)
     n, k = x.shape
-    if n < 2 or k < 3:
-        raise ValueError("the Friedman test needs at least 2 blocks and 3 treatments")
+    if n < 2 or k < 2:
+        raise ValueError("the Friedman test needs at least 2 blocks and 2 treatments")
     ranks, ties = _rank_rows(x)
     rsum = ranks.sum(axis=0)
     stat = 12.0 / (n * k * (k + 1)) * float((rsum**2).sum()) - 3.0 * n * (k + 1)

@@ -264,6 +264,12 @@ def _sweeps(ctx: Context) -> None:
     ctx.table(
         "sweep_tests", studies.sweep_tests(ctx.records), "Friedman across levels, BH within family"
     )
+    ctx.table(
+        "table6",
+        studies.table6(ctx.records),
+        "the 2-SAT paper's Table 6: Friedman p on the 7- and 3-point grids, at each size and "
+        "pooled across sizes, BH within generator",
+    )
     ctx.figures += studies.sweep_figures(ctx.records, ctx.colours, ctx.out)
 
 

@@ -52,17 +52,31 @@ def table1(records: Sequence[Mapping[str, Any]], rows: Sequence[str]) -> list[di
     return out
 
 
+def _level(v: Any) -> float | str:
+    """A sweep level as recorded: a number, or a categorical value (orientation: positive)."""
+    return v if isinstance(v, str) else float(v)
+
+
+def _level_name(x: float | str) -> str:
+    return x if isinstance(x, str) else f"{x:.2f}"
+
+
 def _realised_levels(
     records: Sequence[Mapping[str, Any]],
-) -> dict[tuple[str, str, float], float | None]:
-    """Mean recorded ``<knob>_actual`` per (family, knob, requested level), one value per problem;
-    ``None`` where the problems do not record it."""
-    seen: dict[tuple[str, str, float], dict[str, float]] = defaultdict(dict)
+) -> dict[tuple[str, str, str, float | str], float | None]:
+    """Mean recorded ``<knob>_actual`` per (family, knob, grid point, requested level), one value
+    per problem; ``None`` where the problems do not record it."""
+    seen: dict[tuple[str, str, str, float | str], dict[str, float]] = defaultdict(dict)
     for r in records:
         m = r.get("meta") or {}
         if m.get("sweep_knob") is None:
             continue
-        key = (str(m.get("family")), str(m["sweep_knob"]), float(m["sweep_level"]))
+        key = (
+            str(m.get("family")),
+            str(m["sweep_knob"]),
+            str(m.get("sweep_point") or ""),
+            _level(m["sweep_level"]),
+        )
         v = m.get(f"{m['sweep_knob']}_actual")
         if isinstance(v, int | float):
             seen[key][str(m.get("problem_id"))] = float(v)
@@ -109,50 +123,133 @@ def zebralogic_table1(
     return out
 
 
+def _sweep_cells(
+    records: Sequence[Mapping[str, Any]],
+) -> dict[tuple[str, str, str], dict[float | str, dict[int, float]]]:
+    """(family, knob, grid point) → level → formula index → per-formula Sat."""
+    pf = per_formula(
+        records, ["family", "sweep_knob", "sweep_level", "sweep_point", "formula_index"]
+    )
+    out: dict[tuple[str, str, str], dict[float | str, dict[int, float]]] = defaultdict(
+        lambda: defaultdict(dict)
+    )
+    for f in pf:
+        if f.get("sweep_knob") is not None:
+            key = (f["family"], f["sweep_knob"], str(f.get("sweep_point") or ""))
+            out[key][_level(f["sweep_level"])][int(f["formula_index"])] = f["sat"]
+    return out
+
+
+def _friedman_p(levels: Mapping[Any, Mapping[Any, float]]) -> tuple[Any, Any, Any, int]:
+    """Friedman χ², p and Kendall's W across ``levels`` over the blocks every level has, and the
+    number of those blocks; ``None`` where there is nothing to test (one level, one block, or
+    every block the same at every level)."""
+    lv = sorted(levels)
+    blocks = sorted(set.intersection(*(set(levels[x]) for x in lv))) if lv else []
+    data = [[levels[x][b] for x in lv] for b in blocks]
+    if len(lv) >= 2 and len(blocks) >= 2 and any(len(set(r)) > 1 for r in data):
+        t = friedman(data)
+        return t.statistic, t.p_value, t.effect_size, len(blocks)
+    return None, None, None, len(blocks)
+
+
+def _bh(rows: list[dict[str, Any]], col: str, out: str) -> None:
+    ps = [r[col] for r in rows if r[col] is not None and not math.isnan(r[col])]
+    adj = iter(benjamini_hochberg(ps))
+    for r in rows:
+        r[out] = next(adj) if r[col] is not None and not math.isnan(r[col]) else None
+
+
 def sweep_tests(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Per family × knob × model: Sat. at each level and the knob's mean realised value there
-    (``realised@…``, measured on the problems; ``None`` where not recorded), and a Friedman test
-    across levels (blocks = formula index), with Benjamini–Hochberg correction over the knobs of
-    one family and model."""
+    """Per family × knob × grid point (e.g. ``n_clauses=75``) × model: Sat. at each level and
+    the knob's mean realised value there (``realised@…``, measured on the problems; ``None``
+    where not recorded), and a Friedman test across levels (blocks = formula index; two levels —
+    a categorical knob — give the sign test's χ² form), with Benjamini–Hochberg correction over
+    the knobs of one family, grid point and model."""
     rows: list[dict[str, Any]] = []
     for model, recs in sorted(_by_model(records).items()):
-        pf = per_formula(recs, ["family", "sweep_knob", "sweep_level", "formula_index"])
-        groups: dict[tuple[str, str], dict[float, dict[int, float]]] = defaultdict(
-            lambda: defaultdict(dict)
-        )
-        for f in pf:
-            if f.get("sweep_knob") is None:
-                continue
-            groups[(f["family"], f["sweep_knob"])][float(f["sweep_level"])][
-                int(f["formula_index"])
-            ] = f["sat"]
         realised = _realised_levels(recs)
-        fam_rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        for (fam, knob), levels in sorted(groups.items()):
+        fam_rows: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+        for (fam, knob, point), levels in sorted(_sweep_cells(recs).items()):
             lv = sorted(levels)
-            blocks = sorted(set.intersection(*(set(levels[x]) for x in lv)))
-            row: dict[str, Any] = {
-                "model": model,
-                "family": fam,
-                "knob": knob,
-                "levels": len(lv),
-                "formulas": len(blocks),
-            }
-            row |= {f"Sat.@{x:.2f}": _pct(_mean(list(levels[x].values()))) for x in lv}
+            stat, p, w, nb = _friedman_p(levels)
+            row: dict[str, Any] = {"model": model, "family": fam, "knob": knob}
+            if point:
+                row["point"] = point
+            row |= {"levels": len(lv), "formulas": nb}
+            row |= {f"Sat.@{_level_name(x)}": _pct(_mean(list(levels[x].values()))) for x in lv}
             # the level the problems realise, measured on them (families/knobs.py); — if unknown
-            row |= {f"realised@{x:.2f}": realised.get((fam, knob, x)) for x in lv}
-            stat = p = w = None
-            data = [[levels[x][b] for x in lv] for b in blocks]
-            if len(lv) >= 3 and len(blocks) >= 2 and any(len(set(r)) > 1 for r in data):
-                t = friedman(data)
-                stat, p, w = t.statistic, t.p_value, t.effect_size
+            row |= {f"realised@{_level_name(x)}": realised.get((fam, knob, point, x)) for x in lv}
             row |= {"friedman_chi2": stat, "p": p, "kendall_w": w}
-            fam_rows[fam].append(row)
+            fam_rows[(fam, point)].append(row)
         for rs in fam_rows.values():
-            ps = [r["p"] for r in rs if r["p"] is not None and not math.isnan(r["p"])]
-            adj = iter(benjamini_hochberg(ps))
-            for r in rs:
-                r["p_bh"] = next(adj) if r["p"] is not None and not math.isnan(r["p"]) else None
+            _bh(rs, "p", "p_bh")
+            rows += rs
+    return rows
+
+
+THREE_POINT = (0.2, 0.5, 0.8)  # the paper's 3-level grid (§4: the centres of the thirds)
+
+
+def _natural(s: str) -> list[Any]:
+    import re
+
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", s)]
+
+
+def table6(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The 2-SAT paper's Table 6: per model × generator × parameter × sweep size, Friedman p
+    on the 7-point grid and on the 3-point grid (0.2, 0.5, 0.8; every level of a categorical
+    knob), and — where the sweep ran at several sizes — an ``all sizes`` row pooling them
+    (blocks = size × formula). ``—`` where a grid is not in the records; BH-corrected within a
+    generator at one size (``*_bh``), as the paper corrects within an ablation family.
+
+    Example:
+        >>> table6([])
+        []
+    """
+
+    def three(levels: Mapping[Any, Any]) -> dict[Any, Any]:
+        if any(isinstance(x, str) for x in levels):
+            return dict(levels)
+        return {x: v for x, v in levels.items() if round(float(x), 6) in THREE_POINT}
+
+    rows: list[dict[str, Any]] = []
+    for model, recs in sorted(_by_model(records).items()):
+        by_knob: dict[tuple[str, str], dict[str, dict[Any, dict[Any, float]]]] = defaultdict(dict)
+        for (fam, knob, point), levels in _sweep_cells(recs).items():
+            by_knob[(fam, knob)][point] = levels
+        groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+        for (fam, knob), per_point in sorted(by_knob.items()):
+            scopes: list[tuple[str, Mapping[Any, Mapping[Any, float]]]] = [
+                (pt or "—", per_point[pt]) for pt in sorted(per_point, key=_natural)
+            ]
+            if len(per_point) > 1:
+                pooled: dict[Any, dict[tuple[str, Any], float]] = defaultdict(dict)
+                for pt, at_pt in per_point.items():
+                    for x, per in at_pt.items():
+                        for b, v in per.items():
+                            pooled[x][(pt, b)] = v
+                scopes.append(("all sizes", pooled))
+            for size, cells in scopes:
+                seven = len(cells) >= 7 and not any(isinstance(x, str) for x in cells)
+                groups[(fam, size)].append(
+                    {
+                        "model": model,
+                        "generator": fam,
+                        "parameter": knob,
+                        "size": size,
+                        "levels": len(cells),
+                        "formulas": _friedman_p(cells)[3],
+                        "p_7pt": _friedman_p(cells)[1] if seven else None,
+                        "p_3pt": _friedman_p(three(cells))[1],
+                    }
+                )
+        order = sorted(groups, key=lambda k: (k[0], k[1] == "all sizes", _natural(k[1])))
+        for key in order:
+            rs = groups[key]
+            _bh(rs, "p_7pt", "p_7pt_bh")
+            _bh(rs, "p_3pt", "p_3pt_bh")
             rows += rs
     return rows
 
@@ -227,15 +324,15 @@ def sweep_figures(
             for r in rows:
                 if r["family"] != fam or r["knob"] != knob:
                     continue
-                pts = sorted(
-                    (float(k.split("@")[1]), v) for k, v in r.items() if k.startswith("Sat.@")
-                )
+                pts = [(k.split("@")[1], v) for k, v in r.items() if k.startswith("Sat.@")]
+                numeric = all(x.replace(".", "", 1).isdigit() for x, _ in pts)
+                xs: list[Any] = [float(x) for x, _ in pts] if numeric else [x for x, _ in pts]
                 ax.plot(
-                    [p[0] for p in pts],
-                    [p[1] for p in pts],
+                    xs,
+                    [v for _, v in pts],
                     "-o",
                     color=colours.get(r["model"], "grey"),
-                    label=r["model"],
+                    label=r["model"] + (f" ({r['point']})" if r.get("point") else ""),
                 )
             ax.set_title(knob, fontsize=9)
             ax.set_xlabel("level")

@@ -69,6 +69,8 @@ class ProblemBlock(_Strict):
     grid: dict[str, list[Any]] = Field(default_factory=dict)
     sweep: list[str] = Field(default_factory=list)
     levels: list[float] = Field(default_factory=lambda: [0.0, 0.2, 1 / 3, 0.5, 2 / 3, 0.8, 1.0])
+    # levels of particular swept knobs, categorical ones included (orientation: [positive, negative])
+    knob_levels: dict[str, list[float | str]] = Field(default_factory=dict)
     count: int = Field(10, ge=1, le=1_000_000)
     pair: bool = False  # add each source's minimally different twin of the opposite label
     max_candidates: int = Field(4000, ge=1)
@@ -155,6 +157,11 @@ class Suite(_Strict):
                     )
                 continue  # the file is looked up when the suite runs, before any work
             FAMILIES.get(b.family)
+            for k in b.knob_levels:
+                if k not in b.sweep:
+                    raise ConfigError(
+                        "problems.knob_levels", k, f"is not swept; the block sweeps {b.sweep}"
+                    )
         for r in self.renderers:
             if getattr(RENDERERS.get(r), "needs_writer", False) and self.story is None:
                 raise ConfigError(
@@ -261,7 +268,8 @@ def planned_size(suite: Suite) -> int | None:
         if b.data is not None:
             return None
         points = len(expand_grid(b.params, b.grid))
-        total += b.count * points * (len(b.sweep) * len(b.levels) if b.sweep else 1)
+        levels = sum(len(b.knob_levels.get(k, b.levels)) for k in b.sweep)
+        total += b.count * points * (levels if b.sweep else 1)
     return total
 
 
@@ -294,10 +302,15 @@ def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> 
         if b.sweep:
             points, tags = [], []
             for knob in b.sweep:
-                for lv in b.levels:
+                for lv in b.knob_levels.get(knob, b.levels):
                     for pt in expand_grid({**b.params, knob: lv}, b.grid):
                         points.append(pt)
-                        tags.append({"sweep_knob": knob, "sweep_level": round(float(lv), 6)})
+                        where = ", ".join(f"{k}={pt[k]}" for k in b.grid)  # the grid point
+                        level = lv if isinstance(lv, str) else round(float(lv), 6)
+                        tags.append(
+                            {"sweep_knob": knob, "sweep_level": level}
+                            | ({"sweep_point": where} if where else {})
+                        )
         else:
             points = expand_grid(b.params, b.grid)
             tags = [{} for _ in points]
