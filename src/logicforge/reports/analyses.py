@@ -345,6 +345,13 @@ def _adr(ctx: Context) -> None:
 )
 def _variant_tests(ctx: Context) -> None:
     ctx.table("variant_tests", studies.variant_tests(ctx.records), "paired t per formula")
+    fr = studies.filler_regimes(ctx.records)
+    if fr:
+        ctx.table(
+            "filler_regimes",
+            fr,
+            "§5.2: Sat. per (core clauses, fillers) setting, paired t against the previous one",
+        )
 
 
 @analysis("test_time_compute", _samples, "pass@k and majority voting over samples")

@@ -71,6 +71,10 @@ class ProblemBlock(_Strict):
     levels: list[float] = Field(default_factory=lambda: [0.0, 0.2, 1 / 3, 0.5, 2 / 3, 0.8, 1.0])
     # levels of particular swept knobs, categorical ones included (orientation: [positive, negative])
     knob_levels: dict[str, list[float | str]] = Field(default_factory=dict)
+    # metadata every problem of the block carries (e.g. {difficulty: 0.2}), for grouping
+    tags: dict[str, float | int | str] = Field(default_factory=dict)
+    # the suite variants this block's problems go through (default: every variant)
+    variants: list[str] | None = None
     count: int = Field(10, ge=1, le=1_000_000)
     pair: bool = False  # add each source's minimally different twin of the opposite label
     max_candidates: int = Field(4000, ge=1)
@@ -157,6 +161,10 @@ class Suite(_Strict):
                     )
                 continue  # the file is looked up when the suite runs, before any work
             FAMILIES.get(b.family)
+            names = [v.name for v in self.variants]
+            for v in b.variants or ():
+                if v not in names:
+                    raise ConfigError("problems.variants", v, f"choose from {', '.join(names)}")
             for k in b.knob_levels:
                 if k not in b.sweep:
                     raise ConfigError(
@@ -273,6 +281,12 @@ def planned_size(suite: Suite) -> int | None:
     return total
 
 
+def _tagged(b: ProblemBlock, probs: list[Any]) -> list[Any]:
+    if not b.tags:
+        return probs
+    return [p.model_copy(update={"metadata": p.metadata | b.tags}) for p in probs]
+
+
 def _paired(b: ProblemBlock, bi: int, probs: list[Any], notes: list[dict[str, Any]]) -> list[Any]:
     """With ``pair: true``, each source and its minimally different twin (sources without one
     are skipped and counted in ``notes``)."""
@@ -292,12 +306,15 @@ def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> 
     from ..transforms.base import apply_transform, parse_transform_spec
 
     base: list[Any] = []
+    only: list[list[str] | None] = []  # per problem: the variants its block allows
     notes = [] if notes is None else notes
     for bi, b in enumerate(suite.problems):
+        before = len(base)
         seed = suite.seed * 1000 + bi  # each block its own root seed, stable under edits elsewhere
         if b.data is not None:
             probs = _data_block(b)
-            base += _paired(b, bi, probs, notes)
+            base += _tagged(b, _paired(b, bi, probs, notes))
+            only += [b.variants] * (len(base) - before)
             continue
         if b.sweep:
             points, tags = [], []
@@ -329,10 +346,13 @@ def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> 
             from ..transforms.edits import cumulative, expand, individual
 
             probs = [q for p in probs for q in expand(p, b.edits, cumulative, individual)]
-        base += probs
+        base += _tagged(b, probs)
+        only += [b.variants] * (len(base) - before)
     out = []
     for v in suite.variants:
-        for p in base:
+        for p, allowed in zip(base, only, strict=True):
+            if allowed is not None and v.name not in allowed:
+                continue
             q = p
             for spec in v.transforms:
                 name, opts = parse_transform_spec(spec)

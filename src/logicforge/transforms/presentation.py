@@ -3,7 +3,8 @@
 * ``shuffle`` — a uniformly random clause order (``mode=random``) or the reverse order.
 * ``rename`` — a uniformly random permutation of the variable indices, so every entity name maps
   to a different variable.
-* ``filler`` — ``ratio`` · m extra clauses over fresh variables at the formula's variable density
+* ``filler`` — ``ratio`` · m (or ``count``) extra clauses over fresh variables at the formula's
+  variable density
   (fresh variables = max(2, round(extra · n / m))), each satisfied by one planted assignment of
   the fresh variables, with the formula's clause width; ``layout`` appends or interleaves them.
 * ``duplicate`` — Φ ∧ ρ(Φ) for a fresh renaming ρ (e.g. 50 → 100 clauses), ``grouped`` (the
@@ -75,6 +76,7 @@ class Rename:
 class Filler:
     ratio: float = 0.5
     layout: str = "interleaved"
+    count: int | None = None  # exactly this many fillers instead of ratio · m (the paper's r)
     name = "filler"
     kind = "cnf"
     effect = "preserves"
@@ -84,11 +86,17 @@ class Filler:
             raise ConfigError(
                 "ratio", self.ratio, "must be a number in [0, 10] (fillers per original clause)"
             )
+        if self.count is not None and (
+            not isinstance(self.count, int)
+            or isinstance(self.count, bool)
+            or not 0 <= self.count <= 100_000
+        ):
+            raise ConfigError("count", self.count, "must be a whole number of clauses, 0..100000")
         _layout(self.layout)
 
     def apply(self, cnf: CNF, rng: np.random.Generator) -> tuple[CNF, dict[str, Any]]:
         m, n = cnf.num_clauses, cnf.num_vars
-        extra = round(self.ratio * m)
+        extra = round(self.ratio * m) if self.count is None else self.count
         width = max((len(c) for c in cnf.clauses), default=2)
         fresh = max(width, round(extra * n / m) if m else width)
         vs = np.arange(n + 1, n + fresh + 1)
