@@ -671,6 +671,8 @@ def filler_regimes(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
                 if prev is not None:
                     before = settings[prev]
                     same = {s for s, _ in before.values()} & {s for s, _ in cur.values()}
+                    a: dict[Any, float]
+                    b: dict[Any, float]
                     if same:  # the same formulas with and without fillers
                         a = {s: v for s, v in before.values()}
                         b = {s: v for s, v in cur.values()}

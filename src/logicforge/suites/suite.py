@@ -162,9 +162,9 @@ class Suite(_Strict):
                 continue  # the file is looked up when the suite runs, before any work
             FAMILIES.get(b.family)
             names = [v.name for v in self.variants]
-            for v in b.variants or ():
-                if v not in names:
-                    raise ConfigError("problems.variants", v, f"choose from {', '.join(names)}")
+            for vname in b.variants or ():
+                if vname not in names:
+                    raise ConfigError("problems.variants", vname, f"choose from {', '.join(names)}")
             for k in b.knob_levels:
                 if k not in b.sweep:
                     raise ConfigError(
