@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..metrics.stats import benjamini_hochberg, friedman, paired_t, per_formula
+from ..metrics.stats import benjamini_hochberg, friedman, independent_t, paired_t, per_formula
 from ..metrics.stats import mean as _mean
 from ..schema import answer_label
 
@@ -254,8 +254,61 @@ def table6(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
+def _compare(
+    model: str, fam: str, other: str, ref: str, a_by: Mapping[str, float], b_by: Mapping[str, float]
+) -> dict[str, Any]:
+    """One variant against another: paired per source formula where they share formulas, an
+    independent (Welch) t-test over per-formula means where they share none (a separate arm,
+    e.g. 100 distinct clauses against 50 duplicated)."""
+    common = sorted(set(a_by) & set(b_by))
+    paired = bool(common)
+    a = [a_by[k] for k in common] if paired else list(a_by.values())
+    b = [b_by[k] for k in common] if paired else list(b_by.values())
+    row: dict[str, Any] = {
+        "model": model,
+        "family": fam,
+        "variant": other,
+        "vs": ref,
+        "test": "paired" if paired else "independent",
+        "formulas": len(common) if paired else f"{len(a)} / {len(b)}",
+        "Sat. variant": _pct(_mean(a)),
+        "Sat. reference": _pct(_mean(b)),
+        "diff": None,
+        "ci_low": None,
+        "ci_high": None,
+        "t": None,
+        "p": None,
+        "effect": None,
+    }
+    if paired and len(common) >= 2 and any(x != y for x, y in zip(a, b, strict=True)):
+        t = paired_t(a, b)
+    elif not paired and len(a) >= 2 and len(b) >= 2 and len(set(a) | set(b)) > 1:
+        t = independent_t(a, b)
+    else:
+        if paired:
+            row["diff"] = 0.0  # every formula the same in both: no difference, no test
+        return row
+    row |= {
+        "diff": t.mean_diff,
+        "ci_low": t.ci_low,
+        "ci_high": t.ci_high,
+        "t": t.statistic,
+        "p": t.p_value,
+        "effect": t.effect_size,  # d_z (paired) or Hedges' g (independent)
+    }
+    return row
+
+
 def variant_tests(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Per family × model: each variant against the first (paired per source formula)."""
+    """Per family × model: each variant against the first — paired per source formula, or an
+    independent t-test where the variant is a separate arm sharing no formula with it — and,
+    where there is such an arm, every other variant against it independently as well (the
+    2-SAT paper's §5.4: 50 clauses duplicated against 100 distinct ones).
+
+    Example:
+        >>> variant_tests([])
+        []
+    """
     rows = []
     for model, recs in sorted(_by_model(records).items()):
         pf = per_formula(recs, ["family", "variant", "source_problem_id"])
@@ -271,38 +324,18 @@ def variant_tests(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             names = order[fam]
             ref = names[0]
             for other in names[1:]:
-                common = sorted(set(variants[ref]) & set(variants[other]))
-                a = [variants[other][k] for k in common]
-                b = [variants[ref][k] for k in common]
-                row: dict[str, Any] = {
-                    "model": model,
-                    "family": fam,
-                    "variant": other,
-                    "vs": ref,
-                    "formulas": len(common),
-                    "Sat. variant": _pct(_mean(a)),
-                    "Sat. reference": _pct(_mean(b)),
-                }
-                if len(common) >= 2 and any(x != y for x, y in zip(a, b, strict=True)):
-                    t = paired_t(a, b)
-                    row |= {
-                        "diff": t.mean_diff,
-                        "ci_low": t.ci_low,
-                        "ci_high": t.ci_high,
-                        "t": t.statistic,
-                        "p": t.p_value,
-                        "d_z": t.effect_size,
-                    }
-                else:
-                    row |= {
-                        "diff": 0.0 if common else None,
-                        "ci_low": None,
-                        "ci_high": None,
-                        "t": None,
-                        "p": None,
-                        "d_z": None,
-                    }
-                rows.append(row)
+                rows.append(_compare(model, fam, other, ref, variants[other], variants[ref]))
+            arms = [
+                v
+                for v in names
+                if all(not set(variants[v]) & set(variants[w]) for w in names if w != v)
+            ]
+            for arm in (a for a in arms if a != ref):
+                for other in names:
+                    if other not in (arm, ref):
+                        rows.append(
+                            _compare(model, fam, other, arm, variants[other], variants[arm])
+                        )
     return rows
 
 

@@ -1,0 +1,49 @@
+"""§5.4: the repetition suite's 100-distinct-clause arm, compared with every duplicated variant
+by an independent (Welch) t-test, recomputed from the records of a scripted model."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import defaultdict
+
+import pytest
+from scipy.stats import ttest_ind, ttest_rel
+
+from logicforge.suites import load_suite, run_suite
+
+
+def test_distinct_arm_independent_and_paired_tests(tmp_path) -> None:
+    suite = load_suite("twosat-repetition", models=["noisy:p=0.7"])
+    small = suite.model_copy(
+        update={"problems": [b.model_copy(update={"count": 4}) for b in suite.problems]}
+    )
+    rep = run_suite(small, tmp_path, progress=False).parent
+    recs = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
+    sat: dict[tuple[str, str], list[bool]] = defaultdict(list)
+    for r in recs:
+        m = r["meta"]
+        sat[(m["variant"], m["source_problem_id"])].append(bool(r["verdict"]["correct"]))
+    per: dict[str, dict[str, float]] = defaultdict(dict)
+    for (v, src), ok in sat.items():
+        per[v][src] = sum(ok) / len(ok)
+    assert all(
+        n == 100
+        for n in {r["meta"]["n_clauses"] for r in recs if r["meta"]["variant"] == "distinct-100"}
+    )
+    with (rep / "variant_tests.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    dup = [v for v in per if v.startswith("duplicated")]
+    against = {r["variant"]: r for r in rows if r["vs"] == "distinct-100"}
+    assert set(dup) <= set(against) and all(r["test"] == "independent" for r in against.values())
+    for v in dup:
+        want = ttest_ind(list(per[v].values()), list(per["distinct-100"].values()), equal_var=False)
+        got = against[v]["p"]
+        if got:
+            assert float(got) == pytest.approx(float(want.pvalue), abs=1e-6)
+    paired = next(r for r in rows if r["variant"] == "duplicated-grouped" and r["vs"] == "single")
+    assert paired["test"] == "paired" and int(paired["formulas"]) == 4
+    keys = sorted(per["single"])
+    want = ttest_rel([per["duplicated-grouped"][k] for k in keys], [per["single"][k] for k in keys])
+    if paired["p"]:
+        assert float(paired["p"]) == pytest.approx(float(want.pvalue), abs=1e-6)
