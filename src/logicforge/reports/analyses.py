@@ -246,6 +246,13 @@ def _table1(ctx: Context) -> None:
     ctx.table("table1", t1)
     pooled = ", pooled over the renderings" if several_renderings(ctx) else ""
     ctx.tables.insert(0, (f"table1 (Sat./Wit. %, per-formula means{pooled})", ctx.tables.pop()[1]))
+    for file, what, caption in (
+        ("table4", "truncation", "truncated replies (%) per generator × |C| and model (Table 4)"),
+        ("table5", "sat_on_unsat", "SAT predicted on UNSAT instances (%) (Table 5)"),
+    ):
+        t = studies.rate_grid(ctx.rows, ctx.table1, what)
+        if t:
+            ctx.table(file, t, caption)
 
 
 @analysis(

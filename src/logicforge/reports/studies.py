@@ -52,6 +52,45 @@ def table1(records: Sequence[Mapping[str, Any]], rows: Sequence[str]) -> list[di
     return out
 
 
+def rate_grid(
+    rows: Sequence[Mapping[str, Any]], by: Sequence[str], what: str
+) -> list[dict[str, Any]]:
+    """The 2-SAT paper's Tables 4 and 5 layout: one row per ``by`` key (generator × |C|), one
+    column per model, in %: ``what="truncation"`` — replies cut at the token limit, over every
+    scored reply (Table 4); ``what="sat_on_unsat"`` — SAT predictions on UNSAT instances, over
+    the UNSAT instances (Table 5; rows without UNSAT instances are left out). Error records
+    (no reply) are not counted.
+
+    Example:
+        >>> rs = [{"model": "m", "family": "f", "n_clauses": 5, "truncated": t, "error": False,
+        ...        "label": "UNSAT", "pred": p} for t, p in ((True, "SAT"), (False, "UNSAT"))]
+        >>> rate_grid(rs, ["family", "n_clauses"], "sat_on_unsat")
+        [{'family': 'f', 'n_clauses': 5, 'n': 2, 'm': 50.0}]
+    """
+    cells: dict[tuple[Any, ...], dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    models = sorted({str(r.get("model")) for r in rows})
+    for r in rows:
+        if r.get("error") or r.get("metric_set") not in (None, "binary"):
+            continue
+        if what == "sat_on_unsat":
+            if r.get("label") != "UNSAT":
+                continue
+            hit = r.get("pred") == "SAT"
+        else:
+            hit = bool(r.get("truncated"))
+        cells[tuple(r.get(c) for c in by)][str(r.get("model"))].append(hit)
+    out = []
+    for key in sorted(
+        cells, key=lambda k: tuple((0, x) if isinstance(x, int | float) else (1, str(x)) for x in k)
+    ):
+        cell = cells[key]
+        row: dict[str, Any] = dict(zip(by, key, strict=True))
+        row["n"] = max(len(v) for v in cell.values())
+        row |= {m: _pct(_mean(cell[m])) if cell.get(m) else None for m in models}
+        out.append(row)
+    return out
+
+
 def _level(v: Any) -> float | str:
     """A sweep level as recorded: a number, or a categorical value (orientation: positive)."""
     return v if isinstance(v, str) else float(v)
