@@ -440,6 +440,27 @@ def _judged(ctx: Context) -> None:
             ctx.table(name, t, caption)
 
 
+@analysis(
+    "satbench",
+    lambda ctx: any((r.get("meta") or {}).get("bucket") for r in ctx.records),
+    "SATBench Tables 3-5 and Fig. 4 in the paper's layout",
+)
+def _satbench(ctx: Context) -> None:
+    from . import satbench_tables as sb
+
+    ctx.table("satbench_table3", sb.table3(ctx.records), "SATBench Table 3: accuracy (%)", top=True)
+    t4 = sb.table4(ctx.records)
+    if t4:
+        ctx.table("satbench_table4", t4, "SATBench Table 4: prediction and trace accuracy (%)")
+    t5 = sb.table5(ctx.records)
+    if t5:
+        ctx.table("satbench_table5", t5, "SATBench Table 5: error classes (% of classified)")
+    fig4 = sb.accuracy_by_clauses(ctx.records)
+    ctx.table("accuracy_by_clauses", fig4, "SATBench Fig. 4: accuracy per clause count")
+    cap = sb.clauses_figure(fig4, ctx.colours, ctx.out / "accuracy_vs_clauses.png")
+    ctx.figure(("accuracy_vs_clauses.png", cap) if cap else None)
+
+
 @analysis("edits", _always, "Acc_norm, flips and retention under operator edits")
 def _edits(ctx: Context) -> None:
     edit_tabs = compute.edit_tables(ctx.records)

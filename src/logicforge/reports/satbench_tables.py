@@ -1,0 +1,214 @@
+"""SATBench's result tables in the paper's layout (§5): Table 3 (prediction accuracy per label ×
+difficulty bucket, Overall per bucket, Avg.), Table 4 (prediction and trace accuracy per label),
+Table 5 (error classes as percentages) and the numbers behind Fig. 4 (accuracy against clause
+count). One row per model — and rendering, where the records hold several — in %.
+
+Definitions, as the paper's numbers imply: Overall per bucket is the mean of the SAT and UNSAT
+accuracies (the buckets are balanced), Avg. the mean of the three Overall values; a trace is
+right when the answer is right *and* its justification checks out (an assignment the solver
+accepts, or cited conditions that cannot hold together), over every item of the label; Overall
+trace is the mean of the two labels. Error classes come from the deterministic rules
+(``details.satbench_error``), else from the judge (``details.judge_error_type``); spurious priors
+exists only where a judge ran, and is empty (—) otherwise.
+
+Example:
+    >>> table3([])
+    []
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+BUCKETS = ("easy", "medium", "hard")
+CLASSES = (
+    ("satisfiability bias", "Satisfiability Bias"),
+    ("context inconsistency", "Context Inconsistency"),
+    ("condition omission", "Condition Omission"),
+    ("spurious priors", "Spurious Priors"),
+)
+
+
+def _pct(x: float | None) -> float | None:
+    return None if x is None else round(100.0 * x, 1)
+
+
+def _mean(xs: Sequence[float | None]) -> float | None:
+    v = [x for x in xs if x is not None]
+    return sum(v) / len(v) if len(v) == len(xs) and v else None
+
+
+def _scored(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return [
+        r
+        for r in records
+        if r.get("error") is None
+        and (r.get("meta") or {}).get("bucket") in BUCKETS
+        and (r.get("meta") or {}).get("label") in ("SAT", "UNSAT")
+    ]
+
+
+def _keys(recs: Sequence[Mapping[str, Any]]) -> tuple[list[tuple[str, ...]], bool]:
+    rends = {str((r.get("meta") or {}).get("rendering")) for r in recs}
+    several = len(rends) > 1
+    keys: list[tuple[str, ...]] = sorted({_key(r, several) for r in recs})
+    return keys, several
+
+
+def _key(r: Mapping[str, Any], several: bool) -> tuple[str, ...]:
+    m = r.get("meta") or {}
+    return (str(r.get("model")), str(m.get("rendering"))) if several else (str(r.get("model")),)
+
+
+def _head(key: tuple[str, ...], several: bool) -> dict[str, Any]:
+    return {"model": key[0], **({"rendering": key[1]} if several else {})}
+
+
+def table3(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Table 3: accuracy per label × bucket, Overall per bucket, Avg. (%)."""
+    recs = _scored(records)
+    keys, several = _keys(recs)
+    cells: dict[tuple[str, ...], dict[tuple[str, str], list[bool]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
+    for r in recs:
+        m = r["meta"]
+        cells[_key(r, several)][(m["label"], m["bucket"])].append(
+            bool((r.get("verdict") or {}).get("correct"))
+        )
+    out = []
+    for key in keys:
+        c = cells[key]
+        acc = {
+            lb: {b: (sum(c[(lb, b)]) / len(c[(lb, b)]) if c[(lb, b)] else None) for b in BUCKETS}
+            for lb in ("SAT", "UNSAT")
+        }
+        overall = {b: _mean([acc["SAT"][b], acc["UNSAT"][b]]) for b in BUCKETS}
+        row = _head(key, several)
+        for lb in ("SAT", "UNSAT"):
+            row |= {f"{lb} {b.capitalize()}": _pct(acc[lb][b]) for b in BUCKETS}
+        row |= {f"Overall {b.capitalize()}": _pct(overall[b]) for b in BUCKETS}
+        row["Avg."] = _pct(_mean([overall[b] for b in BUCKETS]))
+        row["n"] = sum(len(v) for v in c.values())
+        out.append(row)
+    return out
+
+
+def _trace_ok(r: Mapping[str, Any]) -> bool:
+    v = r.get("verdict") or {}
+    return bool(v.get("correct")) and v.get("witness_valid") is True
+
+
+def table4(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Table 4: prediction and trace accuracy per label, Overall trace (%), over renderings
+    that ask for a justification (``formula-trace``, stories)."""
+    from .compute import is_trace
+
+    recs = [r for r in _scored(records) if is_trace((r.get("meta") or {}).get("rendering"))]
+    keys, several = _keys(recs)
+    by: dict[tuple[str, ...], dict[str, list[Mapping[str, Any]]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
+    for r in recs:
+        by[_key(r, several)][r["meta"]["label"]].append(r)
+    out = []
+    for key in keys:
+        row = _head(key, several)
+        traces = []
+        for lb in ("SAT", "UNSAT"):
+            rs = by[key][lb]
+            pred = (
+                sum(bool((r.get("verdict") or {}).get("correct")) for r in rs) / len(rs)
+                if rs
+                else None
+            )
+            tr = sum(_trace_ok(r) for r in rs) / len(rs) if rs else None
+            row |= {f"{lb} Pred.": _pct(pred), f"{lb} Trace": _pct(tr)}
+            traces.append(tr)
+        row["Overall Trace"] = _pct(_mean(traces))
+        row["n"] = sum(len(v) for v in by[key].values())
+        out.append(row)
+    return out
+
+
+def _error_class(r: Mapping[str, Any]) -> str | None:
+    d = (r.get("verdict") or {}).get("details") or {}
+    return d.get("satbench_error") or d.get("judge_error_type")
+
+
+def table5(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Table 5: the error classes' shares (%) among a model's classified errors — a row per
+    class, a column per model, as the paper; ``classified`` counts them."""
+    recs = [r for r in records if r.get("error") is None]
+    models = sorted({str(r.get("model")) for r in recs if _error_class(r)})
+    if not models:
+        return []
+    judged = {str(r.get("model")) for r in recs if (r.get("extra") or {}).get("trace_judge")}
+    counts: dict[str, dict[str, int]] = {m: defaultdict(int) for m in models}
+    for r in recs:
+        c = _error_class(r)
+        if c and str(r.get("model")) in counts:
+            counts[str(r.get("model"))][c] += 1
+    total = {m: sum(v for k, v in counts[m].items() if k in dict(CLASSES)) for m in models}
+    rows = []
+    for cls, label in CLASSES:
+        row: dict[str, Any] = {"Error Type": label}
+        for m in models:
+            known = cls != "spurious priors" or m in judged  # no judge, no spurious priors
+            row[f"{m} (%)"] = (
+                round(100.0 * counts[m][cls] / total[m], 1) if known and total[m] else None
+            )
+        rows.append(row)
+    rows.append({"Error Type": "classified errors", **{f"{m} (%)": total[m] for m in models}})
+    return rows
+
+
+def accuracy_by_clauses(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Fig. 4's numbers: accuracy (%) per model (and rendering) at each clause count."""
+    recs = _scored(records)
+    _, several = _keys(recs)
+    cells: dict[tuple[tuple[str, ...], int], list[bool]] = defaultdict(list)
+    for r in recs:
+        n = (r.get("meta") or {}).get("n_clauses")
+        if isinstance(n, int):
+            cells[(_key(r, several), n)].append(bool((r.get("verdict") or {}).get("correct")))
+    return [
+        {**_head(k, several), "n_clauses": n, "n": len(v), "accuracy": _pct(sum(v) / len(v))}
+        for (k, n), v in sorted(cells.items())
+    ]
+
+
+def clauses_figure(
+    rows: Sequence[Mapping[str, Any]], colours: Mapping[str, str], path: Any
+) -> str | None:
+    """Fig. 4: accuracy against clause count, one line per model (and rendering)."""
+    from .plots import _plt
+
+    if len({r["n_clauses"] for r in rows}) < 2:
+        return None
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
+    series: dict[str, list[tuple[int, float]]] = defaultdict(list)
+    for r in rows:
+        name = r["model"] + (f" · {r['rendering']}" if "rendering" in r else "")
+        series[name].append((r["n_clauses"], r["accuracy"]))
+    for name, pts in sorted(series.items()):
+        ax.plot(
+            [x for x, _ in pts],
+            [y for _, y in pts],
+            "-o",
+            ms=3,
+            label=name,
+            color=colours.get(name.split(" · ")[0]),
+        )
+    ax.axhline(50, color="grey", lw=0.8, ls=":")
+    ax.set_xlabel("clauses")
+    ax.set_ylabel("accuracy (%)")
+    ax.set_ylim(-3, 103)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return "Accuracy against the number of clauses, per model (SATBench Fig. 4); dotted: chance."

@@ -1,0 +1,122 @@
+"""SATBench Tables 3-5 and Fig. 4 in the paper's layout, every cell recomputed from the records
+of scripted models that are right on some items, wrong on others, and always SAT."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import defaultdict
+
+import pytest
+
+from logicforge.suites import load_suite, run_suite
+
+BUCKETS = ("Easy", "Medium", "Hard")
+
+
+@pytest.fixture(scope="module")
+def satbench_run(tmp_path_factory):
+    suite = load_suite("satbench", models=["noisy:p=0.7", "always-sat"])
+    small = suite.model_copy(
+        update={"problems": [b.model_copy(update={"count": 2}) for b in suite.problems]}
+    )
+    out = tmp_path_factory.mktemp("satbench")
+    rep = run_suite(small, out, progress=False).parent
+    recs = [json.loads(x) for x in (out / "records.jsonl").read_text().splitlines()]
+    tables = {}
+    for name in ("satbench_table3", "satbench_table4", "satbench_table5", "accuracy_by_clauses"):
+        with (rep / f"{name}.csv").open() as f:
+            tables[name] = list(csv.DictReader(f))
+    return recs, tables, rep
+
+
+def _acc(rs: list[dict]) -> float:
+    return 100 * sum(bool(r["verdict"]["correct"]) for r in rs) / len(rs)
+
+
+def test_table3_layout_and_cells(satbench_run) -> None:
+    recs, t, _ = satbench_run
+    rows = t["satbench_table3"]
+    assert list(rows[0]) == [
+        "model", "rendering",
+        *(f"{lb} {b}" for lb in ("SAT", "UNSAT", "Overall") for b in BUCKETS), "Avg.", "n",
+    ]  # fmt: skip
+    for row in rows:
+        mine = [
+            r for r in recs
+            if r["model"] == row["model"] and r["meta"]["rendering"] == row["rendering"]
+        ]  # fmt: skip
+        overall = []
+        for b in BUCKETS:
+            per = {}
+            for lb in ("SAT", "UNSAT"):
+                rs = [
+                    r for r in mine if r["meta"]["label"] == lb and r["meta"]["bucket"] == b.lower()
+                ]
+                per[lb] = _acc(rs)
+                assert float(row[f"{lb} {b}"]) == pytest.approx(per[lb], abs=0.051)
+            overall.append((per["SAT"] + per["UNSAT"]) / 2)
+            assert float(row[f"Overall {b}"]) == pytest.approx(overall[-1], abs=0.051)
+        assert float(row["Avg."]) == pytest.approx(sum(overall) / 3, abs=0.051)
+    sat = [r for r in rows if r["model"] == "always-sat"]
+    assert all(float(r["SAT Easy"]) == 100 and float(r["UNSAT Hard"]) == 0 for r in sat)
+
+
+def test_table4_trace_needs_a_checked_justification(satbench_run) -> None:
+    recs, t, _ = satbench_run
+    rows = t["satbench_table4"]
+    assert list(rows[0]) == [
+        "model", "SAT Pred.", "SAT Trace", "UNSAT Pred.", "UNSAT Trace", "Overall Trace", "n",
+    ]  # fmt: skip
+    for row in rows:
+        mine = [
+            r for r in recs
+            if r["model"] == row["model"] and r["meta"]["rendering"] == "formula-trace"
+        ]  # fmt: skip
+        traces = []
+        for lb in ("SAT", "UNSAT"):
+            rs = [r for r in mine if r["meta"]["label"] == lb]
+            ok = [r["verdict"]["correct"] and r["verdict"]["witness_valid"] is True for r in rs]
+            traces.append(100 * sum(ok) / len(rs))
+            assert float(row[f"{lb} Pred."]) == pytest.approx(_acc(rs), abs=0.051)
+            assert float(row[f"{lb} Trace"]) == pytest.approx(traces[-1], abs=0.051)
+            assert float(row[f"{lb} Trace"]) <= float(row[f"{lb} Pred."])
+        assert float(row["Overall Trace"]) == pytest.approx(sum(traces) / 2, abs=0.051)
+
+
+def test_table5_shares_and_no_spurious_priors_without_a_judge(satbench_run) -> None:
+    recs, t, _ = satbench_run
+    rows = {r["Error Type"]: r for r in t["satbench_table5"]}
+    assert list(rows) == [
+        "Satisfiability Bias", "Context Inconsistency", "Condition Omission", "Spurious Priors",
+        "classified errors",
+    ]  # fmt: skip
+    for m in ("noisy:p=0.7", "always-sat"):
+        classes = [
+            r["verdict"]["details"].get("satbench_error")
+            for r in recs
+            if r["model"] == m and r["verdict"]["details"].get("satbench_error")
+        ]
+        assert int(rows["classified errors"][f"{m} (%)"]) == len(classes)
+        for label, cls in (
+            ("Satisfiability Bias", "satisfiability bias"),
+            ("Condition Omission", "condition omission"),
+        ):
+            want = 100 * classes.count(cls) / len(classes)
+            assert float(rows[label][f"{m} (%)"]) == pytest.approx(want, abs=0.051)
+        assert rows["Spurious Priors"][f"{m} (%)"] == ""  # no judge ran: unknown, not 0
+    assert float(rows["Satisfiability Bias"]["always-sat (%)"]) == 100.0
+
+
+def test_fig4_numbers_and_figure(satbench_run) -> None:
+    recs, t, rep = satbench_run
+    rows = t["accuracy_by_clauses"]
+    cells: dict[tuple, list[dict]] = defaultdict(list)
+    for r in recs:
+        cells[(r["model"], r["meta"]["rendering"], str(r["meta"]["n_clauses"]))].append(r)
+    assert {(r["model"], r["rendering"], r["n_clauses"]) for r in rows} == set(cells)
+    for row in rows:
+        rs = cells[(row["model"], row["rendering"], row["n_clauses"])]
+        assert int(row["n"]) == len(rs)
+        assert float(row["accuracy"]) == pytest.approx(_acc(rs), abs=0.051)
+    assert (rep / "accuracy_vs_clauses.png").stat().st_size > 1000
