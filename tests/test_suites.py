@@ -264,3 +264,18 @@ def test_agreement_matches_members_within_a_rendering() -> None:
     ]
     row = representation_agreement(recs)[0]
     assert row["formulas"] == 2 and row["agreement"] == 1.0
+
+
+def test_every_shipped_suite_states_the_papers_scale_and_the_report_says_it(tmp_path) -> None:
+    """The overview puts the run's own counts beside the paper's scale."""
+    from logicforge.suites import list_suites, run_suite
+
+    for name in list_suites():
+        assert load_suite(name).paper_scale, f"{name} does not state the paper's scale"
+    suite = load_suite("twosat-order", models=["noisy:p=0.7"], renderers=["logic"])
+    small = suite.model_copy(
+        update={"problems": [b.model_copy(update={"count": 1}) for b in suite.problems]}
+    )
+    html = run_suite(small, tmp_path, progress=False).read_text()
+    assert "the paper: 10 formulas per generator × 6 templates (§5.3)" in html
+    assert "Scale: this run has 8 problems and 8 records" in html  # 4 formulas × 2 orders

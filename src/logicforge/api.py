@@ -203,6 +203,7 @@ def report(
     prices: Mapping[str, Mapping[str, float]] | str | Path | None = None,
     analyses: Sequence[str] | None = None,
     headline: Mapping[str, Any] | None = None,
+    scale: str | None = None,
 ) -> Path:
     """Write the report (tables, figures, HTML) for records; returns the HTML path.
 
@@ -211,7 +212,8 @@ def report(
     ``prices`` (a mapping or a YAML file, see :mod:`logicforge.metrics.usage`) adds costs;
     ``analyses`` names the analyses to run (default: every one that applies, see
     :mod:`logicforge.reports.analyses`); ``headline`` (``table``, ``figure``, ``metric``)
-    chooses the first screen's table and figure."""
+    chooses the first screen's table and figure; ``scale`` (a suite's ``paper_scale``) states
+    the paper's own scale in the overview, beside this run's counts."""
     from .metrics.usage import PriceTable
     from .reports.build import build_report
 
@@ -252,6 +254,7 @@ def report(
         prices=table_of_prices,
         analyses=analyses,
         headline=headline,
+        scale=scale,
     )
 
 

@@ -24,6 +24,7 @@ def build_report(
     prices: Any = None,
     analyses: Sequence[str] | None = None,
     headline: Mapping[str, Any] | None = None,
+    scale: str | None = None,
 ) -> Path:
     """Write tables, figures and a self-contained HTML report; returns the HTML path. With
     ``items`` (dicts), the record drill-down also shows each prompt. Every registered analysis
@@ -43,7 +44,7 @@ def build_report(
     prompts = {it["item_id"]: _prompt_of(it) for it in items}
     head = choose(tables, figures, headline)
     path.write_text(
-        render_html(title, records, problems, tables, figures, out, command, prompts, head),
+        render_html(title, records, problems, tables, figures, out, command, prompts, head, scale),
         encoding="utf-8",
     )
     return path

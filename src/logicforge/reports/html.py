@@ -272,6 +272,7 @@ def _overview(
     records: Sequence[Mapping[str, Any]],
     problems: Sequence[Mapping[str, Any]],
     command: str | None,
+    scale: str | None = None,
 ) -> str:
     esc = html.escape
     blocks: dict[tuple[str, str], dict[str, Any]] = defaultdict(
@@ -309,6 +310,11 @@ def _overview(
         f"<p class='meta'>logicforge {esc(__version__)} · Python {esc(platform.python_version())}"
         f" · {esc(versions)} · {len(records)} records · {len(problems)} problems</p>",
     ]
+    if scale:
+        parts.append(
+            f"<p class='scale'>Scale: this run has {len(problems)} problems and "
+            f"{len(records)} records; the paper: {esc(scale)}.</p>"
+        )
     if command:
         parts.append(f"<p>Reproduce: <code>{esc(command)}</code></p>")
     parts.append(f"<p class='meta'>{esc(truncation_note(records))}</p>")
@@ -415,6 +421,7 @@ def render_html(
     command: str | None,
     prompts: Mapping[str, str] | None = None,
     headline: Any = None,
+    scale: str | None = None,
 ) -> str:
     esc = html.escape
     parts = [
@@ -425,7 +432,7 @@ def render_html(
         f"<h1>{esc(title)}</h1><nav><a href='#overview'>Overview</a><a href='#figures'>Figures</a>"
         "<a href='#tables'>Tables</a><a href='#records'>Records</a></nav>",
         _headline(headline, out),
-        _overview(records, problems, command),
+        _overview(records, problems, command, scale),
         "<h2 id='figures'>Figures</h2>",
     ]
     for fn, cap in figures:

@@ -126,6 +126,9 @@ class Suite(_Strict):
     # the shipped suites' name pattern: the default output folder is runs/<name>
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,99}$")
     description: str = ""
+    paper_scale: str = (
+        ""  # the paper's own scale for what the suite reproduces (the overview says it)
+    )
     seed: int = 0
     problems: list[ProblemBlock]
     variants: list[Variant] = Field(default_factory=lambda: [Variant(name="base")])
@@ -533,4 +536,5 @@ def run_suite(
         items=out / "items.jsonl",
         analyses=suite.analyses,
         headline=suite.headline.model_dump() if suite.headline else None,
+        scale=suite.paper_scale or None,
     )
