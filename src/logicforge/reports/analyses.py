@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..metrics.aggregate import METRIC_NAMES, aggregate, aggregate_rows
-from . import compute, plots, studies
+from . import compute, plots, studies, twosat_studies
 from .tables import to_csv, to_markdown
 
 GROUPINGS: list[tuple[str, ...]] = [("model",), ("model", "label")]
@@ -250,7 +250,7 @@ def _table1(ctx: Context) -> None:
         ("table4", "truncation", "truncated replies (%) per generator × |C| and model (Table 4)"),
         ("table5", "sat_on_unsat", "SAT predicted on UNSAT instances (%) (Table 5)"),
     ):
-        t = studies.rate_grid(ctx.rows, ctx.table1, what)
+        t = twosat_studies.rate_grid(ctx.rows, ctx.table1, what)
         if t:
             ctx.table(file, t, caption)
 
@@ -269,15 +269,17 @@ def _zebralogic_table1(ctx: Context) -> None:
 @analysis("sweeps", _has("sweep_knob"), "Friedman tests and figures across sweep levels")
 def _sweeps(ctx: Context) -> None:
     ctx.table(
-        "sweep_tests", studies.sweep_tests(ctx.records), "Friedman across levels, BH within family"
+        "sweep_tests",
+        twosat_studies.sweep_tests(ctx.records),
+        "Friedman across levels, BH within family",
     )
     ctx.table(
         "table6",
-        studies.table6(ctx.records),
+        twosat_studies.table6(ctx.records),
         "the 2-SAT paper's Table 6: Friedman p on the 7- and 3-point grids, at each size and "
         "pooled across sizes, BH within generator",
     )
-    ctx.figures += studies.sweep_figures(ctx.records, ctx.colours, ctx.out)
+    ctx.figures += twosat_studies.sweep_figures(ctx.records, ctx.colours, ctx.out)
 
 
 @analysis(
@@ -351,8 +353,8 @@ def _adr(ctx: Context) -> None:
     "paired t per formula between variants",
 )
 def _variant_tests(ctx: Context) -> None:
-    ctx.table("variant_tests", studies.variant_tests(ctx.records), "paired t per formula")
-    fr = studies.filler_regimes(ctx.records)
+    ctx.table("variant_tests", twosat_studies.variant_tests(ctx.records), "paired t per formula")
+    fr = twosat_studies.filler_regimes(ctx.records)
     if fr:
         ctx.table(
             "filler_regimes",
