@@ -43,7 +43,7 @@ def _by_item(
 
 
 def pass_at_k_table(
-    records: Iterable[Mapping[str, Any]], ks: Sequence[int] = (1, 2, 4, 8, 16, 32)
+    records: Iterable[Mapping[str, Any]], ks: Sequence[int] = (1, 2, 4, 8, 16, 32, 64, 128)
 ) -> list[dict[str, Any]]:
     """pass@k per model for every k ≤ the smallest sample count of that model's items."""
     per_model: dict[str, list[tuple[int, int]]] = defaultdict(list)

@@ -374,6 +374,25 @@ def _ttc(ctx: Context) -> None:
     ctx.figure(("pass_at_k.png", cap) if cap else None)
 
 
+@analysis(
+    "zebralogic_table2",
+    lambda ctx: (
+        any(r.get("size_group") for r in ctx.rows)
+        and (any("+" in str(r.get("model")) for r in ctx.rows) or _samples(ctx))
+    ),
+    "ZebraLogic Table 2: test-time compute methods per size group",
+)
+def _zebra_table2(ctx: Context) -> None:
+    from .zebra_tables import zebralogic_table2
+
+    ctx.table(
+        "zebralogic_table2",
+        zebralogic_table2(ctx.records),
+        "ZebraLogic Table 2: grid accuracy (%) of each model and its test-time compute methods",
+        top=True,
+    )
+
+
 @analysis("z3_conflicts", _has("z3_conflicts"), "accuracy and reasoning tokens vs Z3 conflicts")
 def _z3(ctx: Context) -> None:
     zc, fig = compute.conflicts_figure(ctx.records, ctx.colours, ctx.out)

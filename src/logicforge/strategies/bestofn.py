@@ -145,8 +145,10 @@ class BestOfNModel:
     def __init__(
         self, inner: Model, n: int, scorer: Scorer, temperature: float | None = None
     ) -> None:
-        if not isinstance(n, int) or not 1 <= n <= 64:
-            raise ConfigError("n", n, "must be an integer in 1..64")
+        if not isinstance(n, int) or not 1 <= n <= 128:
+            raise ConfigError(
+                "n", n, "must be an integer in 1..128 (the ZebraLogic paper's largest N)"
+            )
         if temperature is not None and not 0.0 <= temperature <= 2.0:
             raise ConfigError("temperature", temperature, "must be in 0..2")
         self.inner, self.n, self.scorer, self.temperature = inner, n, scorer, temperature
