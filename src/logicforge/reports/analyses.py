@@ -393,6 +393,37 @@ def _zebra_table2(ctx: Context) -> None:
     )
 
 
+@analysis(
+    "zebra_figures",
+    lambda ctx: any(r.get("size_group") for r in ctx.rows),
+    "ZebraLogic Figs. 1, 4-7: complexity heatmaps, tokens vs conflicts, pass@k per group",
+)
+def _zebra_figures(ctx: Context) -> None:
+    from . import zebra_figures as zf
+
+    grid = zf.complexity_grid(ctx.problems)
+    if grid:
+        ctx.table("complexity_grid", grid, "ZebraLogic Fig. 7: per N × M")
+        cap = zf.heatmaps(grid, ctx.out / "complexity_heatmaps.png")
+        ctx.figure(("complexity_heatmaps.png", cap) if cap else None)
+    tokens, points = zf.token_tables(ctx.records)
+    if tokens:
+        ctx.table("reasoning_tokens", tokens, "Figs. 4-5: hidden / visible tokens, per conflict")
+        ctx.figures += zf.token_figures(tokens, points, ctx.records, ctx.colours, ctx.out)
+    if _samples(ctx):
+        groups = zf.pass_at_k_groups(ctx.records)
+        ctx.table("pass_at_k_by_size_group", groups, "Fig. 6: pass@k (%) per size group")
+        cap = zf.pass_at_k_group_figure(
+            groups, ctx.colours, ctx.out / "pass_at_k_by_size_group.png"
+        )
+        ctx.figure(("pass_at_k_by_size_group.png", cap) if cap else None)
+        bins = zf.pass_at_k_groups(ctx.records, "z3_conflicts_bin")
+        if bins:
+            ctx.table(
+                "pass_at_k_by_z3_conflicts", bins, "Fig. 1 right: pass@k (%) per Z3-conflict bin"
+            )
+
+
 @analysis("z3_conflicts", _has("z3_conflicts"), "accuracy and reasoning tokens vs Z3 conflicts")
 def _z3(ctx: Context) -> None:
     zc, fig = compute.conflicts_figure(ctx.records, ctx.colours, ctx.out)
