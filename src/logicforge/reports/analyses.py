@@ -345,6 +345,9 @@ def _adr(ctx: Context) -> None:
     for name, t in studies.adr_tables(ctx.records):
         ctx.table(name, t, top=True)
     ctx.figure(studies.adr_figure(ctx.records, ctx.colours, ctx.out), top=True)
+    aw = studies.adr_vs_witness(ctx.records)
+    if any(r["groups"] for r in aw):
+        ctx.table("adr_vs_witness", aw, "Spearman ρ between ADR and witness validity per model")
 
 
 @analysis(

@@ -115,6 +115,68 @@ def adr_tables(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[dic
     return out
 
 
+def _series_columns(records: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
+    """The columns that split a model's series: the representation (``variant``: CNF, vertex
+    cover, packing …) and the prompt (``rendering``), each where the records hold several."""
+    return tuple(
+        c
+        for c in ("variant", "rendering")
+        if len({(r.get("meta") or {}).get(c) for r in records}) > 1
+    )
+
+
+def _as_series(rows: list[dict[str, Any]], extra: Sequence[str]) -> list[dict[str, Any]]:
+    """Rows whose ``rendering`` names the whole series (e.g. ``vc · formula``) for the plots."""
+    if not extra:
+        return rows
+    return [r | {"rendering": " · ".join(str(r.get(c)) for c in extra)} for r in rows]
+
+
+def adr_vs_witness(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """ADR against witness validity: per model, over its groups (representation and prompt ×
+    N), Spearman ρ between the ADR on the pairs and the share of SAT items answered with a valid
+    witness — does telling the pair apart go with constructing the assignment? — with the groups
+    listed (``groups``) and ρ empty where fewer than three groups vary.
+
+    Example:
+        >>> adr_vs_witness([])
+        []
+    """
+    from scipy.stats import spearmanr
+
+    from ..metrics.adr import adr_table
+    from ..metrics.aggregate import aggregate
+
+    extra = _series_columns(records)
+    by = ("model", *extra, "n_vars")
+    paired = [r for r in records if (r.get("meta") or {}).get("pair_id")]
+    adr = {tuple(r[c] for c in by): r["adr"] for r in adr_table(paired, by)}
+    wit = {tuple(r[c] for c in by): r.get("witness_valid_on_sat") for r in aggregate(paired, by)}
+    out = []
+    for model in sorted({k[0] for k in adr}):
+        pts: list[tuple[float, float]] = [
+            (float(a), float(w))
+            for k in sorted(adr, key=str)
+            if k[0] == model and (a := adr[k]) is not None and (w := wit.get(k)) is not None
+        ]
+        rho = p = None
+        xs, ys = [a for a, _ in pts], [w for _, w in pts]
+        if len(pts) >= 3 and len(set(xs)) > 1 and len(set(ys)) > 1:
+            res = spearmanr(xs, ys)
+            rho, p = round(float(res.statistic), 4), round(float(res.pvalue), 4)
+        out.append(
+            {
+                "model": model,
+                "groups": len(pts),
+                "mean_adr": round(sum(xs) / len(xs), 4) if xs else None,
+                "mean_witness_valid_on_sat": round(sum(ys) / len(ys), 4) if ys else None,
+                "spearman_rho": rho,
+                "p": p,
+            }
+        )
+    return out
+
+
 def adr_figure(
     records: Sequence[Mapping[str, Any]], colours: Mapping[str, str], out: Path
 ) -> tuple[str, str] | None:
@@ -124,12 +186,14 @@ def adr_figure(
     from ..metrics.aggregate import aggregate
     from .plots import _plt, model_lines
 
-    several = len({(r.get("meta") or {}).get("rendering") for r in records}) > 1
-    by = ("model", "rendering", "n_vars") if several else ("model", "n_vars")
-    rows = adr_table(records, by)
+    extra = _series_columns(records)
+    by = ("model", *extra, "n_vars")
+    rows = _as_series(adr_table(records, by), extra)
     if len({r["n_vars"] for r in rows}) < 2:
         return None
-    conv = aggregate([r for r in records if (r.get("meta") or {}).get("pair_id")], by)
+    conv = _as_series(
+        aggregate([r for r in records if (r.get("meta") or {}).get("pair_id")], by), extra
+    )
     plt = _plt()
     fig, axes = plt.subplots(1, 3, figsize=(12, 4.4), dpi=100)
     panels = [
