@@ -35,8 +35,9 @@ class Rewriter:
         if p.startswith("A premise of a logic problem was edited"):
             self.writes += 1
             how = next(self.plan)
-            old = re.search(r"Original formula: (.*)\n", p).group(1)
-            new = re.search(r"New formula: (.*)\n", p).group(1)
+            assert p.count("New sentence: ") == 5  # the five in-context examples come first
+            old = re.findall(r"Original formula: (.*)\n", p)[-1]
+            new = re.findall(r"New formula: (.*)\n", p)[-1]
             f = {"faithful": new, "stale": old, "garbage": "((("}[how]
             return Response(text=f"In other words, ⟨{f}⟩.")
         sentence = p.split("Sentence: ", 1)[1].split("\n\nReply with", 1)[0]
@@ -64,6 +65,9 @@ def test_faithful_rewrites_are_kept_with_their_sentences(chains) -> None:
     w = Rewriter(["faithful"])
     kept, st = backtranslate(chains, w)
     assert st.dropped == 0 and st.kept == len(edited) and st.unmatched == 0
+    levels = {q.metadata["edit_level"] for q in edited}
+    assert set(st.by_level) == levels and all(v["dropped"] == 0 for v in st.by_level.values())
+    assert sum(v["kept"] for v in st.by_level.values()) == len(edited)
     assert st.first_try == st.sentences == w.writes  # each (chain, premise, formula) once
     by_id = {q.problem_id: q for q in chains}
     for q in kept:

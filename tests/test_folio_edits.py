@@ -65,7 +65,8 @@ def test_logicedit_folio_suite_reads_its_data_and_reports(
 ) -> None:
     from logicforge.suites import load_suite, run_suite
 
-    suite = load_suite("logicedit-folio")
+    suite = load_suite("logicedit-folio", writer="random")  # edited premises: dropped, counted
+    assert suite.renderers == ["fol-nl", "fol"]  # natural language, as the paper; and formulas
     small = suite.model_copy(
         update={"problems": [b.model_copy(update={"count": 6}) for b in suite.problems]}
     )
@@ -78,6 +79,12 @@ def test_logicedit_folio_suite_reads_its_data_and_reports(
     assert (html.parent / "edit_transitions.png").exists()  # the Sankey-style view
     recs = [json.loads(x) for x in (tmp_path / "b" / "records.jsonl").read_text().splitlines()]
     assert all(r["verdict"]["correct"] for r in recs if r["model"] == "oracle")
+    nl = [r for r in recs if r["meta"]["rendering"] == "fol-nl"]
+    assert nl and all(not r["meta"].get("edit_level") for r in nl)  # no stale sentence shown
+    st = json.loads((tmp_path / "b" / "backtranslation-fol.json").read_text())
+    assert st["problems_kept"] == 0 and st["problems_dropped"] > 0
+    assert sum(v["dropped"] for v in st["by_level"].values()) == st["problems_dropped"]
+    assert all(v["drop_rate"] == 1.0 for v in st["by_level"].values())
 
 
 def test_logicedit_folio_suite_on_the_embedded_model(shared_data, tmp_path, monkeypatch) -> None:
@@ -86,7 +93,10 @@ def test_logicedit_folio_suite_on_the_embedded_model(shared_data, tmp_path, monk
 
     monkeypatch.setenv("LOGICFORGE_DATA", str(shared_data))
     suite = load_suite(
-        "logicedit-folio", models=["embedded"], sampling={"max_tokens": 32, "structured": True}
+        "logicedit-folio",
+        models=["embedded"],
+        sampling={"max_tokens": 32, "structured": True},
+        writer="random",  # the embedded model answers; back-translation is tested elsewhere
     )
     blocks = [b.model_copy(update={"count": 1, "edits": "cumulative"}) for b in suite.problems]
     html = run_suite(suite.model_copy(update={"problems": blocks}), tmp_path, progress=False)

@@ -58,7 +58,16 @@ class BackTranslateStats:
     unlocated: int = 0  # problems whose edited sentence could not be found in the text
     kept: int = 0
     dropped: int = 0
+    by_level: dict[int, dict[str, int]] = field(default_factory=dict)  # level → kept / dropped
     failures: list[str] = field(default_factory=list)
+
+    def count(self, level: int, kept: bool) -> None:
+        cell = self.by_level.setdefault(level, {"kept": 0, "dropped": 0})
+        cell["kept" if kept else "dropped"] += 1
+        if kept:
+            self.kept += 1
+        else:
+            self.dropped += 1
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -69,6 +78,10 @@ class BackTranslateStats:
             "problems_unlocated": self.unlocated,
             "problems_kept": self.kept,
             "problems_dropped": self.dropped,
+            "by_level": {
+                str(k): v | {"drop_rate": round(v["dropped"] / (v["kept"] + v["dropped"]), 4)}
+                for k, v in sorted(self.by_level.items())
+            },
             "failures": self.failures[:50],
         }
 
@@ -82,6 +95,10 @@ def _vocabulary(f: Any) -> str:
 
 class _Kind:
     """What back-translation needs to know about one problem kind."""
+
+    # five worked corrections (original sentence, original form, edited form, new sentence),
+    # shown before the task as the paper's in-context examples
+    examples: tuple[tuple[str, str, str, str], ...] = ()
 
     def from_data(self, p: LabelledProblem) -> bool:
         """True when the problem's sentences come from data (not from templates)."""
@@ -105,6 +122,39 @@ class _Kind:
 
 
 class _FOL(_Kind):
+    examples = (
+        (
+            "Every violinist in the orchestra practises daily or teaches.",
+            "∀x (Violinist(x) → (PractisesDaily(x) ∨ Teaches(x)))",
+            "∀x (Violinist(x) → (PractisesDaily(x) ∧ Teaches(x)))",
+            "Every violinist in the orchestra practises daily and teaches.",
+        ),
+        (
+            "A ferry either leaves at dawn or waits for the mail.",
+            "∀x (Ferry(x) → (LeavesAtDawn(x) ⊕ WaitsForMail(x)))",
+            "∀x (Ferry(x) → (LeavesAtDawn(x) ∨ WaitsForMail(x)))",
+            "A ferry leaves at dawn or waits for the mail, or both.",
+        ),
+        (
+            "Marta does not own a bicycle.",
+            "¬OwnsBicycle(marta)",
+            "OwnsBicycle(marta)",
+            "Marta owns a bicycle.",
+        ),
+        (
+            "Some gardeners grow tomatoes or keep bees.",
+            "∃x (Gardener(x) ∧ (GrowsTomatoes(x) ∨ KeepsBees(x)))",
+            "∃x (Gardener(x) ∧ (GrowsTomatoes(x) ⊕ KeepsBees(x)))",
+            "Some gardeners either grow tomatoes or keep bees, but not both.",
+        ),
+        (
+            "If a museum is free, it is not crowded on Sundays.",
+            "∀x ((Museum(x) ∧ Free(x)) → ¬CrowdedOnSundays(x))",
+            "∀x ((Museum(x) ∧ Free(x)) → CrowdedOnSundays(x))",
+            "If a museum is free, it is crowded on Sundays.",
+        ),
+    )
+
     def jobs(self, p: LabelledProblem, root: LabelledProblem) -> list[tuple[int, str, str, str]]:
         nl = root.problem.get("premises_nl") or []
         aligned = len(nl) == len(root.problem["premises"])
@@ -140,6 +190,39 @@ class _FOL(_Kind):
 
 class _Deduction(_Kind):
     """Loaded LogicalDeduction questions: program lines glossed by sentences of the context."""
+
+    examples = (
+        (
+            "The blue book is to the right of the yellow book.",
+            "blue_book > yellow_book",
+            "blue_book < yellow_book",
+            "The blue book is to the left of the yellow book.",
+        ),
+        (
+            "The hawk is the second from the left.",
+            "hawk == 2",
+            "hawk != 2",
+            "The hawk is not the second from the left.",
+        ),
+        (
+            "The minivan is newer than the sedan.",
+            "minivan > sedan",
+            "minivan < sedan",
+            "The minivan is older than the sedan.",
+        ),
+        (
+            "Eve did not finish third.",
+            "Eve != 3",
+            "Eve == 3",
+            "Eve finished third.",
+        ),
+        (
+            "The plums are cheaper than the kiwis.",
+            "plums < kiwis",
+            "plums > kiwis",
+            "The plums are more expensive than the kiwis.",
+        ),
+    )
 
     def from_data(self, p: LabelledProblem) -> bool:
         return "context" in p.problem  # generated puzzles are re-rendered from their templates
@@ -214,6 +297,7 @@ async def correct_sentence(
     checker: Model,
     cfg: BackTranslateConfig,
     key: str,
+    examples: Sequence[tuple[str, str, str, str]] = (),
 ) -> tuple[str | None, int, list[str]]:
     """(the corrected sentence or None, attempts used, why each failed attempt failed);
     ``check(formula) -> ''`` or the reason the translated-back formula does not match."""
@@ -221,6 +305,10 @@ async def correct_sentence(
     from .story import ask, usable_reply
 
     failures: list[str] = []
+    shots = "".join(
+        f"Original sentence: {a}\nOriginal formula: {b}\nNew formula: {c}\nNew sentence: {d}\n\n"
+        for a, b, c, d in examples
+    )
     for a in range(cfg.attempts):
         r = await ask(
             writer,
@@ -230,7 +318,9 @@ async def correct_sentence(
                     content=(
                         "A premise of a logic problem was edited. Rewrite its sentence so that "
                         "it says exactly what the new formula says, changing as little as "
-                        f"possible.\nOriginal sentence: {sentence}\nOriginal formula: {old}\n"
+                        "possible and keeping the sentence's structure and style.\n\n"
+                        + (f"Examples:\n\n{shots}" if shots else "")
+                        + f"Original sentence: {sentence}\nOriginal formula: {old}\n"
                         f"New formula: {new}\nWrite only the new sentence."
                     ),
                 )
@@ -312,6 +402,7 @@ def backtranslate(
                     c,
                     cfg,
                     f"{k[0]}:p{k[1]}:{zlib.crc32(k[2].encode()):08x}",
+                    kind.examples,
                 )
             stats.sentences += 1
             stats.first_try += text is not None and used == 1
@@ -340,10 +431,11 @@ def backtranslate(
         found = edited[p.problem_id]
         texts = {i: done.get((root.problem_id, i, new)) for i, _, _, new in found}
         stats.unlocated += any(not sentence for _, sentence, _, _ in found)
+        level = int(p.metadata.get("edit_level") or 0)
         if any(t is None for t in texts.values()):
-            stats.dropped += 1  # a sentence could not be located or matched
+            stats.count(level, kept=False)  # a sentence could not be located or matched
             continue
-        stats.kept += 1
+        stats.count(level, kept=True)
         meta = p.metadata | {
             "nl_verified": True,
             "backtranslation": {
