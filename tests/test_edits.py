@@ -285,3 +285,33 @@ def test_acc_c_counts_edited_questions_once_beside_their_base() -> None:
     assert (row["condition"], row["questions"], row["n"]) == ("preserved", 3, 5)
     assert row["accuracy"] == pytest.approx(2 / 3) and row["base_accuracy"] == pytest.approx(2 / 3)
     assert row["difference"] == pytest.approx(0.0) and row["p"] == 1.0  # one up, one down
+
+
+def test_qualitative_coding_takes_level_0_and_the_maximum_level(tmp_path) -> None:
+    """`judge --task qualitative` codes what the paper codes (Table 12): level 0 and the
+    dataset's maximum edit level; the other records pass through uncoded (`--levels all`
+    codes everything). The judge here is a baseline, so every coding is a recorded error."""
+    from logicforge.cli import main
+    from logicforge.metrics.qualitative import paper_levels
+
+    ps = lf.generate("ordering", {"n_objects": 7, "redundancy": 4}, count=3, seed=2)
+    chain = [q for p in ps for q in cumulative(p)]
+    items = lf.render(chain, "deduction")
+    lf.run(items, "noisy:p=0.7", tmp_path / "r.jsonl")
+    from logicforge.runner.store import write_jsonl
+
+    write_jsonl(tmp_path / "items.jsonl", items)
+    recs = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    top = max(r["meta"]["edit_level"] for r in recs)
+    assert top >= 3
+    want = {r["record_id"] for r in paper_levels(recs)}
+    assert {r["meta"]["edit_level"] for r in recs if r["record_id"] in want} == {0, top}
+    for levels, expect in (("ends", want), ("all", {r["record_id"] for r in recs})):
+        out = tmp_path / f"q-{levels}.jsonl"
+        args = ["judge", str(tmp_path / "r.jsonl"), "--items", str(tmp_path / "items.jsonl")]
+        args += ["--judge", "random", "--out", str(out), "--task", "qualitative"]
+        assert main([*args, "--levels", levels, "--allow-errors"]) == 0
+        got = [json.loads(x) for x in out.read_text().splitlines()]
+        assert len(got) == len(recs)  # nothing lost
+        coded = {r["record_id"] for r in got if (r.get("extra") or {}).get("qualitative")}
+        assert coded == expect

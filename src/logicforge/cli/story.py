@@ -78,8 +78,14 @@ def cmd_judge(a: argparse.Namespace) -> int:
     with Resumable(a.out, "record_id") as job:  # a killed judge run resumes where it stopped
         todo = [r for r in recs if r.record_id not in job.done]
         if a.task == "qualitative":
-            from ..metrics.qualitative import code_records, qualitative_table
+            from ..metrics.qualitative import code_records, paper_levels, qualitative_table
 
+            if a.levels == "ends":  # the paper codes level 0 and the maximum edit level only
+                keep = {r["record_id"] for r in paper_levels([r.model_dump() for r in todo])}
+                for r in todo:
+                    if r.record_id not in keep:
+                        job.put(r)  # passed through uncoded
+                todo = [r for r in todo if r.record_id in keep]
             code_records(todo, items, a.judge, concurrency=a.concurrency, on_done=job.put)
         else:
             judge_traces(todo, items, a.judge, concurrency=a.concurrency, on_done=job.put)
@@ -187,6 +193,13 @@ def add_parsers(sub: Any) -> None:
         choices=["trace", "qualitative"],
         default="trace",
         help="trace: extraction + core opinion; qualitative: PF / IV / AC / AL codes",
+    )
+    ju.add_argument(
+        "--levels",
+        choices=["ends", "all"],
+        default="ends",
+        help="qualitative: code level 0 and each dataset's maximum edit level, as the paper "
+        "(default), or every record",
     )
     ju.add_argument("--concurrency", type=natural, default=4)
     ju.add_argument(

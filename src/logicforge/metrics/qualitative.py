@@ -178,6 +178,28 @@ def code_records(
     return judge_records(records, items, judge, code_record, concurrency, on_done)
 
 
+def paper_levels(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The records the paper codes (Appendix H, Table 12): each dataset's level-0 records and
+    those at its maximum available edit level; records outside edit chains are all kept.
+
+    Example:
+        >>> rs = [{"meta": {"family": "f", "edit_level": k}} for k in (0, 1, 2, 2)]
+        >>> [r["meta"]["edit_level"] for r in paper_levels(rs)]
+        [0, 2, 2]
+    """
+    top: dict[str, int] = defaultdict(int)
+    for r in records:
+        m = r.get("meta") or {}
+        top[str(m.get("family"))] = max(top[str(m.get("family"))], int(m.get("edit_level") or 0))
+    out = []
+    for r in records:
+        m = r.get("meta") or {}
+        level = int(m.get("edit_level") or 0)
+        if "edit_level" not in m or level in (0, top[str(m.get("family"))]):
+            out.append(r)
+    return out
+
+
 def _coded(records: Sequence[Mapping[str, Any]]) -> list[tuple[Mapping[str, Any], dict[str, int]]]:
     out = []
     for r in records:
