@@ -356,3 +356,25 @@ def test_optional_llm_consistency_check_is_recorded_not_trusted() -> None:
     # a checker that cannot answer the question leaves a recorded error, the story unchanged
     it = narrate(ps[:1], "story", writer=StoryBot(["faithful"]), checker="oracle", cfg=cfg)[0]
     assert it.metadata["story"]["llm_check"]["error"] is not None
+
+
+def test_verbaliser_and_template_items_ask_for_the_same_answer() -> None:
+    """Figs. 8–9 compare verbalisations, so a themed story ends with the template renderers'
+    own answer instructions (decision, assignment when SAT), never SATBench's conflict list."""
+    from logicforge.renderers.base import answer_instructions
+
+    p = lf.generate("2sat/backbone", {"n_clauses": 10}, count=1, seed=3)[0]
+    tmpl = lf.render([p], "logic")[0]
+    story = narrate([p], "story-spy", writer="random")[0]  # every condition its fallback
+    head = "Reply with your reasoning if you like, then end with one final JSON object"
+    for it in (tmpl, story):
+        text = it.messages[-1].content
+        assert head in text and '"conflict"' not in text and "[UNSAT]" not in text
+    assert story.answer_format == tmpl.answer_format == ""
+    t = THEMES["spy"]
+    legend = f" (true = {t.true_state}, false = {t.false_state})"
+    assert story.messages[-1].content.endswith(
+        answer_instructions(list(story.mapping), legend=legend)
+    )
+    satbench = narrate([p], "story", writer="random")[0]
+    assert '"conflict"' in satbench.messages[-1].content  # SATBench's own protocol keeps its trace

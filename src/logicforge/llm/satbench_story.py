@@ -64,6 +64,8 @@ class SATBenchStyle:
     """SATBench's two phases: scenario + variable mapping (validated JSON), then one condition
     per clause, each back-translated into clauses over the mapping."""
 
+    evaluation = "trace"  # SATBench asks for the reasoning and its justification
+
     name = "story"
 
     async def setup(self, ctx: StoryContext) -> None:

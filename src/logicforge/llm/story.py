@@ -141,6 +141,10 @@ def usable_reply(r: Response, max_chars: int = MAX_CONDITION_CHARS) -> tuple[str
 
 class Style(Protocol):
     name: str
+    # what the evaluation prompt asks for: "trace" — [SAT]/[UNSAT] with an assignment or the
+    # conflicting conditions (SATBench); "assignment" — the decision and, when SAT, an
+    # assignment, exactly as the template verbalisers ask (the 2-SAT paper's G.2)
+    evaluation: str
 
     async def setup(self, ctx: StoryContext) -> None: ...
 
@@ -232,14 +236,16 @@ async def write_story(
     whole = equivalent(cnf, CNF(recon, cnf.num_vars))
     certify(whole, "accepted conditions must reconstruct the formula")
     prompt = style.prompt(ctx, [c.text for c in conds])
-    prompt += "\n\n" + trace_instructions(ctx.names, ctx.legend, cfg.aware)
+    if style.evaluation == "assignment":  # the template renderers' own closing instruction
+        from ..renderers.base import answer_instructions
+
+        prompt += "\n\n" + answer_instructions(ctx.names, legend=ctx.legend)
+        fmt = ""
+    else:
+        prompt += "\n\n" + trace_instructions(ctx.names, ctx.legend, cfg.aware)
+        fmt = "decision+conflict"
     item = build_item(
-        problem,
-        style.name + ("-aware" if cfg.aware else ""),
-        cnf,
-        prompt,
-        ctx.names,
-        "decision+conflict",
+        problem, style.name + ("-aware" if cfg.aware else ""), cnf, prompt, ctx.names, fmt
     )
     first = sum(1 for c in conds if c.source == "llm" and c.attempts == 1)
     story = {

@@ -143,7 +143,11 @@ def entity_names(theme: Theme, n: int) -> list[str]:
 
 
 class VerbaliserStyle:
-    """A themed, multi-turn verbaliser with the two-step validator."""
+    """A themed, multi-turn verbaliser with the two-step validator. Its items end with the same
+    answer instructions as the template renderers' (decision, and an assignment when SAT), so a
+    story and a template differ only in the verbalisation (the paper's Figs. 8–9)."""
+
+    evaluation = "assignment"
 
     def __init__(self, theme: str) -> None:
         if theme not in THEMES:

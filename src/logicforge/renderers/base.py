@@ -21,14 +21,19 @@ class Renderer(Protocol):
 
 
 def answer_instructions(
-    names: list[str], true_word: str = "true", false_word: str = "false"
+    names: list[str],
+    true_word: str = "true",
+    false_word: str = "false",
+    legend: str | None = None,
 ) -> str:
-    """The closing instruction: a decision, and when SAT an assignment as JSON."""
-    legend = (
-        ""
-        if (true_word, false_word) == ("true", "false")
-        else f" (true = {true_word}, false = {false_word})"
-    )
+    """The closing instruction: a decision, and when SAT an assignment as JSON (``legend``, e.g.
+    `` (true = is innocent, false = is guilty)``, says what the values mean)."""
+    if legend is None:
+        legend = (
+            ""
+            if (true_word, false_word) == ("true", "false")
+            else f" (true = {true_word}, false = {false_word})"
+        )
     ex = ", ".join(f'"{n}": {"true" if i % 2 == 0 else "false"}' for i, n in enumerate(names[:3]))
     return (
         "Reply with your reasoning if you like, then end with one final JSON object on its own line.\n"
