@@ -120,3 +120,60 @@ def test_fig4_numbers_and_figure(satbench_run) -> None:
         assert int(row["n"]) == len(rs)
         assert float(row["accuracy"]) == pytest.approx(_acc(rs), abs=0.051)
     assert (rep / "accuracy_vs_clauses.png").stat().st_size > 1000
+
+
+def test_table2_statistics_follow_from_the_problems(satbench_run) -> None:
+    recs, _, rep = satbench_run
+    with (rep / "satbench_table2.csv").open() as f:
+        rows = {r["method"]: r for r in csv.DictReader(f)}
+    probs = [json.loads(x) for x in (rep.parent / "problems.jsonl").read_text().splitlines()]
+    clauses = [c for p in probs for c in p["problem"]["clauses"]]
+    assert int(rows["all"]["formulas"]) == len(probs) == int(rows["planted"]["formulas"])
+    mean_vars = sum(p["metadata"]["n_vars"] for p in probs) / len(probs)
+    assert float(rows["all"]["mean_variables"]) == pytest.approx(mean_vars, abs=0.051)
+    units = sum(len(c) == 1 for c in clauses) / len(clauses)
+    assert float(rows["all"]["unit_clause_share"]) == pytest.approx(units, abs=5e-4)
+    assert rows["SATBench (paper, Table 2)"]["mean_variables"] == "36.0"
+    assert {p["metadata"]["n_vars"] for p in probs} <= {12, 24, 35, 48, 63}
+
+
+def test_sampled_and_planted_methods() -> None:
+    import logicforge as lf
+    from logicforge.errors import ConfigError
+    from logicforge.logic.cnf import CNF
+    from logicforge.logic.sat import solve
+
+    for label in ("SAT", "UNSAT"):
+        ps = lf.generate(
+            "satbench",
+            {"n_clauses": 12, "target_label": label, "method": "sampled", "dims": [2, 3],
+             "widths": [2, 1, 1]},
+            count=4,
+            seed=2,
+        )  # fmt: skip
+        for p in ps:
+            assert p.metadata["method"] == "sampled" and "planted_clauses" not in p.metadata
+            assert solve(CNF.from_json(p.problem)).label == p.label == label  # a second solve
+            assert p.problem["var_names"][0] == "x(0, 0)"
+    planted = lf.generate("satbench", {"n_clauses": 12}, count=1, seed=2)[0]
+    assert planted.metadata["method"] == "planted" and planted.metadata["planted_clauses"]
+    with pytest.raises(ConfigError, match="method: planted"):
+        lf.generate(
+            "satbench",
+            {"n_clauses": 4, "target_label": "UNSAT", "method": "sampled", "dims": [6, 6],
+             "max_attempts": 20},
+            count=1,
+            seed=0,
+        )  # fmt: skip
+    with pytest.raises(ConfigError, match="method"):
+        lf.generate("satbench", {"method": "both"}, count=1, seed=0)
+
+
+def test_formula_prompts_show_array_variables() -> None:
+    import logicforge as lf
+
+    p = lf.generate("satbench", {"n_clauses": 8}, count=1, seed=0)[0]
+    for r in ("formula", "formula-trace"):
+        it = lf.render([p], r)[0]
+        assert "x(0, 0)" in it.messages[-1].content and "x1 " not in it.messages[-1].content
+        assert list(it.mapping)[:2] == ["x(0, 0)", "x(0, 1)"]

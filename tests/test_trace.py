@@ -56,7 +56,8 @@ def test_taxonomy_of_wrong_answers(items) -> None:
         == "satisfiability bias"
     )
     assert _v(sat, '{"answer": "UNSAT", "conflict": [1, 2]}').error_type == "spurious contradiction"
-    both = "Answer: SAT. x1 = true, x1 = false"
+    n0 = next(iter(sat.mapping))  # SATBench's array names, e.g. x(0, 0)
+    both = f"Answer: SAT. {n0} = true, {n0} = false"
     assert _v(sat, both).error_type == "context inconsistency"
     wrong = json.dumps({"answer": "SAT", "assignment": {n: False for n in sat.mapping}})
     v = _v(sat, wrong)

@@ -40,7 +40,8 @@ def _rec(item, text: str, model: str = "m"):
 def test_extraction_is_checked_by_the_solver_not_the_judge() -> None:
     sat, _, (it, _) = _items()
     model = {abs(x): x > 0 for x in sat.oracle["model"]}
-    good = {f"x{v}": b for v, b in model.items()}
+    name = {v: k for k, v in it.mapping.items()}  # the item's own names (x(0, 0) …)
+    good = {name[v]: b for v, b in model.items()}
     bad = {k: not b for k, b in good.items()}  # the judge "extracts" a wrong assignment
     free = "[SAT]\nI set every variable as described above, so everything works."
     r = _rec(it, free)
@@ -65,7 +66,8 @@ def test_extraction_is_checked_by_the_solver_not_the_judge() -> None:
 def test_malformed_judge_output_is_retried_then_recorded() -> None:
     sat, _, (it, _) = _items()
     r = _rec(it, "[SAT] trust me")
-    judge = Scripted(["not json", '{"assignment": {"x1": "yes"}}', None])
+    first = next(iter(it.mapping))
+    judge = Scripted(["not json", json.dumps({"assignment": {first: "yes"}}), None])
     out = judge_traces([r], [it], judge)[0]
     tj = out.extra["trace_judge"]
     assert tj["attempts"] == 3 and tj["verdict"] is None and "judge error" in tj["error"]
@@ -144,7 +146,7 @@ def test_judge_classifies_what_no_rule_could() -> None:
     bias = _rec(
         uns_it,
         "[SAT]\n"
-        + json.dumps({"answer": "SAT", "assignment": {f"x{v}": True for v in range(1, 5)}}),
+        + json.dumps({"answer": "SAT", "assignment": dict.fromkeys(uns_it.mapping, True)}),
     )
     assert bias.verdict.error_type == "satisfiability bias"
     assert judge_traces([bias], [uns_it], Scripted([]))[0] == bias

@@ -53,8 +53,34 @@ class SATBenchParams:
     target_label: Literal["SAT", "UNSAT"] = "UNSAT"
     dims: tuple[int, ...] = (3, 3)
     pattern: str = "random"
+    # how formulas are made: "planted" (a contradiction pattern among fillers, as the public
+    # SATBench code) or "sampled" (random clauses until the solver gives the label, as the
+    # paper's text describes)
+    method: str = "planted"
+    # array shapes to draw one from per formula (e.g. [[3, 4], [5, 7]]); empty: always ``dims``
+    dims_choices: tuple[tuple[int, ...], ...] = ()
+    # relative weights of clause widths 1, 2, 3 for fillers and sampled clauses
+    widths: tuple[float, ...] = (1.0, 1.0, 1.0)
+    max_attempts: int = 2000  # sampled: formulas drawn before giving up on the label
 
     def __post_init__(self) -> None:
+        if self.method not in ("planted", "sampled"):
+            raise ConfigError("method", self.method, "choose planted or sampled")
+        choices = tuple(tuple(d) for d in self.dims_choices)
+        for d in choices:
+            if not 1 <= len(d) <= 3 or not all(isinstance(x, int) and 1 <= x <= 20 for x in d):
+                raise ConfigError(
+                    "dims_choices", [list(x) for x in choices], "each one to three sizes in 1..20"
+                )
+            if int(np.prod(d)) < 4:
+                raise ConfigError("dims_choices", list(d), "need at least 4 variables")
+        object.__setattr__(self, "dims_choices", choices)
+        w = tuple(self.widths)
+        if len(w) != 3 or any(not isinstance(x, int | float) or x < 0 for x in w) or not sum(w):
+            raise ConfigError("widths", list(w), "three non-negative weights for widths 1, 2, 3")
+        object.__setattr__(self, "widths", w)
+        if not isinstance(self.max_attempts, int) or not 1 <= self.max_attempts <= 1_000_000:
+            raise ConfigError("max_attempts", self.max_attempts, "must be an integer in 1..1000000")
         if not isinstance(self.n_clauses, int) or not 4 <= self.n_clauses <= 200:
             raise ConfigError("n_clauses", self.n_clauses, "must be an integer in 4..200")
         if self.target_label not in ("SAT", "UNSAT"):
@@ -110,7 +136,24 @@ class SATBenchFamily:
     def generate(
         self, p: SATBenchParams, rng: np.random.Generator
     ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
-        n = int(np.prod(p.dims))
+        dims = p.dims_choices[int(rng.integers(len(p.dims_choices)))] if p.dims_choices else p.dims
+        n = int(np.prod(dims))
+        widths = np.asarray(p.widths, float) / sum(p.widths)
+
+        uniform = p.widths == (1.0, 1.0, 1.0)  # the default, drawn as before the knob existed
+
+        def random_clause(satisfied_by: dict[int, bool] | None) -> list[int]:
+            w = int(rng.integers(1, 4)) if uniform else int(rng.choice(3, p=widths)) + 1
+            vars_ = [int(v) + 1 for v in rng.choice(n, min(w, n), replace=False)]
+            c = [v if rng.random() < 0.5 else -v for v in vars_]
+            if satisfied_by is not None and not any(
+                (x > 0) == satisfied_by.get(abs(x), False) for x in c
+            ):
+                c[0] = -c[0]  # make the planted assignment satisfy it
+            return c
+
+        if p.method == "sampled":
+            return self._sampled(p, dims, n, rng, random_clause)
         pats = [p.pattern] if p.pattern != "random" else list(PATTERNS)
         options = []
         for name in pats:
@@ -135,12 +178,7 @@ class SATBenchFamily:
             planted = {v: bool(rng.random() < 0.5) for v in range(1, n + 1)}
         fillers: list[list[int]] = []
         while len(core) + len(fillers) < p.n_clauses:
-            w = int(rng.integers(1, 4))
-            vars_ = [int(v) + 1 for v in rng.choice(n, min(w, n), replace=False)]
-            c = [v if rng.random() < 0.5 else -v for v in vars_]
-            if not any((x > 0) == planted.get(abs(x), False) for x in c):
-                c[0] = -c[0]  # make the planted assignment satisfy it
-            fillers.append(c)
+            fillers.append(random_clause(planted))
         clauses = core + fillers
         order = rng.permutation(len(clauses)).tolist()
         clauses = [clauses[i] for i in order]
@@ -162,11 +200,52 @@ class SATBenchFamily:
             "bucket": bucket(len(clauses)),
             "pattern": name,
             "pattern_size": k,
-            "dims": list(p.dims),
+            "dims": list(dims),
             "planted_clauses": planted_idx,
+            "method": "planted",
         }
-        problem = {**cnf.to_json(), "var_names": _names(p.dims)}
+        problem = {**cnf.to_json(), "var_names": _names(dims)}
         return problem, sol.label, oracle, meta
+
+    def _sampled(
+        self,
+        p: SATBenchParams,
+        dims: tuple[int, ...],
+        n: int,
+        rng: np.random.Generator,
+        clause: Any,
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+        """Random clauses (widths by ``widths``) over the array, drawn again until the solver
+        gives the target label; a failure after ``max_attempts`` says what to change."""
+        draws = 0
+        while draws < p.max_attempts:
+            draws += 1
+            clauses = [clause(None) for _ in range(p.n_clauses)]
+            cnf = CNF(clauses, n)
+            sol = solve(cnf, stats=True)
+            if sol.label == p.target_label:
+                break
+        else:
+            raise ConfigError(
+                "method",
+                "sampled",
+                f"no {p.target_label} formula of {p.n_clauses} clauses over {n} variables in "
+                f"{p.max_attempts} draws; use fewer variables, other widths, or method: planted",
+            )
+        oracle = sol.to_json()
+        if sol.label == "UNSAT":
+            m = mus([list(c) for c in clauses], n)
+            certify(solve(CNF([clauses[i] for i in m], n)).label == "UNSAT", "the MUS is UNSAT")
+            oracle["mus"] = m
+        meta = {
+            "n_vars": n,
+            "n_clauses": len(clauses),
+            "bucket": bucket(len(clauses)),
+            "dims": list(dims),
+            "method": "sampled",
+            "draws": draws,
+        }
+        return {**cnf.to_json(), "var_names": _names(dims)}, sol.label, oracle, meta
 
 
 FAMILIES.register(NAME, SATBenchFamily())

@@ -25,7 +25,8 @@ _TRUE = {"true", "t", "1", "yes", "y", "on"}
 _FALSE = {"false", "f", "0", "no", "n", "off"}
 _NEG_PREFIX = re.compile(r"^\s*(?:¬|~|!|-|not\s+)\s*", re.I)
 _PAIR = re.compile(
-    r"(?<![A-Za-z0-9_])[`\"'*_]{0,2}([A-Za-z][A-Za-z0-9_]*(?: \d+)?|\d+)[`\"'*_]{0,2}\s*"
+    r"(?<![A-Za-z0-9_])[`\"'*_]{0,2}([A-Za-z][A-Za-z0-9_]*\(\s*\d+(?:\s*,\s*\d+){0,2}\s*\)"
+    r"|[A-Za-z][A-Za-z0-9_]*(?: \d+)?|\d+)[`\"'*_]{0,2}\s*"
     r"(?:=|:|->|→|\bis\b|\|)\s*[`\"'*_]{0,2}([A-Za-z0-9]+)\b",
     re.I,
 )
@@ -42,7 +43,8 @@ def _lookup(name: str, mapping: Mapping[str, int], folded: Mapping[str, int]) ->
     n = _norm_name(name)
     if n in mapping:
         return mapping[n]
-    return folded.get(n.lower())
+    # case-folded, and without spaces: "X(0,1)" is the array variable "x(0, 1)"
+    return folded.get(n.lower(), folded.get(n.lower().replace(" ", "")))
 
 
 def _value(v: Any, true_words: Iterable[str], false_words: Iterable[str]) -> bool | None:
@@ -62,7 +64,9 @@ def _value(v: Any, true_words: Iterable[str], false_words: Iterable[str]) -> boo
 class _Builder:
     def __init__(self, mapping: Mapping[str, int], tw: set[str], fw: set[str]) -> None:
         self.mapping, self.tw, self.fw = mapping, tw, fw
-        self.folded = {k.lower(): v for k, v in mapping.items()}
+        self.folded = {k.lower().replace(" ", ""): v for k, v in mapping.items()} | {
+            k.lower(): v for k, v in mapping.items()
+        }
         self.values: dict[int, bool] = {}
         self.unknown: list[str] = []
         self.conflict: str | None = None

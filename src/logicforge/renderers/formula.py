@@ -20,6 +20,15 @@ from .base import answer_instructions, build_item
 NOTATIONS = {"unicode": (" ∨ ", "¬"), "ascii": (" OR ", "NOT ")}
 
 
+def display_names(problem: LabelledProblem, n: int) -> list[str]:
+    """The variables' names in prompts: the problem's own (SATBench's array variables
+    ``x(0, 1)``) where it gives one per variable, else ``x1 … xn``."""
+    own = problem.problem.get("var_names")
+    if isinstance(own, list) and len(own) == n and len(set(own)) == n:
+        return [str(x) for x in own]
+    return [f"x{v}" for v in range(1, n + 1)]
+
+
 def clause_text(clause: tuple[int, ...], names: list[str], notation: str = "unicode") -> str:
     sep, neg = NOTATIONS[notation]
     return "(" + sep.join((neg if lit < 0 else "") + names[abs(lit) - 1] for lit in clause) + ")"
@@ -37,7 +46,7 @@ class FormulaRenderer:
 
     def render(self, problem: LabelledProblem) -> Item:
         cnf = CNF.from_json(problem.problem)
-        names = [f"x{v}" for v in range(1, cnf.num_vars + 1)]
+        names = display_names(problem, cnf.num_vars)
         k = max((len(c) for c in cnf.clauses), default=0)
         body = "\n".join(clause_text(c, names, self.notation) for c in cnf.clauses)
         prompt = (

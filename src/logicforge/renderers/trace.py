@@ -20,7 +20,7 @@ from ..logic.cnf import CNF
 from ..registry import RENDERERS
 from ..schema import Item, LabelledProblem
 from .base import build_item
-from .formula import clause_text
+from .formula import clause_text, display_names
 
 # SATBench §6.2: a reminder of the failure patterns its error analysis found (§5.3)
 ERROR_AWARE = (
@@ -54,7 +54,7 @@ class TraceRenderer:
 
     def render(self, problem: LabelledProblem) -> Item:
         cnf = CNF.from_json(problem.problem)
-        names = [f"x{v}" for v in range(1, cnf.num_vars + 1)]
+        names = display_names(problem, cnf.num_vars)
         body = "\n".join(
             f"{i}. {clause_text(c, names)}" for i, c in enumerate(cnf.clauses, start=1)
         )

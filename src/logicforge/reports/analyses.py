@@ -510,6 +510,9 @@ def _satbench(ctx: Context) -> None:
     t5 = sb.table5(ctx.records)
     if t5:
         ctx.table("satbench_table5", t5, "SATBench Table 5: error classes (% of classified)")
+    stats = sb.formula_stats(ctx.problems)
+    if stats:
+        ctx.table("satbench_table2", stats, "SATBench Table 2: the formulas' statistics")
     fig4 = sb.accuracy_by_clauses(ctx.records)
     ctx.table("accuracy_by_clauses", fig4, "SATBench Fig. 4: accuracy per clause count")
     cap = sb.clauses_figure(fig4, ctx.colours, ctx.out / "accuracy_vs_clauses.png")
