@@ -378,3 +378,35 @@ def test_verbaliser_and_template_items_ask_for_the_same_answer() -> None:
     )
     satbench = narrate([p], "story", writer="random")[0]
     assert '"conflict"' in satbench.messages[-1].content  # SATBench's own protocol keeps its trace
+
+
+def test_failed_stories_are_discarded_and_counted(tmp_path) -> None:
+    """SATBench discards a story that fails validation; `on_failure: discard` does the same and
+    the suite counts the discards (never silent); `template` keeps them with exact sentences."""
+    from logicforge.llm.story import failed_validation
+    from logicforge.suites import load_suite, run_suite
+
+    plan = ["faithful"] * 20 + ["flip"]  # one failed condition in the third story
+    ps = problems()
+    kept_all = narrate(ps, "story", writer=StoryBot(plan), cfg=StoryConfig(attempts=1))
+    failed = [it for it in kept_all if failed_validation(it)]
+    assert failed and len(failed) < len(kept_all)  # some stories fail, some pass
+    kept = narrate(
+        ps, "story", writer=StoryBot(plan), cfg=StoryConfig(attempts=1, on_failure="discard")
+    )
+    assert [it.item_id for it in kept] == [
+        it.item_id for it in kept_all if not failed_validation(it)
+    ]
+    with pytest.raises(ConfigError, match="on_failure"):
+        StoryConfig(on_failure="ignore")
+
+    suite = load_suite("satbench-formula-vs-story", writer="random", models=["oracle"])
+    assert suite.story.on_failure == "discard"
+    small = suite.model_copy(
+        update={"problems": [b.model_copy(update={"count": 1}) for b in suite.problems]}
+    )
+    run_suite(small, tmp_path, progress=False)
+    st = json.loads((tmp_path / "story-discards-story.json").read_text())
+    assert st["problems"] == 16 and st["discarded"] == 16 and st["discard_rate"] == 1.0
+    items = [json.loads(x) for x in (tmp_path / "items.jsonl").read_text().splitlines()]
+    assert {it["rendering"] for it in items} == {"formula-trace"}  # no failed story is asked

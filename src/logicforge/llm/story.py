@@ -57,8 +57,13 @@ class StoryConfig:
     temperature: float = 0.7
     aware: bool = False
     llm_check: bool = False  # SATBench's whole-puzzle LLM consistency check, as a second opinion
+    # a story whose scene or some condition failed every attempt: "template" keeps it with exact
+    # template sentences there (counted as fallbacks); "discard" drops it, as SATBench does
+    on_failure: str = "template"
 
     def __post_init__(self) -> None:
+        if self.on_failure not in ("template", "discard"):
+            raise ConfigError("on_failure", self.on_failure, "choose template or discard")
         if not isinstance(self.attempts, int) or not 1 <= self.attempts <= 10:
             raise ConfigError("attempts", self.attempts, "must be an integer in 1..10")
         if not isinstance(self.max_tokens, int) or not 16 <= self.max_tokens <= 8192:
@@ -300,6 +305,12 @@ async def consistency_check(ctx: StoryContext, conditions: list[str]) -> dict[st
         key=f"{ctx.key}:consistency",
     )
     return {"verdict": res.verdict, "error": res.error, "judge": res.judge}
+
+
+def failed_validation(item: Item) -> bool:
+    """True when some part of the story fell back to a template (its scene or a condition)."""
+    st = item.metadata.get("story") or {}
+    return bool(st.get("fallbacks")) or st.get("scene_source") == "template"
 
 
 def story_stats(items: Sequence[Item | Mapping[str, Any]]) -> list[dict[str, Any]]:

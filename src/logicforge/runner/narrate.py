@@ -49,7 +49,8 @@ def narrate(
     """Write a validated story Item for every CNF problem (see :mod:`logicforge.llm.story`).
 
     With ``out`` the Items are appended there as they finish (in problem order) and a rerun
-    continues where a killed one stopped."""
+    continues where a killed one stopped. With ``cfg.on_failure == "discard"`` a story that
+    failed validation anywhere is left out of the result (the caller counts the difference)."""
     style = story_renderer(renderer).style()
     cfg = cfg or StoryConfig()
     probs = [p for p in problems if p.kind == story_renderer(renderer).kind]
@@ -89,4 +90,9 @@ def narrate(
         if job is not None:
             job.store.release()
     allitems = done | got
-    return [allitems[f"{p.problem_id}:{rendering}"] for p in probs]
+    result = [allitems[f"{p.problem_id}:{rendering}"] for p in probs]
+    if cfg.on_failure == "discard":  # written and kept in ``out`` for a rerun; not returned
+        from ..llm.story import failed_validation
+
+        result = [it for it in result if not failed_validation(it)]
+    return result

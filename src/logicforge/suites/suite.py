@@ -102,6 +102,7 @@ class StoryBlock(_Strict):
     temperature: float = 0.7
     aware: bool = False
     llm_check: bool = False  # SATBench's whole-puzzle LLM consistency check (second opinion)
+    on_failure: Literal["template", "discard"] = "template"  # discard: as SATBench does
     concurrency: int = Field(4, ge=1, le=256)
 
     def config(self) -> Any:
@@ -109,7 +110,12 @@ class StoryBlock(_Strict):
         from ..llm.story import StoryConfig
 
         return StoryConfig(
-            self.attempts, self.max_tokens, self.temperature, self.aware, self.llm_check
+            self.attempts,
+            self.max_tokens,
+            self.temperature,
+            self.aware,
+            self.llm_check,
+            self.on_failure,
         )
 
 
@@ -282,6 +288,34 @@ def planned_size(suite: Suite) -> int | None:
         levels = sum(len(b.knob_levels.get(k, b.levels)) for k in b.sweep)
         total += b.count * points * (levels if b.sweep else 1)
     return total
+
+
+def _count_discards(out: Path, renderer: str, asked: int, kept: int) -> None:
+    """Stories that failed validation and were discarded: ``story-discards-<renderer>.json``
+    and a line on stderr (never silent)."""
+    import json
+    import sys
+
+    dropped = asked - kept
+    (out / f"story-discards-{renderer}.json").write_text(
+        json.dumps(
+            {
+                "renderer": renderer,
+                "problems": asked,
+                "kept": kept,
+                "discarded": dropped,
+                "discard_rate": round(dropped / asked, 4) if asked else None,
+            },
+            indent=1,
+        )
+        + "\n"
+    )
+    if dropped:
+        print(
+            f"logicforge: {dropped} of {asked} {renderer} stories discarded: they failed "
+            f"validation (story-discards-{renderer}.json)",
+            file=sys.stderr,
+        )
 
 
 def _tagged(b: ProblemBlock, probs: list[Any]) -> list[Any]:
@@ -495,7 +529,7 @@ def run_suite(
             from ..runner.narrate import narrate
 
             st = suite.story
-            items += narrate(
+            written = narrate(
                 ps,
                 r,
                 writer=st.writer,
@@ -505,6 +539,9 @@ def run_suite(
                 concurrency=st.concurrency,
                 progress=progress,
             )
+            items += written
+            if st.on_failure == "discard":
+                _count_discards(out, r, len(ps), len(written))
         elif getattr(RENDERERS.get(r), "needs_backtranslation", False) and any(
             needs_backtranslation(p) for p in ps
         ):
