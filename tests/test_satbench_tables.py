@@ -177,3 +177,32 @@ def test_formula_prompts_show_array_variables() -> None:
         it = lf.render([p], r)[0]
         assert "x(0, 0)" in it.messages[-1].content and "x1 " not in it.messages[-1].content
         assert list(it.mapping)[:2] == ["x(0, 0)", "x(0, 1)"]
+
+
+def test_error_aware_fixes_follow_from_the_records(tmp_path) -> None:
+    """§6.2: of the problems failed under the trace prompt, the share the error-aware prompt
+    gets right, from a scripted model whose right items differ between the two prompts."""
+    suite = load_suite("satbench-error-aware", models=["noisy:p=0.7", "oracle"])
+    small = suite.model_copy(
+        update={"problems": [b.model_copy(update={"count": 2}) for b in suite.problems]}
+    )
+    rep = run_suite(small, tmp_path, progress=False).parent
+    recs = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
+    with (rep / "error_aware_fixes.csv").open() as f:
+        rows = {r["model"]: r for r in csv.DictReader(f)}
+    ok = {
+        (r["model"], r["meta"]["rendering"], r["meta"]["problem_id"]): r["verdict"]["correct"]
+        for r in recs
+    }
+    base = {p: v for (m, rd, p), v in ok.items() if m == "noisy:p=0.7" and rd == "formula-trace"}
+    aware = {
+        p: v for (m, rd, p), v in ok.items() if m == "noisy:p=0.7" and rd == "formula-trace-aware"
+    }
+    failed = [p for p in base if not base[p]]
+    row = rows["noisy:p=0.7"]
+    assert int(row["problems"]) == len(base) == 60 and int(row["failed"]) == len(failed) > 0
+    assert int(row["fixed"]) == sum(aware[p] for p in failed)
+    assert float(row["fixed_pct"]) == pytest.approx(
+        100 * int(row["fixed"]) / len(failed), abs=0.051
+    )
+    assert int(rows["oracle"]["failed"]) == 0 and rows["oracle"]["fixed_pct"] == ""  # no failure

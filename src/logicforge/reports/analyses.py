@@ -510,6 +510,9 @@ def _satbench(ctx: Context) -> None:
     t5 = sb.table5(ctx.records)
     if t5:
         ctx.table("satbench_table5", t5, "SATBench Table 5: error classes (% of classified)")
+    fixes = sb.error_aware_fixes(ctx.records)
+    if fixes:
+        ctx.table("error_aware_fixes", fixes, "§6.2: failed items the error-aware prompt fixes")
     stats = sb.formula_stats(ctx.problems)
     if stats:
         ctx.table("satbench_table2", stats, "SATBench Table 2: the formulas' statistics")

@@ -250,3 +250,48 @@ def formula_stats(problems: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
             }
         )
     return rows
+
+
+def error_aware_fixes(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """§6.2: of the items a model got wrong under a rendering, how many it gets right under the
+    same rendering's error-aware version (``<rendering>-aware``, the same problem) — the paper's
+    "fraction of failing cases corrected" — and, for balance, how many right answers the
+    error-aware prompt turns wrong.
+
+    Example:
+        >>> error_aware_fixes([])
+        []
+    """
+    seen: dict[tuple[str, str, str], bool] = {}
+    for r in records:
+        m = r.get("meta") or {}
+        rend = m.get("rendering")
+        if r.get("error") is None and isinstance(rend, str) and r.get("sample", 0) == 0:
+            key = (str(r.get("model")), rend, str(m.get("problem_id")))
+            seen[key] = bool((r.get("verdict") or {}).get("correct"))
+    rows = []
+    pairs = sorted({(m, rend) for m, rend, _ in seen if not rend.endswith("-aware")})
+    for model, rend in pairs:
+        base = {p: ok for (m, r_, p), ok in seen.items() if m == model and r_ == rend}
+        aware = {p: ok for (m, r_, p), ok in seen.items() if m == model and r_ == rend + "-aware"}
+        both = sorted(set(base) & set(aware))
+        if not both:
+            continue
+        failed = [p for p in both if not base[p]]
+        right = [p for p in both if base[p]]
+        fixed = sum(aware[p] for p in failed)
+        broken = sum(not aware[p] for p in right)
+        rows.append(
+            {
+                "model": model,
+                "rendering": rend,
+                "problems": len(both),
+                "failed": len(failed),
+                "fixed": fixed,
+                "fixed_pct": round(100 * fixed / len(failed), 1) if failed else None,
+                "right": len(right),
+                "broken": broken,
+                "broken_pct": round(100 * broken / len(right), 1) if right else None,
+            }
+        )
+    return rows
