@@ -47,3 +47,40 @@ def test_distinct_arm_independent_and_paired_tests(tmp_path) -> None:
     want = ttest_rel([per["duplicated-grouped"][k] for k in keys], [per["single"][k] for k in keys])
     if paired["p"]:
         assert float(paired["p"]) == pytest.approx(float(want.pvalue), abs=1e-6)
+
+
+def test_symmetry_and_rename_suites() -> None:
+    """§3.5: Φ is Ψ and a renamed copy (twice the clauses, the label kept), the 2sat/symmetry
+    blocks add three-copy probes with the trigger moved; renaming keeps clauses and label."""
+    from logicforge.suites.suite import expand_problems
+
+    def small(name: str):
+        s = load_suite(name)
+        return expand_problems(
+            s.model_copy(
+                update={"problems": [b.model_copy(update={"count": 2}) for b in s.problems]}
+            )
+        )
+
+    probs = small("twosat-symmetry")
+    by = {(p.metadata["source_problem_id"], p.metadata["variant"]): p for p in probs}
+    for (src, v), p in by.items():
+        if v.startswith("phi"):
+            psi = by[(src, "psi")]
+            assert len(p.problem["clauses"]) == 2 * len(psi.problem["clauses"])
+            assert p.label == psi.label and p.problem["num_vars"] == 2 * psi.problem["num_vars"]
+    probes = [p for p in probs if p.family == "2sat/symmetry"]
+    assert {p.metadata["probe"] for p in probes} == {
+        "3 copies, trigger first",
+        "3 copies, trigger last",
+    }
+    assert all(p.metadata["variant"] == "psi" for p in probes)
+    ren = small("twosat-rename")
+    pairs: dict[str, dict[str, object]] = defaultdict(dict)
+    for p in ren:
+        pairs[p.metadata["source_problem_id"]][p.metadata["variant"]] = p
+    assert len(pairs) == 8
+    for d in pairs.values():
+        a, b = d["original"], d["renamed"]
+        assert a.label == b.label and len(a.problem["clauses"]) == len(b.problem["clauses"])
+        assert a.problem["clauses"] != b.problem["clauses"]

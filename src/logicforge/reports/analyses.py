@@ -415,16 +415,14 @@ def _zebra_figures(ctx: Context) -> None:
         ctx.figures += zf.token_figures(tokens, points, ctx.records, ctx.colours, ctx.out)
     if _samples(ctx):
         groups = zf.pass_at_k_groups(ctx.records)
-        ctx.table("pass_at_k_by_size_group", groups, "Fig. 6: pass@k (%) per size group")
+        ctx.table("pass_at_k_by_size_group", groups, "Fig. 6: pass@k per size group")
         cap = zf.pass_at_k_group_figure(
             groups, ctx.colours, ctx.out / "pass_at_k_by_size_group.png"
         )
         ctx.figure(("pass_at_k_by_size_group.png", cap) if cap else None)
         bins = zf.pass_at_k_groups(ctx.records, "z3_conflicts_bin")
         if bins:
-            ctx.table(
-                "pass_at_k_by_z3_conflicts", bins, "Fig. 1 right: pass@k (%) per Z3-conflict bin"
-            )
+            ctx.table("pass_at_k_by_z3_conflicts", bins, "Fig. 1 right: pass@k per Z3-conflict bin")
 
 
 @analysis("z3_conflicts", _has("z3_conflicts"), "accuracy and reasoning tokens vs Z3 conflicts")

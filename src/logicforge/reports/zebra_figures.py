@@ -235,8 +235,8 @@ def _ks(n: int) -> list[int]:
 def pass_at_k_groups(
     records: Sequence[Mapping[str, Any]], by: str = "size_group"
 ) -> list[dict[str, Any]]:
-    """Fig. 6 (``by="size_group"``) and Fig. 1 right (``by="z3_conflicts_bin"``): pass@k (%) per
-    model and group for every k the samples reach."""
+    """Fig. 6 (``by="size_group"``) and Fig. 1 right (``by="z3_conflicts_bin"``): pass@k (a
+    fraction, as ``pass_at_k.md``) per model and group for every k the samples reach."""
     cells: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
     for (m, _), rs in _items(records).items():
         meta = rs[0].get("meta") or {}
@@ -267,7 +267,7 @@ def pass_at_k_groups(
                 by: g,
                 "items": len(its),
                 **{
-                    f"pass@{k}": round(100 * sum(pass_at_k(n, c, k) for n, c in its) / len(its), 1)
+                    f"pass@{k}": round(sum(pass_at_k(n, c, k) for n, c in its) / len(its), 4)
                     for k in _ks(nmin)
                 },
             }
@@ -300,8 +300,8 @@ def pass_at_k_group_figure(
         ax.set_xscale("log", base=2)
         ax.set_title(g, fontsize=9)
         ax.set_xlabel("k (samples)")
-        ax.set_ylim(-3, 103)
-    axes[0][0].set_ylabel("pass@k (%)")
+        ax.set_ylim(-0.03, 1.03)
+    axes[0][0].set_ylabel("pass@k")
     axes[0][-1].legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path)
