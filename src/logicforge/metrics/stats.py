@@ -178,3 +178,21 @@ def per_formula(
         row["wit"] = sum(wit) / len(rs) if meta.get("label") == "SAT" else None
         out.append(row)
     return out
+
+
+def spearman(xs: Sequence[float], ys: Sequence[float], digits: int = 4) -> tuple[Any, Any]:
+    """Spearman ρ and its p-value, rounded; ``(None, None)`` where there is nothing to
+    correlate (fewer than three points, or either side constant).
+
+    Example:
+        >>> spearman([1, 2, 3], [2, 4, 9])
+        (1.0, 0.0)
+        >>> spearman([1, 1, 1], [1, 2, 3])
+        (None, None)
+    """
+    if len(xs) < 3 or len(set(xs)) < 2 or len(set(ys)) < 2:
+        return None, None
+    from scipy.stats import spearmanr
+
+    res = spearmanr(xs, ys)
+    return round(float(res.statistic), digits), round(float(res.pvalue), digits)

@@ -502,18 +502,14 @@ def _satbench(ctx: Context) -> None:
     from . import satbench_tables as sb
 
     ctx.table("satbench_table3", sb.table3(ctx.records), "SATBench Table 3: accuracy (%)", top=True)
-    t4 = sb.table4(ctx.records)
-    if t4:
-        ctx.table("satbench_table4", t4, "SATBench Table 4: prediction and trace accuracy (%)")
-    t5 = sb.table5(ctx.records)
-    if t5:
-        ctx.table("satbench_table5", t5, "SATBench Table 5: error classes (% of classified)")
-    fixes = sb.error_aware_fixes(ctx.records)
-    if fixes:
-        ctx.table("error_aware_fixes", fixes, "§6.2: failed items the error-aware prompt fixes")
-    stats = sb.formula_stats(ctx.problems)
-    if stats:
-        ctx.table("satbench_table2", stats, "SATBench Table 2: the formulas' statistics")
+    for file, rows, caption in (
+        ("satbench_table4", sb.table4(ctx.records), "Table 4: prediction and trace accuracy (%)"),
+        ("satbench_table5", sb.table5(ctx.records), "Table 5: error classes (% of classified)"),
+        ("error_aware_fixes", sb.error_aware_fixes(ctx.records), "§6.2: failed items fixed"),
+        ("satbench_table2", sb.formula_stats(ctx.problems), "Table 2: the formulas' statistics"),
+    ):
+        if rows:
+            ctx.table(file, rows, "SATBench " + caption)
     fig4 = sb.accuracy_by_clauses(ctx.records)
     ctx.table("accuracy_by_clauses", fig4, "SATBench Fig. 4: accuracy per clause count")
     cap = sb.clauses_figure(fig4, ctx.colours, ctx.out / "accuracy_vs_clauses.png")

@@ -74,7 +74,7 @@ def tokens_vs_conflicts(records: Sequence[Mapping[str, Any]]) -> list[dict[str, 
     """Per model: Spearman ρ between a response's reasoning tokens and its puzzle's mean Z3
     conflicts (does the model think longer on puzzles that are harder for a solver?), with the
     token source (API usage or the tokenizer that counted them)."""
-    from scipy.stats import spearmanr
+    from ..metrics.stats import spearman
 
     pts: dict[str, list[tuple[float, float]]] = defaultdict(list)
     sources: dict[str, set[str]] = defaultdict(set)
@@ -89,10 +89,8 @@ def tokens_vs_conflicts(records: Sequence[Mapping[str, Any]]) -> list[dict[str, 
     rows = []
     for m, xy in sorted(pts.items()):
         xs, ys = [x for x, _ in xy], [y for _, y in xy]
-        rho = p = None
-        if len(xy) >= 3 and len(set(xs)) > 1 and len(set(ys)) > 1:
-            res = spearmanr(xs, ys)
-            rho, p = round(float(res.statistic), 3), round(float(res.pvalue), 4)
+        rho, p = spearman(xs, ys)
+        rho = None if rho is None else round(rho, 3)
         rows.append(
             {
                 "model": m,

@@ -142,10 +142,9 @@ def adr_vs_witness(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
         >>> adr_vs_witness([])
         []
     """
-    from scipy.stats import spearmanr
-
     from ..metrics.adr import adr_table
     from ..metrics.aggregate import aggregate
+    from ..metrics.stats import spearman
 
     extra = _series_columns(records)
     by = ("model", *extra, "n_vars")
@@ -159,11 +158,8 @@ def adr_vs_witness(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
             for k in sorted(adr, key=str)
             if k[0] == model and (a := adr[k]) is not None and (w := wit.get(k)) is not None
         ]
-        rho = p = None
         xs, ys = [a for a, _ in pts], [w for _, w in pts]
-        if len(pts) >= 3 and len(set(xs)) > 1 and len(set(ys)) > 1:
-            res = spearmanr(xs, ys)
-            rho, p = round(float(res.statistic), 4), round(float(res.pvalue), 4)
+        rho, p = spearman(xs, ys)
         out.append(
             {
                 "model": model,
