@@ -79,6 +79,24 @@ def model_lines(
             ax.fill_between(xs, lo, hi, color=colour, alpha=0.12, linewidth=0)
 
 
+def median_decisions(problems: Sequence[Mapping[str, Any]]) -> float | None:
+    """The median of the solver decisions the problems record; a problem without the count is
+    left out (never counted as 0), and None when none records it.
+
+    Example:
+        >>> median_decisions([{"metadata": {"decisions": 4}}, {"metadata": {}}, {"metadata": {"decisions": 0}}])
+        2.0
+        >>> median_decisions([{"metadata": {}}]) is None
+        True
+    """
+    ds = [
+        p["metadata"]["decisions"]
+        for p in problems
+        if p.get("metadata", {}).get("decisions") is not None
+    ]
+    return float(statistics.median(ds)) if ds else None
+
+
 def phase_transition(
     problems: Sequence[Mapping[str, Any]],
     rows: Sequence[Mapping[str, Any]],
@@ -95,12 +113,11 @@ def phase_transition(
         return None
     alphas = sorted(by_alpha)
     psat = [sum(p["label"] == "SAT" for p in by_alpha[a]) / len(by_alpha[a]) for a in alphas]
-    dec = [
-        statistics.median(p["metadata"].get("decisions") or 0 for p in by_alpha[a]) for a in alphas
-    ]
+    dec = [median_decisions(by_alpha[a]) for a in alphas]
     plt = _plt()
     fig, ax1 = plt.subplots(figsize=(7, 5.0), dpi=110)
-    ax1.plot(alphas, dec, "k-o", label="median MiniSat decisions")
+    known = [(a, d) for a, d in zip(alphas, dec, strict=True) if d is not None]
+    ax1.plot([a for a, _ in known], [d for _, d in known], "k-o", label="median MiniSat decisions")
     ax1.set_xlabel("clause density α = L/N")
     ax1.set_ylabel("median decisions")
     ax2 = ax1.twinx()
