@@ -22,6 +22,8 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .studies import _pct
+
 BUCKETS = ("easy", "medium", "hard")
 CLASSES = (
     ("satisfiability bias", "Satisfiability Bias"),
@@ -29,10 +31,6 @@ CLASSES = (
     ("condition omission", "Condition Omission"),
     ("spurious priors", "Spurious Priors"),
 )
-
-
-def _pct(x: float | None) -> float | None:
-    return None if x is None else round(100.0 * x, 1)
 
 
 def _mean(xs: Sequence[float | None]) -> float | None:

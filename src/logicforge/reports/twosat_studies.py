@@ -195,6 +195,7 @@ def table6(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 scopes.append(("all sizes", pooled))
             for size, cells in scopes:
                 seven = len(cells) >= 7 and not any(isinstance(x, str) for x in cells)
+                _, p_all, _, blocks = _friedman_p(cells)
                 groups[(fam, size)].append(
                     {
                         "model": model,
@@ -202,8 +203,8 @@ def table6(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                         "parameter": knob,
                         "size": size,
                         "levels": len(cells),
-                        "formulas": _friedman_p(cells)[3],
-                        "p_7pt": _friedman_p(cells)[1] if seven else None,
+                        "formulas": blocks,
+                        "p_7pt": p_all if seven else None,
                         "p_3pt": _friedman_p(three(cells))[1],
                     }
                 )
