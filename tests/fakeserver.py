@@ -18,6 +18,7 @@ import hashlib
 import json
 import threading
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -29,7 +30,13 @@ def reply_for(prompt: str) -> str:
 
 
 class FakeServer:
-    def __init__(self, delay: float = 0.0, stall_s: float = 2.0) -> None:
+    def __init__(
+        self,
+        delay: float = 0.0,
+        stall_s: float = 2.0,
+        routes: dict[str, Callable[[dict[str, Any]], tuple[int, Any]]] | None = None,
+    ) -> None:
+        self.routes = routes or {}  # extra POST paths: body → (status, JSON reply)
         self.delay = delay
         self.stall_s = stall_s
         self.scripts: dict[str, list[str]] = {}
@@ -118,6 +125,14 @@ class FakeServer:
         }
         return web.Response(text=json.dumps(out), content_type="application/json")
 
+    async def _route(self, request: web.Request) -> web.Response:
+        self.requests += 1
+        self.auth_headers.append(request.headers.get("Authorization"))
+        body = await request.json()
+        self.bodies.append(body)
+        status, out = self.routes[request.path](body)
+        return web.Response(status=status, text=json.dumps(out), content_type="application/json")
+
     def _ok_body(self, body: dict[str, Any], content: str) -> bytes:
         out = {
             "choices": [{"message": {"content": content}, "finish_reason": "stop"}],
@@ -196,8 +211,11 @@ class FakeServer:
             loop = asyncio.new_event_loop()
             self._loop = loop
             app = web.Application()
-            app.router.add_post("/v1/chat/completions", self.handle)
-            app.router.add_post("/v1/completions", self.handle)
+            for path in self.routes:  # before the defaults: a route replaces one
+                app.router.add_post(path, self._route)
+            for path in ("/v1/chat/completions", "/v1/completions"):
+                if path not in self.routes:
+                    app.router.add_post(path, self.handle)
             self._runner = web.AppRunner(app, access_log=None)
             loop.run_until_complete(self._runner.setup())
             site = web.TCPSite(self._runner, "127.0.0.1", 0)

@@ -20,7 +20,7 @@ from logicforge.kinds.dispatch import VERIFIER_ERROR
 from logicforge.models.tokens import reasoning_text
 from logicforge.parse.decision import parse_decision
 from logicforge.parse.jsonish import json_objects
-from logicforge.strategies.bestofn import read_score
+from logicforge.strategies.scorers import read_score
 
 from .helpers import render_any
 

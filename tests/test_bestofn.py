@@ -10,7 +10,8 @@ import pytest
 import logicforge as lf
 from logicforge.models.base import Response, Sampling, load_model
 from logicforge.reports.compute import best_of_n_table
-from logicforge.strategies.bestofn import BestOfNModel, ModelScorer, read_score
+from logicforge.strategies.bestofn import BestOfNModel
+from logicforge.strategies.scorers import ModelScorer, read_score
 
 from .fakeserver import FakeServer
 
@@ -90,8 +91,8 @@ def test_model_scorer_uses_judge_scores_and_counts_failures(ksat_items) -> None:
     m = BestOfNModel(load_model("random;seed=1"), 3, ModelScorer(judge))
     r = asyncio.run(m.generate(lf.Prompt.of(ksat_items[0]), Sampling(), 0))
     scores = r.extra["bon_scores"]
-    assert judge.calls == 3 and r.extra["bon_scorer_failures"] == 1 and scores[2] == -1.0
-    assert scores[r.extra["bon_chosen"]] == max(scores)
+    assert judge.calls == 3 and r.extra["bon_scorer_failures"] == 1 and scores[2] is None
+    assert scores[r.extra["bon_chosen"]] == max(s for s in scores if s is not None)
     assert r.prompt_tokens is not None and r.prompt_tokens >= 15  # judge tokens counted
 
 

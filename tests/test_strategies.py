@@ -80,7 +80,7 @@ def test_symbcot_three_stages_and_the_verifiers_correction() -> None:
 def test_majority_votes_over_choices_not_decisions() -> None:
     it = _items()[0]
     letters = it.answer_schema["properties"]["answer"]["enum"]
-    from logicforge.strategies.bestofn import MajorityScorer
+    from logicforge.strategies.scorers import MajorityScorer
 
     texts = [f"\\boxed{{{letters[0]}}}", f"\\boxed{{{letters[1]}}}", f"\\boxed{{{letters[1]}}}"]
     scores, _ = asyncio.run(MajorityScorer().score(lf.Prompt.of(it), texts))
@@ -172,7 +172,8 @@ def test_inference_time_scaling_samples_at_its_own_temperature() -> None:
         async def aclose(self):
             pass
 
-    from logicforge.strategies.bestofn import BestOfNModel, MajorityScorer
+    from logicforge.strategies.bestofn import BestOfNModel
+    from logicforge.strategies.scorers import MajorityScorer
 
     it = _items()[0]
     asyncio.run(

@@ -74,15 +74,18 @@ def test_self_verification_rows_in_the_papers_order(tmp_path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("model", "row"),
+    ("extra", "row"),
     [
-        ("m+best-of-32-oracle", "BoN-Oracle N=32"),
-        ("m+best-of-128-majority-t0.7", "Majority-Voting N=128"),
-        ("m+best-of-32-model(judge)", "BoN-RM N=32"),
-        ("m+selfverify1-oracle", "Self-Verify (Oracle)"),
-        ("m+selfverify2", "Self-Verify (x2)"),
-        ("m+selfverify2-oracle", "Self-Verify (Oracle, x2)"),
+        ({"bon_n": 32, "bon_method": "oracle", "bon_scorer": "oracle"}, "BoN-Oracle N=32"),
+        ({"bon_n": 128, "bon_method": "majority"}, "Majority-Voting N=128"),
+        ({"bon_n": 32, "bon_method": "rm", "bon_scorer": "model(judge)"}, "BoN-RM N=32"),
+        ({"bon_n": 16, "bon_method": "rm", "bon_scorer": "reward(rm)"}, "BoN-RM N=16"),
+        ({"bon_n": 32, "bon_scorer": "majority"}, "Majority-Voting N=32"),  # older records
+        ({"sv_rounds": 1, "sv_feedback": "oracle"}, "Self-Verify (Oracle)"),
+        ({"sv_rounds": 2, "sv_feedback": "none"}, "Self-Verify (x2)"),
+        ({"sv_rounds": 2, "sv_feedback": "oracle"}, "Self-Verify (Oracle, x2)"),
+        ({}, "symbcot"),  # another strategy: its name
     ],
 )
-def test_method_names(model: str, row: str) -> None:
-    assert method_name(model, "m") == row
+def test_method_names_come_from_what_the_records_ran(extra: dict, row: str) -> None:
+    assert method_name("m+symbcot" if not extra else "m+whatever", "m", extra) == row

@@ -38,7 +38,7 @@ import os
 import random
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import ConfigError, ModelError
@@ -151,7 +151,8 @@ class OpenAICompatModel:
                 "model", f"timeout={timeout}, max_retries={max_retries}", "must be positive"
             )
         path = "/chat/completions" if endpoint == "chat" else "/completions"
-        self.urls = [u.rstrip("/") + path for u in urls]
+        self.bases = [u.rstrip("/") for u in urls]
+        self.urls = [b + path for b in self.bases]
         self.url = self.urls[0]
         self.endpoints = Endpoints(self.urls, cooldown)
         self.endpoint = endpoint
@@ -286,20 +287,48 @@ class OpenAICompatModel:
     async def _request_raw(
         self, prompt: Prompt, sampling: Sampling, sample: int, n: int
     ) -> list[Response]:
+        data = self._body(prompt, sampling, sample, n)
+        # the rate limiter counts the prompt (≈ 4 bytes a token) and the completion ceiling
+        return await self._send(data, self.urls, _parse_body, len(data) / 4 + sampling.max_tokens)
+
+    async def post_json(self, path: str, body: dict[str, Any]) -> Response:
+        """POST ``body`` to every endpoint's base URL + ``path`` with this client's retries,
+        fail-over, limits and key; the Response's text is the reply's JSON (an object), with
+        every credential redacted, or its ``error`` says why there is none. Used by scorers
+        that call endpoints other than chat (a reward model's ``/pooling``, ``/completions``
+        with logprobs).
+
+        Example:
+            >>> m = OpenAICompatModel("http://127.0.0.1:9/v1", "rm")
+            >>> [b + "/pooling" for b in m.bases]
+            ['http://127.0.0.1:9/v1/pooling']
+        """
+        data = json.dumps(body).encode()
+        key = self._key()
+        urls = [b + path for b in self.bases]
+        r = (await self._send(data, urls, _json_object, len(data) / 4))[0]
+        return redact_response(r, (key,) if key else ())
+
+    async def _send(
+        self,
+        data: bytes,
+        urls: list[str],
+        parse: Callable[[bytes], list[Response] | str],
+        tokens: float,
+    ) -> list[Response]:
         import aiohttp
 
         session = await self._get_session()
-        data = self._body(prompt, sampling, sample, n)
         reason = ""
         waited = 0.0
         for attempt in range(1, self.max_retries + 2):
             wait: float | None = None
             if self.rpm is not None:
                 await self.rpm.take(1)
-            if self.tpm is not None:  # the prompt (≈ 4 bytes a token) and the completion ceiling
-                await self.tpm.take(len(data) / 4 + sampling.max_tokens)
+            if self.tpm is not None:
+                await self.tpm.take(tokens)
             ep = self.endpoints.pick()
-            url = self.urls[ep]
+            url = urls[ep]
             t0 = time.perf_counter()
             try:
                 async with session.post(url, data=data) as r:
@@ -314,7 +343,7 @@ class OpenAICompatModel:
                             )
                         ]
                     if r.status == 200:
-                        parsed = _parse_body(raw)
+                        parsed = parse(raw)
                         if not isinstance(parsed, str):
                             for p in parsed:
                                 p.latency_s = time.perf_counter() - t0
@@ -455,6 +484,19 @@ def redact_response(r: Response, secrets: Sequence[str]) -> Response:
         error=clean(r.error),
         extra={k: clean(v) for k, v in r.extra.items()},
     )
+
+
+def _json_object(raw: bytes) -> list[Response] | str:
+    """A 200 body that is one JSON object, as text; else why not (an ``error`` in it included)."""
+    try:
+        obj = json.loads(raw)
+    except ValueError:
+        return "malformed JSON body"
+    if not isinstance(obj, dict):
+        return "malformed response: not a JSON object"
+    if obj.get("error") not in (None, "", {}, []):
+        return f"the server reported an error in a 200 reply: {str(obj['error'])[:200]}"
+    return [Response(text=raw.decode("utf-8"))]
 
 
 def _parse_body(raw: bytes) -> list[Response] | str:

@@ -47,20 +47,39 @@ def _majority_ok(rs: Sequence[Mapping[str, Any]]) -> bool:
     return w is not None and _ok(rs[w])
 
 
-def method_name(model: str, base: str) -> str:
-    """The paper's row name of a strategy model built on ``base`` (its name after ``base+``)."""
-    tag = model[len(base) + 1 :]
-    if m := re.match(r"best-of-(\d+)-(oracle|majority|model\(.*\))", tag):
-        n, scorer = m.group(1), m.group(2)
-        kind = {"oracle": "BoN-Oracle", "majority": "Majority-Voting"}.get(scorer, "BoN-RM")
-        return f"{kind} N={n}"
-    if m := re.match(r"selfverify(\d+)(-oracle)?", tag):
-        rounds, oracle = int(m.group(1)), bool(m.group(2))
-        extra = ", ".join(
+def method_name(model: str, base: str, extra: Mapping[str, Any] | None = None) -> str:
+    """The paper's row name of a strategy model built on ``base``, read from what its records
+    say they ran (``extra``: best-of-n's N and scorer kind, self-verification's rounds and
+    feedback), else the model's name after ``base+``.
+
+    Example:
+        >>> method_name("m+best-of-8-reward(rm)", "m", {"bon_n": 8, "bon_method": "rm"})
+        'BoN-RM N=8'
+        >>> method_name("m+selfverify2-oracle", "m", {"sv_rounds": 2, "sv_feedback": "oracle"})
+        'Self-Verify (Oracle, x2)'
+    """
+    ex = extra or {}
+    if ex.get("bon_n"):
+        kind = ex.get("bon_method") or ex.get("bon_scorer")  # records before bon_method
+        label = {"oracle": "BoN-Oracle", "majority": "Majority-Voting"}.get(str(kind), "BoN-RM")
+        return f"{label} N={ex['bon_n']}"
+    if ex.get("sv_rounds"):
+        rounds, oracle = int(ex["sv_rounds"]), ex.get("sv_feedback") == "oracle"
+        extra_txt = ", ".join(
             x for x in ("Oracle" if oracle else "", f"x{rounds}" if rounds > 1 else "") if x
         )
-        return "Self-Verify" + (f" ({extra})" if extra else "")
-    return tag
+        return "Self-Verify" + (f" ({extra_txt})" if extra_txt else "")
+    return model[len(base) + 1 :]
+
+
+def _extra(by_item: Mapping[str, Sequence[Mapping[str, Any]]]) -> Mapping[str, Any]:
+    """The first record's ``extra`` that names its strategy (a model runs one strategy)."""
+    for rs in by_item.values():
+        for r in rs:
+            ex = r.get("extra") or {}
+            if ex.get("bon_n") or ex.get("sv_rounds"):
+                return ex
+    return {}
 
 
 ORDER = ("BoN-Oracle", "Majority-Voting", "BoN-RM", "Self-Verify (Oracle", "Self-Verify")
@@ -122,14 +141,14 @@ def zebralogic_table2(records: Sequence[Mapping[str, Any]]) -> list[dict[str, An
                     {i: (group[i], float(_majority_ok(rs[:n]))) for i, rs in its.items()},
                 )
             )
-        for strat in sorted(
-            (m for m in items if m.startswith(base + "+")),
-            key=lambda m: _rank(method_name(m, base)),
-        ):
+        names = {
+            m: method_name(m, base, _extra(items[m])) for m in items if m.startswith(base + "+")
+        }
+        for strat in sorted(names, key=lambda m: _rank(names[m])):
             rs_by = items[strat]
             out.append(
                 _row(
-                    method_name(strat, base),
+                    names[strat],
                     {
                         i: (str(rs[0]["meta"]["size_group"]), sum(map(_ok, rs)) / len(rs))
                         for i, rs in rs_by.items()

@@ -5,14 +5,10 @@ its own cache key); a scorer gives each candidate a number and the highest wins 
 candidate). The record's answer is the winner's; tokens and latency add up over all candidates and
 the scorer's own calls; ``extra`` keeps every score, the winner's index and the scorer's failures.
 
-Scorers:
-
-* ``oracle`` — the verifier's score (1 for a correct answer, the cell fraction for a zebra grid):
-  best-of-n with a perfect verifier, the upper bound that pass@n estimates;
-* ``majority`` — agreement with the other candidates: how many share the candidate's decision,
-  or, for a zebra grid, the summed frequency of its cells (self-consistency as a scorer);
-* ``model(<spec>)`` — a reward/judge model: it sees the problem and one candidate and answers
-  ``{"score": 0..10}``; an unreadable reply scores −1 and is counted in ``bon_scorer_failures``.
+Scorers (:mod:`logicforge.strategies.scorers`): ``oracle``, ``majority``, ``model(<spec>)`` (an
+LLM judge's 0–10 score), ``reward(<URL>:<model>)`` (a reward model's scalar) and
+``logprob(<URL>:<model>)`` (a verifier's P(Yes)); a candidate left unscored ranks last and is
+counted in ``bon_scorer_failures``.
 
 Spec: ``bestofn:<n>:<scorer>:<inner model spec>[;temperature=T]``, e.g.
 ``bestofn:4:majority:embedded``, ``bestofn:5:majority:embedded;temperature=0.7`` (the symbolic-edits
@@ -22,123 +18,11 @@ paper's inference-time scaling: candidates at their own temperature), or
 
 from __future__ import annotations
 
-import re
-from typing import Any, Protocol
-
-from ..errors import ConfigError, ModelError
+from ..errors import ConfigError
 from ..models.base import Model, Prompt, Response, Sampling, load_model
 from ..registry import MODELS
-from ..schema import Answer, Item, Message
 from .options import inner_spec, strategy_options
-
-JUDGE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {"score": {"type": "integer", "minimum": 0, "maximum": 10}},
-    "required": ["score"],
-}
-JUDGE_PROMPT = (
-    "Here is a problem and one candidate answer to it.\n\n=== Problem ===\n{problem}\n\n"
-    "=== Candidate answer ===\n{answer}\n\n=== Task ===\nCheck the candidate answer against every "
-    "condition of the problem. Rate how likely it is to be entirely correct, from 0 (certainly "
-    'wrong) to 10 (certainly correct). Reply with only a JSON object: {{"score": <0-10>}}'
-)
-_SCORE = re.compile(r'"?score"?\s*[:=]\s*(\d+(?:\.\d+)?)', re.I)
-
-
-class Scorer(Protocol):
-    name: str
-
-    async def score(self, prompt: Prompt, texts: list[str | None]) -> tuple[list[float], Response]:
-        """One score per candidate, and the scorer's own usage (a Response with token counts)."""
-        ...
-
-
-def _item(prompt: Prompt, scorer: str) -> Item:
-    if prompt.item is None:
-        raise ModelError(f"best-of-n with the {scorer} scorer needs a logicforge item to check")
-    return prompt.item
-
-
-def _answers(item: Item, texts: list[str | None]) -> list[Answer | None]:
-    from ..kinds import parse_answer
-
-    return [parse_answer(t, item) if t is not None else None for t in texts]
-
-
-class OracleScorer:
-    name = "oracle"
-
-    async def score(self, prompt: Prompt, texts: list[str | None]) -> tuple[list[float], Response]:
-        from ..kinds import verify
-
-        item = _item(prompt, "oracle")
-        out = []
-        for a in _answers(item, texts):
-            v = verify(item, a) if a is not None else None
-            out.append(-1.0 if v is None else float(v.correct if v.score is None else v.score))
-        return out, Response(text=None)
-
-
-class MajorityScorer:
-    name = "majority"
-
-    async def score(self, prompt: Prompt, texts: list[str | None]) -> tuple[list[float], Response]:
-        """Each candidate's support in the one majority vote (:mod:`logicforge.kinds.vote`)."""
-        from ..kinds import answer_format
-        from ..kinds.vote import support
-
-        item = _item(prompt, "majority")
-        return support(answer_format(item), _answers(item, texts)), Response(text=None)
-
-
-class ModelScorer:
-    """A judge model scores each candidate on its own (greedy, JSON-constrained when supported)."""
-
-    def __init__(self, model: Model) -> None:
-        self.model = model
-        self.name = f"model({model.name})"
-
-    async def score(self, prompt: Prompt, texts: list[str | None]) -> tuple[list[float], Response]:
-        problem = "\n\n".join(m.content for m in prompt.messages if m.role != "assistant")
-        total = Response(text=None, prompt_tokens=0, completion_tokens=0)
-        scores = []
-        failures = 0
-        for i, t in enumerate(texts):
-            if t is None:
-                scores.append(-1.0)
-                continue
-            q = Prompt(
-                (Message(role="user", content=JUDGE_PROMPT.format(problem=problem, answer=t)),),
-                JUDGE_SCHEMA,
-                f"{prompt.key}#judge",
-            )
-            r = await self.model.generate(
-                q, Sampling(temperature=0.0, max_tokens=64, structured=True), i
-            )
-            total.prompt_tokens = (total.prompt_tokens or 0) + (r.prompt_tokens or 0)
-            total.completion_tokens = (total.completion_tokens or 0) + (r.completion_tokens or 0)
-            total.latency_s += r.latency_s
-            s = read_score(r.text) if r.error is None else None
-            failures += s is None
-            scores.append(-1.0 if s is None else s)
-        total.extra["failures"] = failures
-        return scores, total
-
-
-def read_score(text: str | None) -> float | None:
-    """The judge's 0–10 score, or None when the reply has none.
-
-    Example:
-        >>> read_score('{"score": 7}'), read_score("no idea"), read_score('{"score": 12}')
-        (7.0, None, None)
-    """
-    if not text:
-        return None
-    m = list(_SCORE.finditer(text))
-    if not m:
-        return None
-    v = float(m[-1].group(1))
-    return v if 0 <= v <= 10 else None
+from .scorers import Scorer, make_scorer, split_scorer
 
 
 class BestOfNModel:
@@ -168,7 +52,10 @@ class BestOfNModel:
         if all(t is None for t in texts):
             return cands[0]
         scores, used = await self.scorer.score(prompt, texts)
-        best = max(range(self.n), key=lambda j: (texts[j] is not None, scores[j], -j))
+        best = max(
+            range(self.n),
+            key=lambda j: (texts[j] is not None, scores[j] is not None, scores[j] or 0.0, -j),
+        )
         win = cands[best]
 
         def total(attr: str) -> int | None:
@@ -186,44 +73,26 @@ class BestOfNModel:
             extra={
                 "bon_n": self.n,
                 "bon_scorer": self.scorer.name,
-                "bon_scores": [round(s, 4) for s in scores],
+                "bon_method": self.scorer.kind,
+                "bon_scores": [None if s is None else round(s, 4) for s in scores],
                 "bon_chosen": best,
                 "bon_scorer_failures": used.extra.get("failures", 0),
+                **(
+                    {"bon_scorer_error": used.extra["scorer_error"]}
+                    if "scorer_error" in used.extra
+                    else {}
+                ),
             },
         )
 
     async def aclose(self) -> None:
         await self.inner.aclose()
-        if isinstance(self.scorer, ModelScorer):
-            await self.scorer.model.aclose()
-
-
-def make_scorer(spec: str) -> Scorer:
-    if spec == "oracle":
-        return OracleScorer()
-    if spec == "majority":
-        return MajorityScorer()
-    if spec.startswith("model(") and spec.endswith(")"):
-        return ModelScorer(load_model(spec[6:-1]))
-    raise ConfigError("scorer", spec, "choose oracle, majority or model(<model spec>)")
-
-
-def _split_scorer(rest: str) -> tuple[str, str]:
-    """``"model(a:b):inner"`` → (``"model(a:b)"``, ``"inner"``), parentheses balanced."""
-    if rest.startswith("model("):
-        depth = 0
-        for i, ch in enumerate(rest):
-            depth += (ch == "(") - (ch == ")")
-            if depth == 0 and ch == ")":
-                return rest[: i + 1], rest[i + 2 :] if rest[i + 1 : i + 2] == ":" else ""
-        return rest, ""
-    head, _, inner = rest.partition(":")
-    return head, inner
+        await self.scorer.aclose()
 
 
 def _factory(head: str, opts: dict[str, str]) -> BestOfNModel:
     n_txt, _, rest = head.partition(":")
-    scorer, inner = _split_scorer(rest)
+    scorer, inner = split_scorer(rest)
     if not inner:
         raise ConfigError(
             "model", f"bestofn:{head}", "expected bestofn:<n>:<scorer>:<inner model spec>"

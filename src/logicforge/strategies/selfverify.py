@@ -80,6 +80,7 @@ class SelfVerifyModel:
             turns += 1
         r.prompt_tokens, r.completion_tokens, r.latency_s = prompt_t, completion_t, latency
         r.extra["turns"] = turns
+        r.extra["sv_rounds"], r.extra["sv_feedback"] = self.rounds, self.feedback
         return r
 
     async def aclose(self) -> None:
