@@ -16,9 +16,7 @@ from logicforge.suites import load_suite, run_suite
 
 def test_adr_vs_witness_validity(tmp_path) -> None:
     suite = load_suite("adr-vc", models=["noisy:p=0.7"])
-    small = suite.model_copy(
-        update={"problems": [b.model_copy(update={"count": 4}) for b in suite.problems]}
-    )
+    small = suite.with_blocks(count=4)
     rep = run_suite(small, tmp_path, progress=False).parent
     recs = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
     assert _series_columns(recs) == ("variant", "rendering")  # each representation its prompt

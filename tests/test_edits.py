@@ -135,9 +135,7 @@ def test_logicedit_suite_runs_and_reports_the_papers_tables(tmp_path) -> None:
     from logicforge.suites import load_suite, run_suite
 
     suite = load_suite("logicedit-deduction")
-    small = suite.model_copy(
-        update={"problems": [b.model_copy(update={"count": 4}) for b in suite.problems]}
-    )
+    small = suite.with_blocks(count=4)
     html = run_suite(small, tmp_path, progress=False)
     rep = html.parent
     for name in ("edits_acc_norm", "edits_flips", "edits_table11"):
@@ -153,9 +151,7 @@ def test_table11_layout_follows_from_the_records(tmp_path) -> None:
     from logicforge.suites import load_suite, run_suite
 
     suite = load_suite("logicedit-deduction", models=["oracle", "noisy:p=0.7"])
-    small = suite.model_copy(
-        update={"problems": [b.model_copy(update={"count": 6}) for b in suite.problems]}
-    )
+    small = suite.with_blocks(count=6)
     html = run_suite(small, tmp_path, progress=False)
     recs = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
     with (html.parent / "edits_table11.csv").open() as f:
@@ -202,9 +198,7 @@ def test_logicedit_individual_suite_reports_tables_4_and_5(tmp_path) -> None:
     from logicforge.suites import load_suite, run_suite
 
     suite = load_suite("logicedit-individual")
-    small = suite.model_copy(
-        update={"problems": [b.model_copy(update={"count": 3}) for b in suite.problems]}
-    )
+    small = suite.with_blocks(count=3)
     rep = run_suite(small, tmp_path, progress=False).parent
     for name in ("edits_accuracy_by_condition", "edits_retention"):
         assert (rep / f"{name}.md").exists(), name
@@ -315,3 +309,58 @@ def test_qualitative_coding_takes_level_0_and_the_maximum_level(tmp_path) -> Non
         assert len(got) == len(recs)  # nothing lost
         coded = {r["record_id"] for r in got if (r.get("extra") or {}).get("qualitative")}
         assert coded == expect
+
+
+def test_qualitative_table_from_a_judge_over_http(tmp_path) -> None:
+    """Tables 3 / 12 end to end: an HTTP judge codes level 0 and the top level (its codes vary
+    with the reasoning, one reply in five is not JSON), and `report` writes `qualitative.md`
+    whose percentages follow from the coded records."""
+    import hashlib
+
+    from logicforge.cli import main
+    from logicforge.runner.store import write_jsonl
+
+    from .fakeserver import FakeServer
+
+    def judge(body: dict) -> tuple[int, object]:
+        text = body["messages"][-1]["content"]
+        h = int(hashlib.sha1(text.encode()).hexdigest(), 16)
+        if h % 5 == 0:
+            content = "I would rather not grade this."
+        else:
+            codes = {k: (h >> i) & 1 for i, k in enumerate(("PF", "IV", "AC", "AL"))}
+            why = {k: "It skips a step." for k, v in codes.items() if not v}
+            content = json.dumps({**codes, "justifications": why})
+        return 200, {"choices": [{"message": {"content": content}, "finish_reason": "stop"}]}
+
+    ps = lf.generate("ordering", {"n_objects": 7, "redundancy": 4}, count=3, seed=2)
+    items = lf.render([q for p in ps for q in cumulative(p)], "deduction")
+    lf.run(items, "noisy:p=0.7", tmp_path / "r.jsonl")
+    write_jsonl(tmp_path / "items.jsonl", items)
+    out = tmp_path / "coded.jsonl"
+    with FakeServer(routes={"/v1/chat/completions": judge}) as srv:
+        args = ["judge", str(tmp_path / "r.jsonl"), "--items", str(tmp_path / "items.jsonl")]
+        args += ["--judge", f"openai-compatible:{srv.base_url}:j;max_retries=0", "--out", str(out)]
+        main([*args, "--task", "qualitative", "--allow-errors"])
+    assert main(["report", "--records", str(out), "--out", str(tmp_path / "rep")]) == 0
+    got = [json.loads(x) for x in out.read_text().splitlines()]
+    coded = [r for r in got if ((r.get("extra") or {}).get("qualitative") or {}).get("scores")]
+    assert 0 < len(coded) < len({r["record_id"] for r in got})
+    lines = (tmp_path / "rep" / "qualitative.md").read_text().splitlines()
+    head = [c.strip() for c in lines[0].strip("|").split("|")]
+    assert head[:7] == ["model", "edit_level", "coded", "PF", "IV", "AC", "AL"]
+    rows = [
+        dict(zip(head, [c.strip() for c in x.strip("|").split("|")], strict=True))
+        for x in lines[2:]
+    ]
+    top = max(r["meta"]["edit_level"] for r in got)
+    assert {int(r["edit_level"]) for r in rows} == {0, top}
+    for row in rows:
+        mine = [
+            r["extra"]["qualitative"]["scores"]
+            for r in coded
+            if r["meta"]["edit_level"] == int(row["edit_level"])
+        ]
+        assert int(row["coded"]) == len(mine)
+        for k in ("PF", "IV", "AC", "AL"):
+            assert float(row[k]) == pytest.approx(sum(s[k] for s in mine) / len(mine), abs=0.006)

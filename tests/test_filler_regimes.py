@@ -17,9 +17,7 @@ from logicforge.suites import load_suite, run_suite
 @pytest.fixture(scope="module")
 def fillers_run(tmp_path_factory):
     suite = load_suite("twosat-fillers", models=["noisy:p=0.7"])
-    small = suite.model_copy(
-        update={"problems": [b.model_copy(update={"count": 3}) for b in suite.problems]}
-    )
+    small = suite.with_blocks(count=3)
     out = tmp_path_factory.mktemp("fillers")
     rep = run_suite(small, out, progress=False).parent
     recs = [json.loads(x) for x in (out / "records.jsonl").read_text().splitlines()]

@@ -67,9 +67,7 @@ def test_logicedit_folio_suite_reads_its_data_and_reports(
 
     suite = load_suite("logicedit-folio", writer="random")  # edited premises: dropped, counted
     assert suite.renderers == ["fol-nl", "fol"]  # natural language, as the paper; and formulas
-    small = suite.model_copy(
-        update={"problems": [b.model_copy(update={"count": 6}) for b in suite.problems]}
-    )
+    small = suite.with_blocks(count=6)
     monkeypatch.setenv("LOGICFORGE_DATA", str(tmp_path / "nowhere"))
     with pytest.raises(lf.ConfigError, match="LOGICFORGE_DATA"):
         run_suite(small, tmp_path / "a", progress=False)
@@ -98,8 +96,7 @@ def test_logicedit_folio_suite_on_the_embedded_model(shared_data, tmp_path, monk
         sampling={"max_tokens": 32, "structured": True},
         writer="random",  # the embedded model answers; back-translation is tested elsewhere
     )
-    blocks = [b.model_copy(update={"count": 1, "edits": "cumulative"}) for b in suite.problems]
-    html = run_suite(suite.model_copy(update={"problems": blocks}), tmp_path, progress=False)
+    html = run_suite(suite.with_blocks(count=1, edits="cumulative"), tmp_path, progress=False)
     recs = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
     assert recs and all(r["model"] == "smollm2-135m-instruct" and r["verdict"] for r in recs)
     assert "Acc_norm(0)" in (html.parent / "edits_acc_norm.md").read_text()

@@ -95,8 +95,7 @@ def test_logicaldeduction_suite(shared_data, tmp_path, monkeypatch) -> None:
 
     monkeypatch.setenv("LOGICFORGE_DATA", str(shared_data))
     suite = load_suite("logicedit-logicaldeduction", writer="oracle")
-    blocks = [b.model_copy(update={"count": 3}) for b in suite.problems]
-    run_suite(suite.model_copy(update={"problems": blocks}), tmp_path, progress=False)
+    run_suite(suite.with_blocks(count=3), tmp_path, progress=False)
     st = json.loads((tmp_path / "backtranslation-deduction.json").read_text())
     assert (
         st["problems_kept"] == 0 and st["problems_dropped"] > 0

@@ -257,9 +257,7 @@ def test_adr_flat_suite_reproduces_section_9_layout(shared_data, tmp_path, monke
 
     monkeypatch.setenv("LOGICFORGE_DATA", str(shared_data))
     suite = load_suite("adr-flat", models=["oracle", "noisy:p=0.7"])
-    small = suite.model_copy(
-        update={"problems": [b.model_copy(update={"count": 8}) for b in suite.problems]}
-    )
+    small = suite.with_blocks(count=8)
     rep = run_suite(small, tmp_path, progress=False).parent
     recs = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
     assert {r["meta"]["n_nodes"] for r in recs} == {30}

@@ -15,9 +15,7 @@ from logicforge.suites import load_suite, run_suite
 
 def test_distinct_arm_independent_and_paired_tests(tmp_path) -> None:
     suite = load_suite("twosat-repetition", models=["noisy:p=0.7"])
-    small = suite.model_copy(
-        update={"problems": [b.model_copy(update={"count": 4}) for b in suite.problems]}
-    )
+    small = suite.with_blocks(count=4)
     rep = run_suite(small, tmp_path, progress=False).parent
     recs = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
     sat: dict[tuple[str, str], list[bool]] = defaultdict(list)
@@ -56,11 +54,7 @@ def test_symmetry_and_rename_suites() -> None:
 
     def small(name: str):
         s = load_suite(name)
-        return expand_problems(
-            s.model_copy(
-                update={"problems": [b.model_copy(update={"count": 2}) for b in s.problems]}
-            )
-        )
+        return expand_problems(s.with_blocks(count=2))
 
     probs = small("twosat-symmetry")
     by = {(p.metadata["source_problem_id"], p.metadata["variant"]): p for p in probs}

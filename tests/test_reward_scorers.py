@@ -186,11 +186,9 @@ def test_zebra_table2_bon_rm_row_from_a_reward_endpoint(tmp_path) -> None:
     with FakeServer(routes={"/pooling": pooling}) as srv:
         rm = f"reward(http://127.0.0.1:{srv.port}/pooling:rm)"
         suite = load_suite("zebra-bon", models=["noisy:p=0.7", f"bestofn:4:{rm}:noisy:p=0.7"])
-        blocks = [
-            b.model_copy(update={"count": 3, "grid": {"n_houses": [3, 4], "n_attributes": [3]}})
-            for b in suite.problems
-        ]
-        small = suite.model_copy(update={"problems": blocks, "samples": 4})
+        small = suite.with_blocks(
+            count=3, grid={"n_houses": [3, 4], "n_attributes": [3]}
+        ).model_copy(update={"samples": 4})
         rep = run_suite(small, tmp_path, progress=False).parent
     recs = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
     with (rep / "zebralogic_table2.csv").open() as f:

@@ -52,9 +52,7 @@ def test_buckets_and_the_balanced_suite_layout() -> None:
     from logicforge.suites.suite import expand_problems
 
     s = load_suite("satbench")
-    small = s.model_copy(
-        update={"problems": [b.model_copy(update={"count": 1}) for b in s.problems]}
-    )
+    small = s.with_blocks(count=1)
     ps = expand_problems(small)
     counts = Counter((p.metadata["n_clauses"], p.label) for p in ps)
     assert len({n for n, _ in counts}) == 15  # fifteen clause counts from 4 to 50

@@ -17,9 +17,7 @@ BUCKETS = ("Easy", "Medium", "Hard")
 @pytest.fixture(scope="module")
 def satbench_run(tmp_path_factory):
     suite = load_suite("satbench", models=["noisy:p=0.7", "always-sat"])
-    small = suite.model_copy(
-        update={"problems": [b.model_copy(update={"count": 2}) for b in suite.problems]}
-    )
+    small = suite.with_blocks(count=2)
     out = tmp_path_factory.mktemp("satbench")
     rep = run_suite(small, out, progress=False).parent
     recs = [json.loads(x) for x in (out / "records.jsonl").read_text().splitlines()]
@@ -183,9 +181,7 @@ def test_error_aware_fixes_follow_from_the_records(tmp_path) -> None:
     """§6.2: of the problems failed under the trace prompt, the share the error-aware prompt
     gets right, from a scripted model whose right items differ between the two prompts."""
     suite = load_suite("satbench-error-aware", models=["noisy:p=0.7", "oracle"])
-    small = suite.model_copy(
-        update={"problems": [b.model_copy(update={"count": 2}) for b in suite.problems]}
-    )
+    small = suite.with_blocks(count=2)
     rep = run_suite(small, tmp_path, progress=False).parent
     recs = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
     with (rep / "error_aware_fixes.csv").open() as f:

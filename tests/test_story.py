@@ -402,9 +402,7 @@ def test_failed_stories_are_discarded_and_counted(tmp_path) -> None:
 
     suite = load_suite("satbench-formula-vs-story", writer="random", models=["oracle"])
     assert suite.story.on_failure == "discard"
-    small = suite.model_copy(
-        update={"problems": [b.model_copy(update={"count": 1}) for b in suite.problems]}
-    )
+    small = suite.with_blocks(count=1)
     run_suite(small, tmp_path, progress=False)
     st = json.loads((tmp_path / "story-discards-story.json").read_text())
     assert st["problems"] == 16 and st["discarded"] == 16 and st["discard_rate"] == 1.0

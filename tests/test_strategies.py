@@ -210,8 +210,7 @@ def test_logicedit_strategies_suite_on_the_embedded_model(tmp_path) -> None:
         models=["embedded", "bestofn:2:majority:embedded;temperature=0.7", "symbcot:embedded"],
         sampling={"max_tokens": 48, "temperature": 0.1},
     )
-    blocks = [b.model_copy(update={"count": 1, "grid": {"n_objects": [3]}}) for b in suite.problems]
-    html = run_suite(suite.model_copy(update={"problems": blocks}), tmp_path, progress=False)
+    html = run_suite(suite.with_blocks(count=1, grid={"n_objects": [3]}), tmp_path, progress=False)
     recs = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
     models = {r["model"] for r in recs}
     assert models == {

@@ -30,9 +30,7 @@ def _rows(path: Path) -> list[dict]:
 
 def test_table1_on_baselines(tmp_path: Path) -> None:
     suite = load_suite("twosat-table1")
-    suite = suite.model_copy(
-        update={"problems": [b.model_copy(update={"count": 2}) for b in suite.problems]}
-    )
+    suite = suite.with_blocks(count=2)
     run_suite(suite, tmp_path, progress=False)
     recs = _rows(tmp_path / "records.jsonl")
     assert len(recs) == 4 * 6 * 2 * (7 + 4 + 4 + 7)  # models × schemes × formulas × cells
@@ -88,9 +86,7 @@ def test_variant_and_sweep_reports(tmp_path: Path) -> None:
 
 def test_suite_resumes(tmp_path: Path) -> None:
     suite = load_suite("twosat-order", models=["random"], renderers=["logic"])
-    suite = suite.model_copy(
-        update={"problems": [b.model_copy(update={"count": 2}) for b in suite.problems]}
-    )
+    suite = suite.with_blocks(count=2)
     run_suite(suite, tmp_path, progress=False)
     first = (tmp_path / "records.jsonl").read_bytes()
     run_suite(suite, tmp_path, progress=False)
@@ -159,8 +155,7 @@ def test_embedded_model_on_a_small_suite(tmp_path: Path) -> None:
         renderers=["logic"],
         sampling={"max_tokens": 96, "structured": True},
     )
-    blocks = [b.model_copy(update={"count": 1, "grid": {"n_clauses": [5]}}) for b in suite.problems]
-    run_suite(suite.model_copy(update={"problems": blocks}), tmp_path, progress=False)
+    run_suite(suite.with_blocks(count=1, grid={"n_clauses": [5]}), tmp_path, progress=False)
     recs = _rows(tmp_path / "records.jsonl")
     assert len(recs) == 4 and all(r["error"] is None and r["verdict"] is not None for r in recs)
 
@@ -168,9 +163,7 @@ def test_embedded_model_on_a_small_suite(tmp_path: Path) -> None:
 def test_adr_pair_suites(tmp_path: Path) -> None:
     for name in ("adr-pairs-3sat", "adr-pairs-2sat"):
         suite = load_suite(name)
-        suite = suite.model_copy(
-            update={"problems": [b.model_copy(update={"count": 3}) for b in suite.problems]}
-        )
+        suite = suite.with_blocks(count=3)
         run_suite(suite, tmp_path / name, progress=False)
         rep = tmp_path / name / "report"
         assert (rep / "adr_vs_n.png").exists()
@@ -183,10 +176,9 @@ def test_adr_pair_suites(tmp_path: Path) -> None:
 def test_cross_representation_suites(tmp_path: Path) -> None:
     for name, kind in (("adr-vc", "vc"), ("adr-packing", "packing")):
         suite = load_suite(name)
-        blocks = [
-            b.model_copy(update={"count": 2, "grid": {"n_vars": [5, 8]}}) for b in suite.problems
-        ]
-        run_suite(suite.model_copy(update={"problems": blocks}), tmp_path / name, progress=False)
+        run_suite(
+            suite.with_blocks(count=2, grid={"n_vars": [5, 8]}), tmp_path / name, progress=False
+        )
         rep = tmp_path / name / "report"
         ag = (rep / "agreement.csv").read_text().splitlines()
         assert any(r.startswith(f"oracle,cnf,{kind},8,1.0,0") for r in ag), ag
@@ -196,10 +188,7 @@ def test_cross_representation_suites(tmp_path: Path) -> None:
 
 def test_coloring_suite(tmp_path: Path) -> None:
     suite = load_suite("adr-coloring")
-    blocks = [
-        b.model_copy(update={"count": 2, "grid": {"n_nodes": [8, 10]}}) for b in suite.problems
-    ]
-    run_suite(suite.model_copy(update={"problems": blocks}), tmp_path, progress=False)
+    run_suite(suite.with_blocks(count=2, grid={"n_nodes": [8, 10]}), tmp_path, progress=False)
     ag = (tmp_path / "report" / "agreement.csv").read_text()
     assert "oracle,coloring,cnf,8,1.0,0" in ag
 
@@ -209,8 +198,7 @@ def test_embedded_model_on_paired_and_reduced_suites(tmp_path: Path) -> None:
     suite = load_suite(
         "adr-vc", models=["embedded"], sampling={"max_tokens": 64, "structured": True}
     )
-    blocks = [b.model_copy(update={"count": 1, "grid": {"n_vars": [5]}}) for b in suite.problems]
-    run_suite(suite.model_copy(update={"problems": blocks}), tmp_path, progress=False)
+    run_suite(suite.with_blocks(count=1, grid={"n_vars": [5]}), tmp_path, progress=False)
     recs = _rows(tmp_path / "records.jsonl")
     assert len(recs) == 4 and all(r["error"] is None and r["verdict"] is not None for r in recs)
     assert (tmp_path / "report" / "adr_by_model_variant.csv").exists()
@@ -218,11 +206,13 @@ def test_embedded_model_on_paired_and_reduced_suites(tmp_path: Path) -> None:
 
 def test_samples_in_suites(tmp_path: Path) -> None:
     suite = load_suite("zebra-bon", models=["random"])
-    blocks = [
-        b.model_copy(update={"count": 2, "grid": {"n_houses": [3], "n_attributes": [3]}})
-        for b in suite.problems
-    ]
-    run_suite(suite.model_copy(update={"problems": blocks, "samples": 3}), tmp_path, progress=False)
+    run_suite(
+        suite.with_blocks(count=2, grid={"n_houses": [3], "n_attributes": [3]}).model_copy(
+            update={"samples": 3}
+        ),
+        tmp_path,
+        progress=False,
+    )
     recs = _rows(tmp_path / "records.jsonl")
     assert sorted({r["sample"] for r in recs}) == [0, 1, 2] and len(recs) == 6
     assert (
@@ -273,9 +263,7 @@ def test_every_shipped_suite_states_the_papers_scale_and_the_report_says_it(tmp_
     for name in list_suites():
         assert load_suite(name).paper_scale, f"{name} does not state the paper's scale"
     suite = load_suite("twosat-order", models=["noisy:p=0.7"], renderers=["logic"])
-    small = suite.model_copy(
-        update={"problems": [b.model_copy(update={"count": 1}) for b in suite.problems]}
-    )
+    small = suite.with_blocks(count=1)
     html = run_suite(small, tmp_path, progress=False).read_text()
     assert "the paper: 10 formulas per generator × 6 templates (§5.3)" in html
     assert "Scale: this run has 8 problems and 8 records" in html  # 4 formulas × 2 orders

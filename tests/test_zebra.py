@@ -176,11 +176,11 @@ def test_zebra_suite_and_random_baseline(tmp_path) -> None:
     from logicforge.suites import load_suite, run_suite
 
     suite = load_suite("zebra-grid")
-    blocks = [
-        b.model_copy(update={"count": 2, "grid": {"n_houses": [2, 3], "n_attributes": [2, 3]}})
-        for b in suite.problems
-    ]
-    run_suite(suite.model_copy(update={"problems": blocks}), tmp_path, progress=False)
+    run_suite(
+        suite.with_blocks(count=2, grid={"n_houses": [2, 3], "n_attributes": [2, 3]}),
+        tmp_path,
+        progress=False,
+    )
     rows = {
         r.split(",")[0] + "," + r.split(",")[1]: r
         for r in (tmp_path / "report" / "metrics_by_model_size_group.csv").read_text().splitlines()
@@ -251,11 +251,11 @@ def test_zebra_perturb_suite_reports_flip_rate(tmp_path) -> None:
     from logicforge.suites import load_suite, run_suite
 
     suite = load_suite("zebra-perturb")
-    blocks = [
-        b.model_copy(update={"count": 2, "grid": {"n_houses": [3], "n_attributes": [3]}})
-        for b in suite.problems
-    ]
-    run_suite(suite.model_copy(update={"problems": blocks}), tmp_path, progress=False)
+    run_suite(
+        suite.with_blocks(count=2, grid={"n_houses": [3], "n_attributes": [3]}),
+        tmp_path,
+        progress=False,
+    )
     ag = (tmp_path / "report" / "agreement.csv").read_text()
     assert (
         "oracle,original,clue-order,2,1.0,0.0" in ag and "oracle,original,renamed,2,1.0,0.0" in ag

@@ -90,12 +90,12 @@ def test_fig6_pass_at_k_per_size_group(tmp_path) -> None:
     from logicforge.suites import load_suite, run_suite
 
     suite = load_suite("zebra-bon", models=["noisy:p=0.7"])
-    blocks = [
-        b.model_copy(update={"count": 2, "grid": {"n_houses": [3, 4], "n_attributes": [3]}})
-        for b in suite.problems
-    ]
     rep = run_suite(
-        suite.model_copy(update={"problems": blocks, "samples": 4}), tmp_path, progress=False
+        suite.with_blocks(count=2, grid={"n_houses": [3, 4], "n_attributes": [3]}).model_copy(
+            update={"samples": 4}
+        ),
+        tmp_path,
+        progress=False,
     ).parent
     recs = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
     with (rep / "pass_at_k_by_size_group.csv").open() as f:

@@ -24,11 +24,9 @@ def _read(path) -> list[dict]:
 
 def test_bon_and_majority_rows_follow_from_the_samples(tmp_path) -> None:
     suite = load_suite("zebra-bon", models=["noisy:p=0.7", "random"])
-    blocks = [
-        b.model_copy(update={"count": 3, "grid": {"n_houses": [3, 4], "n_attributes": [3]}})
-        for b in suite.problems
-    ]
-    small = suite.model_copy(update={"problems": blocks, "samples": 32})
+    small = suite.with_blocks(count=3, grid={"n_houses": [3, 4], "n_attributes": [3]}).model_copy(
+        update={"samples": 32}
+    )
     rep = run_suite(small, tmp_path, progress=False).parent
     recs = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
     rows = _read(rep / "zebralogic_table2.csv")
@@ -64,11 +62,11 @@ def test_bon_and_majority_rows_follow_from_the_samples(tmp_path) -> None:
 
 def test_self_verification_rows_in_the_papers_order(tmp_path) -> None:
     suite = load_suite("zebra-selfverify")
-    blocks = [
-        b.model_copy(update={"count": 2, "grid": {"n_houses": [3], "n_attributes": [3]}})
-        for b in suite.problems
-    ]
-    rep = run_suite(suite.model_copy(update={"problems": blocks}), tmp_path, progress=False).parent
+    rep = run_suite(
+        suite.with_blocks(count=2, grid={"n_houses": [3], "n_attributes": [3]}),
+        tmp_path,
+        progress=False,
+    ).parent
     names = [r["Model & Methods"] for r in _read(rep / "zebralogic_table2.csv")]
     assert names == ["random", "Self-Verify (Oracle)", "Self-Verify", "Self-Verify (x2)"]
 

@@ -306,9 +306,7 @@ def cmd_suite(a: argparse.Namespace) -> int:
     overrides: dict[str, Any] = {"models": a.model or None, "renderers": a.renderer or None}
     suite = load_suite(a.name, writer=a.writer, **overrides)
     if a.count is not None:
-        suite = suite.model_copy(
-            update={"problems": [b.model_copy(update={"count": a.count}) for b in suite.problems]}
-        )
+        suite = suite.with_blocks(count=a.count)
     out = Path(a.out or f"runs/{suite.name}")
     if a.dry_run:
         return _suite_dry_run(suite, out, a)

@@ -147,6 +147,19 @@ class Suite(_Strict):
     analyses: list[str] | None = None  # the report's analyses (default: all that apply)
     headline: Headline | None = None  # the report's first screen (default: reports/headline.py)
 
+    def with_blocks(self, **update: Any) -> Suite:
+        """This suite with ``update`` applied to every problem block — a smaller run of the same
+        design (``count``, ``grid``), as ``logicforge suite NAME --count N`` does.
+
+        Example:
+            >>> s = load_suite("twosat-table1").with_blocks(count=2)
+            >>> {b.count for b in s.problems}
+            {2}
+        """
+        return self.model_copy(
+            update={"problems": [b.model_copy(update=update) for b in self.problems]}
+        )
+
     def validate_names(self) -> None:
         """Check every family, renderer, transform, model, sampling key and analysis before any
         work."""
