@@ -13,12 +13,14 @@ from . import transforms  # noqa: E402, F401  (lf.transforms.pair, lf.transforms
 from ._version import __version__
 from .api import (
     generate,
+    import_problems,
     iter_items,
     load_items,
     load_problems,
     reduce,
     render,
     report,
+    rescore,
     run,
     score,
     transform,
@@ -58,6 +60,8 @@ __all__ = [
     "score",
     "report",
     "reward",
+    "import_problems",
+    "rescore",
     "iter_items",
     "load_items",
     "load_problems",

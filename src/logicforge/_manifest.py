@@ -40,5 +40,8 @@ BUILTINS: dict[str, tuple[str, ...]] = {
         "logicforge.families.folio",
         "logicforge.families.logicaldeduction",
         "logicforge.families.coloring",
+        "logicforge.imports.dimacs",
+        "logicforge.imports.zebralogic",
+        "logicforge.imports.satbench",
     ),
 }

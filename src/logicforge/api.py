@@ -14,7 +14,7 @@ from .renderers.base import render_problem
 from .runner.cache import ResponseCache
 from .runner.runner import TRUNCATION, error_summary, item_meta, run_model, score_response
 from .runner.store import read_jsonl
-from .schema import Item, LabelledProblem, Record
+from .schema import ImportLog, Item, LabelledProblem, Record
 
 
 def generate(
@@ -349,3 +349,33 @@ def load_problems(path: str | Path) -> list[LabelledProblem]:
 
 def dumps_params(p: Mapping[str, Any]) -> str:
     return json.dumps(p, sort_keys=True)
+
+
+def import_problems(
+    dataset: str, paths: Sequence[str | Path], **options: Any
+) -> tuple[list[LabelledProblem], ImportLog]:
+    """Published problem files as labelled problems, every label re-proved, with a log of what
+    was refused, timed out or contradicted (see :mod:`logicforge.imports`).
+
+    Example:
+        >>> import tempfile, pathlib
+        >>> d = pathlib.Path(tempfile.mkdtemp())
+        >>> _ = (d / "a.cnf").write_text("p cnf 1 2\\n1 0\\n-1 0\\n")
+        >>> problems, log = import_problems("dimacs", [d])
+        >>> problems[0].label, log.imported
+        ('UNSAT', 1)
+    """
+    from .imports.base import import_problems as _imp
+
+    return _imp(dataset, paths, **options)
+
+
+def rescore(
+    fmt: str, paths: Sequence[str | Path], **options: Any
+) -> tuple[list[Record], list[Item], list[LabelledProblem], ImportLog]:
+    """Replies collected by another harness (``zeroeval``, ``jsonl``, ``dimacs-reply``) as
+    ordinary records scored by logicforge's parser and verifiers; see
+    :func:`logicforge.imports.replies.rescore`."""
+    from .imports.replies import rescore as _rescore
+
+    return _rescore(fmt, paths, **options)

@@ -155,3 +155,49 @@ class Record(_Frozen):
     extra: dict[str, Any] = Field(
         default_factory=dict
     )  # backend / strategy details (turns, best-of-n)
+
+
+class ImportNote(_Frozen):
+    """One thing an import said about one source (a file, or a row of a file)."""
+
+    source: str
+    message: str
+
+
+class ImportLog(BaseModel):
+    """What ``logicforge import`` read, kept, refused and noticed (``import_report.json``):
+    nothing is dropped without a note here."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    dataset: str
+    sources: list[str] = Field(default_factory=list)
+    read: int = 0  # files or rows seen
+    imported: int = 0
+    rejected: list[ImportNote] = Field(default_factory=list)  # unreadable: not imported
+    unknown: list[ImportNote] = Field(default_factory=list)  # the solver timed out: excluded
+    warnings: list[ImportNote] = Field(default_factory=list)  # imported, with something odd
+    disagreements: list[dict[str, Any]] = Field(default_factory=list)  # declared ≠ proven
+
+    def reject(self, source: str, message: str) -> None:
+        self.rejected.append(ImportNote(source=source, message=message))
+
+    def warn(self, source: str, message: str) -> None:
+        self.warnings.append(ImportNote(source=source, message=message))
+
+    def lines(self) -> list[str]:
+        """One line per note, then the totals."""
+        out = [f"rejected {n.source}: {n.message}" for n in self.rejected]
+        out += [f"unknown {n.source}: {n.message}" for n in self.unknown]
+        out += [f"warning {n.source}: {n.message}" for n in self.warnings]
+        out += [
+            f"disagreement {d['source']}: declared {d['declared']}, {d['found_by']} says "
+            f"{d['found']}"
+            for d in self.disagreements
+        ]
+        out.append(
+            f"{self.dataset}: read {self.read}, imported {self.imported}, rejected "
+            f"{len(self.rejected)}, unknown {len(self.unknown)}, warnings {len(self.warnings)}, "
+            f"disagreements {len(self.disagreements)}"
+        )
+        return out

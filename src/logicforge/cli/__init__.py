@@ -525,6 +525,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .story import add_parsers as add_story_parsers
 
     add_story_parsers(sub)  # narrate, judge
+    from .data import add_parsers as add_data_parsers
+
+    add_data_parsers(sub)  # import, rescore
 
     d = sub.add_parser(
         "demo", help="phase-transition demo: baselines and the embedded model, with report"

@@ -45,6 +45,9 @@ class Dataset:
     cumulative: Any = None
     individual: Any = None
     what: str = ""  # the accepted data, for messages
+    # lenient reader for ``logicforge import``: (paths, ImportLog, options) → the problems it
+    # could prove, every refusal, time-out and disagreement noted in the log
+    read: Any = None
 
 
 def make_params(family: Family, values: Mapping[str, Any]) -> Any:

@@ -170,9 +170,22 @@ MAX_DIMACS_VARS = 100_000_000
 MAX_DIMACS_CLAUSES = 100_000_000
 
 
-def parse_dimacs(text: str, source: str | None = None) -> CNF:
-    """Parse DIMACS CNF text: ``c`` comments, a ``p cnf V C`` header, clauses that may span lines,
-    and SATLIB's ``%`` end marker. Raises :class:`DimacsError` naming the offending line."""
+def parse_dimacs(text: str, source: str | None = None, *, warnings: list[str] | None = None) -> CNF:
+    r"""Parse DIMACS CNF text: ``c`` comments, a ``p cnf V C`` header, clauses that may span lines,
+    and SATLIB's ``%`` end marker. Raises :class:`DimacsError` naming the offending line.
+
+    With a ``warnings`` list (lenient, for importing files written by other tools), a header whose
+    counts are wrong is not an error: a clause count that differs from the clauses found, or
+    literals beyond the declared variables (the variable count is raised to the largest), each
+    append one message and the formula is read as written; solver output lines (``s …``,
+    ``v …``) are skipped. A clause cut off without its ``0`` is an error either way.
+
+    Example:
+        >>> w: list[str] = []
+        >>> parse_dimacs("p cnf 2 3\n1 -2 0\n2 3 0\n", warnings=w).num_vars, w[0][:30]
+        (3, 'line 3: literal 3 out of range')
+    """
+    lenient = warnings is not None
     header: tuple[int, int] | None = None
     header_line = 0
     clauses: list[Clause] = []
@@ -188,6 +201,8 @@ def parse_dimacs(text: str, source: str | None = None) -> CNF:
             continue
         if line[0] == "%":
             break
+        if lenient and line[0] in "sv" and (len(line) == 1 or line[1].isspace()):
+            continue
         if line[0] == "p":
             if header is not None:
                 raise DimacsError("second 'p' header line", lineno, source)
@@ -222,6 +237,12 @@ def parse_dimacs(text: str, source: str | None = None) -> CNF:
                 clauses.append(tuple(cur))
                 cur = []
                 continue
+            if abs(lit) > header[0] and warnings is not None:
+                warnings.append(
+                    f"line {lineno}: literal {lit} out of range: the header declares "
+                    f"{header[0]} variables (read as {abs(lit)})"
+                )
+                header = (abs(lit), header[1])
             if abs(lit) > header[0]:
                 raise DimacsError(
                     f"literal {lit} out of range: header declares {header[0]} variables",
@@ -236,8 +257,15 @@ def parse_dimacs(text: str, source: str | None = None) -> CNF:
     if header is None:
         raise DimacsError("missing 'p cnf <vars> <clauses>' header", None, source)
     if cur:
-        raise DimacsError("last clause is not terminated by 0", cur_line, source)
-    if len(clauses) != header[1]:
+        raise DimacsError(
+            "last clause is not terminated by 0 (is the file truncated?)", cur_line, source
+        )
+    if len(clauses) != header[1] and warnings is not None:
+        warnings.append(
+            f"line {header_line}: the header declares {header[1]} clauses but {len(clauses)} "
+            "were found (read as found; a file cut at a clause boundary looks the same)"
+        )
+    elif len(clauses) != header[1]:
         raise DimacsError(
             f"header declares {header[1]} clauses but {len(clauses)} were found",
             header_line,

@@ -68,3 +68,32 @@ class TraceRenderer:
 
 RENDERERS.register("formula-trace", TraceRenderer())
 RENDERERS.register("formula-trace-aware", TraceRenderer("formula-trace-aware", aware=True))
+
+
+class StoredStoryRenderer:
+    """``satbench-story``: an imported SATBench puzzle's own story — scenario, variable mapping,
+    numbered conditions (one per clause, in the clauses' order), question — with the trace
+    instructions, so its items are scored by the same trace checks as ``formula-trace``."""
+
+    name = "satbench-story"
+    kind = "cnf"
+
+    def render(self, problem: LabelledProblem) -> Item:
+        story = problem.problem.get("story")
+        if not isinstance(story, dict):
+            from ..errors import ConfigError
+
+            raise ConfigError(
+                "renderer", self.name, f"{problem.problem_id} has no stored story to render"
+            )
+        cnf = CNF.from_json(problem.problem)
+        names = display_names(problem, cnf.num_vars)
+        conds = "\n".join(f"{i}. {c}" for i, c in enumerate(story["conditions"], start=1))
+        parts = [story.get("scenario", ""), story.get("variable_mapping", ""), conds]
+        parts.append(story.get("question", ""))
+        prompt = "\n\n".join(p.strip() for p in parts if p and p.strip())
+        prompt += "\n\n" + trace_instructions(names)
+        return build_item(problem, self.name, cnf, prompt, names, "decision+conflict")
+
+
+RENDERERS.register("satbench-story", StoredStoryRenderer())

@@ -482,6 +482,11 @@ def _judged(ctx: Context) -> None:
         ),
         ("trace_judge", "judge-read traces; the solver checks every assignment", judged_summary),
         (
+            "rescore_disagreements",
+            "re-scored replies: the source harness's verdict against logicforge's",
+            compute.rescore_disagreements,
+        ),
+        (
             "story_validation",
             "round-trip checks of LLM-written conditions",
             lambda _: story_stats(list(ctx.items)),

@@ -396,3 +396,30 @@ def transitions_figure(rows: Sequence[Mapping[str, Any]], out: Path) -> tuple[st
         "chains with no further edit (grey): where edits flip answers (numbers: "
         "edit_transitions.md).",
     )
+
+
+def rescore_disagreements(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per model, for re-scored records that carry the source harness's own verdict
+    (``extra.source_verdict``): how often it agrees with logicforge's, how often the source
+    counted a reply right that logicforge finds wrong (and the reverse), with up to three record
+    ids of each kind to look at."""
+    per: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for r in records:
+        src = (r.get("extra") or {}).get("source_verdict")
+        if not isinstance(src, bool):
+            continue
+        mine = bool((r.get("verdict") or {}).get("correct"))
+        key = "agree" if src == mine else ("source_only" if src else "logicforge_only")
+        per[str(r.get("model"))][key].append(str(r.get("record_id")))
+    return [
+        {
+            "model": m,
+            "records": sum(len(v) for v in d.values()),
+            "agree": len(d["agree"]),
+            "right_by_source_only": len(d["source_only"]),
+            "right_by_logicforge_only": len(d["logicforge_only"]),
+            "examples_source_only": " ".join(d["source_only"][:3]),
+            "examples_logicforge_only": " ".join(d["logicforge_only"][:3]),
+        }
+        for m, d in sorted(per.items())
+    ]

@@ -59,6 +59,10 @@ There are 3 houses, numbered 1 to 3 from left to right, as seen from across the 
 
 
 def puzzle_text(d: dict[str, Any]) -> str:
+    """The puzzle as ZebraLogic writes it: an imported puzzle's own text, verbatim, or the
+    generated puzzle's attributes and clues."""
+    if d.get("text"):
+        return str(d["text"])
     n = d["n_houses"]
     lines = [
         f"There are {n} houses, numbered 1 to {n} from left to right, as seen from across the street. Each house is "

@@ -1,0 +1,150 @@
+"""``logicforge import`` (published problem files → problems.jsonl + items.jsonl) and
+``logicforge rescore`` (other harnesses' replies → records.jsonl)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..errors import LogicforgeError
+from ..registry import DATASETS
+from ..renderers.base import render_problem
+from ..runner.store import write_jsonl
+
+
+def cmd_import(a: argparse.Namespace) -> int:
+    from ..imports.base import import_problems
+    from ..kinds import get_kind
+
+    problems, log = import_problems(a.dataset, a.paths, timeout=a.timeout, licence=a.licence)
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "import_report.json").write_text(log.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    for line in log.lines()[:-1]:
+        print(f"logicforge import: {line}", file=sys.stderr)
+    if not problems:
+        raise LogicforgeError(
+            f"nothing imported from {', '.join(map(str, a.paths))} "
+            f"(see {out / 'import_report.json'})"
+        )
+    items = []
+    for p in problems:
+        own = p.metadata.get("renderer") or get_kind(p.kind).renderer
+        for r in a.renderer or [own]:
+            items.append(render_problem(p, r))
+    write_jsonl(out / "problems.jsonl", problems)
+    write_jsonl(out / "items.jsonl", items)
+    labels: dict[str, int] = {}
+    for p in problems:
+        labels[p.label] = labels.get(p.label, 0) + 1
+    summary: dict[str, Any] = {
+        "read": log.read,
+        "imported": log.imported,
+        "labels": dict(sorted(labels.items())),
+        "rejected": len(log.rejected),
+        "unknown": len(log.unknown),
+        "warnings": len(log.warnings),
+        "disagreements": len(log.disagreements),
+        "items": len(items),
+        "out": str(out),
+    }
+    if a.json:
+        print(json.dumps(summary))
+    else:
+        print(log.lines()[-1] + f"; wrote {len(items)} items to {out}/")
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    im = sub.add_parser(
+        "import",
+        help="published problem files (DIMACS folders, ZebraLogic, SATBench, FOLIO, …) as "
+        "problems and items, every label re-proved",
+    )
+    im.add_argument(
+        "dataset", choices=sorted(DATASETS.names()), help="the data's format (`list datasets`)"
+    )
+    im.add_argument("paths", nargs="+", help="files, folders (recursive) or globs")
+    im.add_argument("--out", required=True, help="folder for problems.jsonl, items.jsonl, report")
+    im.add_argument(
+        "--timeout", type=float, default=60.0, help="seconds per solve; longer is UNKNOWN"
+    )
+    im.add_argument("--licence", help="licence recorded with every problem (e.g. CC-BY-4.0)")
+    im.add_argument("--renderer", action="append", help="renderers (default: the kind's own)")
+    im.add_argument("--json", action="store_true")
+    im.set_defaults(fn=cmd_import)
+
+    rs = sub.add_parser(
+        "rescore",
+        help="re-score replies collected by other harnesses (ZeroEval, JSONL, DIMACS + reply) "
+        "with logicforge's parser and verifiers",
+    )
+    rs.add_argument("format", choices=["zeroeval", "jsonl", "dimacs-reply"])
+    rs.add_argument("paths", nargs="+", help="reply files, folders or globs")
+    rs.add_argument("--out", required=True, help="folder for records.jsonl (+ items, report)")
+    rs.add_argument(
+        "--items", help="items.jsonl the replies answer (ids matched to items/problems)"
+    )
+    rs.add_argument(
+        "--import",
+        dest="import_",
+        choices=sorted(DATASETS.names()),
+        help="read the problems from the same files with this dataset's reader "
+        "(zeroeval: zebralogic by default)",
+    )
+    rs.add_argument("--model", help="the model name to record (default: the file's)")
+    rs.add_argument("--marker", default="=== REPLY ===", help="dimacs-reply: the marker line")
+    rs.add_argument("--json", action="store_true")
+    rs.set_defaults(fn=cmd_rescore)
+
+
+def cmd_rescore(a: argparse.Namespace) -> int:
+    from ..imports.replies import rescore
+    from ..schema import Item
+
+    items = None
+    if a.items:
+        from ..runner.store import read_jsonl
+
+        items = [Item.model_validate(x) for x in read_jsonl(a.items)]
+    records, items_used, problems, log = rescore(
+        a.format, a.paths, items=items, dataset=a.import_, model=a.model, marker=a.marker
+    )
+    out = Path(a.out)
+    replies = log.read
+    out.mkdir(parents=True, exist_ok=True)
+    if problems:
+        write_jsonl(out / "problems.jsonl", problems)
+    if not a.items:
+        write_jsonl(out / "items.jsonl", items_used)
+    write_jsonl(out / "records.jsonl", records)
+    (out / "rescore_report.json").write_text(log.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    for line in log.lines()[:-1]:
+        print(f"logicforge rescore: {line}", file=sys.stderr)
+    by: dict[str, list[bool]] = {}
+    for rec in records:
+        by.setdefault(rec.model, []).append(bool(rec.verdict and rec.verdict.correct))
+    acc = {m: round(sum(v) / len(v), 4) for m, v in sorted(by.items())}
+    if a.json:
+        print(
+            json.dumps(
+                {
+                    "rows_read": replies,
+                    "scored": len(records),
+                    "left_out": len(log.rejected),
+                    "accuracy": acc,
+                    "out": str(out),
+                }
+            )
+        )
+    else:
+        print(
+            f"rescored {len(records)} replies of {replies} rows ({len(log.rejected)} left out, "
+            f"see rescore_report.json); accuracy "
+            + ", ".join(f"{m} {v:.1%}" for m, v in acc.items())
+            + f"; wrote {out / 'records.jsonl'}"
+        )
+    return 0 if records else 2

@@ -1,0 +1,51 @@
+"""``import_problems``: any registered dataset's files as labelled problems, with a log.
+
+Example:
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "x.cnf").write_text("p cnf 2 2\\n1 2 0\\n-1 0\\n")
+    >>> problems, log = import_problems("dimacs", [d])
+    >>> problems[0].label, log.imported
+    ('SAT', 1)
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import LogicforgeError
+from ..registry import DATASETS
+from ..schema import ImportLog, LabelledProblem
+
+
+def import_problems(
+    dataset: str, paths: Sequence[str | Path], **options: Any
+) -> tuple[list[LabelledProblem], ImportLog]:
+    """The problems of ``paths`` read by the dataset's reader, and what it noted. Readers with a
+    lenient ``read`` note each bad file or row and keep the rest; the others (FOLIO,
+    LogicalDeduction, SATLIB flat) read each path whole, and a path they refuse is noted as
+    rejected. ``options`` the reader does not take (``timeout``, ``licence``, …) are ignored."""
+    ds: Any = DATASETS.get(dataset)
+    log = ImportLog(dataset=dataset)
+    if ds.read is not None:
+        accepted = inspect.signature(ds.read).parameters
+        kw = {k: v for k, v in options.items() if k in accepted and v is not None}
+        problems = list(ds.read(paths, log, **kw))
+    else:
+        problems = []
+        for p in paths:
+            log.sources.append(str(p))
+            log.read += 1
+            try:
+                got = ds.load(Path(p))
+            except LogicforgeError as e:
+                log.reject(str(p), str(e))
+                continue
+            if isinstance(got, tuple):  # (problems, skipped) readers
+                got = got[0]
+            problems += got
+        log.imported = len(problems)
+    return problems, log

@@ -1,0 +1,149 @@
+"""Paths, compression and provenance shared by the importers.
+
+Example:
+    >>> natural_key("uf20-10.cnf") > natural_key("uf20-9.cnf")
+    True
+"""
+
+from __future__ import annotations
+
+import bz2
+import glob
+import gzip
+import hashlib
+import lzma
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import DataFileError
+
+MAX_BYTES = 1 << 30  # a decompressed file over 1 GiB is refused (a compression bomb or a mistake)
+_OPENERS: dict[str, Any] = {".gz": gzip.open, ".xz": lzma.open, ".bz2": bz2.open}
+
+
+def natural_key(name: str) -> list[Any]:
+    """Sort key that puts ``x-2`` before ``x-10``."""
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name)]
+
+
+def expand(paths: Sequence[str | Path], suffixes: Iterable[str]) -> list[tuple[Path, str]]:
+    """Every file the paths name — a file, a folder (recursive: the files whose name ends in one
+    of ``suffixes``, before any ``.gz`` / ``.xz`` / ``.bz2``) or a glob — as (path, name shown in
+    notes: relative to the folder or glob root, with the folder's own name), in natural order,
+    each once."""
+    sufs = tuple(suffixes)
+
+    def wanted(p: Path) -> bool:
+        name = p.name[: -len(p.suffix)] if p.suffix in _OPENERS else p.name
+        return p.is_file() and name.endswith(sufs)
+
+    out: list[tuple[Path, str]] = []
+    seen: set[Path] = set()
+    for raw in paths:
+        s = str(raw)
+        if any(ch in s for ch in "*?["):
+            found = [Path(x) for x in glob.glob(s, recursive=True)]
+            files = [(f, str(f)) for f in found if f.is_file()]
+            if not files:
+                raise DataFileError(f"{s}: the pattern matches no file")
+        else:
+            p = Path(s)
+            if p.is_dir():
+                files = [(f, str(f.relative_to(p.parent))) for f in p.rglob("*") if wanted(f)]
+                if not files:
+                    raise DataFileError(f"{p}: no file ending in {', '.join(sufs)} in the folder")
+            elif p.is_file():
+                files = [(p, p.name)]
+            else:
+                raise DataFileError(f"{p}: no such file or folder")
+        for f, shown in sorted(files, key=lambda x: natural_key(x[1])):
+            if f.resolve() not in seen:
+                seen.add(f.resolve())
+                out.append((f, shown))
+    return out
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes, decompressed by its suffix (``.gz``, ``.xz``, ``.bz2``), at most
+    :data:`MAX_BYTES`."""
+    opener = _OPENERS.get(path.suffix)
+    try:
+        if opener is None:
+            with open(path, "rb") as f:
+                data = f.read(MAX_BYTES + 1)
+        else:
+            with opener(path, "rb") as f:
+                data = f.read(MAX_BYTES + 1)
+    except (OSError, EOFError, lzma.LZMAError) as e:
+        raise DataFileError(f"{path}: cannot read it ({e})") from None
+    if len(data) > MAX_BYTES:
+        raise DataFileError(f"{path}: over {MAX_BYTES >> 20} MiB once decompressed")
+    return data
+
+
+def read_text(path: Path) -> str:
+    data = read_bytes(path)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise DataFileError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+
+
+def provenance(shown: str, data: bytes, licence: str | None) -> dict[str, Any]:
+    """What a problem records about where it came from."""
+    out: dict[str, Any] = {"source": shown, "sha256": hashlib.sha256(data).hexdigest()}
+    if licence:
+        out["licence"] = licence
+    return out
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()[:60] or "x"
+
+
+def read_rows(path: Path) -> list[Any]:
+    """The rows of a JSON file (a list, or an object holding one under ``rows`` / ``data``), a
+    JSONL file (one object per line; a line that is not JSON is kept as a ``str`` so the caller
+    can note it) or a Parquet file (needs ``pyarrow``), compressed or not.
+
+    Example:
+        >>> import tempfile
+        >>> p = Path(tempfile.mkdtemp()) / "r.jsonl"
+        >>> _ = p.write_text('{"id": 1}\\nnot json\\n')
+        >>> read_rows(p)
+        [{'id': 1}, 'not json']
+    """
+    import json
+
+    name = path.name[: -len(path.suffix)] if path.suffix in _OPENERS else path.name
+    if name.endswith(".parquet"):
+        try:
+            import pyarrow.parquet as pq
+        except ImportError:
+            raise DataFileError(
+                f"{path}: reading Parquet needs pyarrow (pip install pyarrow)"
+            ) from None
+        import io
+
+        return list(pq.read_table(io.BytesIO(read_bytes(path))).to_pylist())
+    text = read_text(path)
+    if name.endswith(".jsonl"):
+        rows: list[Any] = []
+        for line in text.splitlines():
+            if line.strip():
+                try:
+                    rows.append(json.loads(line))
+                except ValueError:
+                    rows.append(line[:200])
+        return rows
+    try:
+        obj = json.loads(text)
+    except ValueError as e:
+        raise DataFileError(f"{path}: not JSON ({e})") from None
+    if isinstance(obj, dict):
+        obj = obj.get("rows", obj.get("data", [obj]))
+    if not isinstance(obj, list):
+        raise DataFileError(f"{path}: expected a list of rows")
+    return obj

@@ -1,0 +1,293 @@
+"""Replies collected by other harnesses, re-scored by logicforge's parser and verifiers
+(``logicforge rescore``): each reader turns a file into :class:`Reply` rows; :func:`rescore`
+joins them to items and writes ordinary records, so ``report`` works unchanged.
+
+Joins are honest: a reply whose problem is not among the items, that matches several items, or
+whose stored prompt differs from the prompt its item renders to (compared with whitespace
+collapsed) is noted and left out, never scored against the wrong problem. A verdict the source
+carries (its own ``correct`` / score) is kept on the record as ``extra.source_verdict``, and the
+report compares it with logicforge's (``rescore_disagreements``).
+
+Formats:
+
+* ``zeroeval`` — ZeroEval result files (a JSON list of ``{id, output: [reply], generator,
+  chat_history: [prompt], configs}``);
+* ``jsonl`` — one ``{"id", "model", "response"}`` object per line (``sample``, ``prompt``,
+  ``correct`` optional), ids matching an item, problem or source id;
+* ``dimacs-reply`` — a DIMACS CNF followed by a marker line (default ``=== REPLY ===``) and the
+  model's raw reply, one file per reply, as several SAT papers store them; the formula itself is
+  the problem (imported and solved), the file name its id.
+
+Example:
+    >>> r = Reply(id="p1", model="m", text="SAT", where="f.jsonl#1")
+    >>> r.sample, r.prompt is None
+    (0, True)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import DataFileError, DimacsError
+from ..logic.cnf import parse_dimacs
+from ..logic.sat import solve
+from ..schema import ImportLog, Item, LabelledProblem, Record
+from .dimacs import declared_label, dimacs_problem
+from .files import expand, provenance, read_bytes, read_rows, slug
+
+MARKER = "=== REPLY ==="
+
+
+@dataclass
+class Reply:
+    id: str
+    model: str
+    text: str | None
+    where: str
+    sample: int = 0
+    prompt: str | None = None
+    source_verdict: bool | None = None
+    finish_reason: str | None = None
+    error: str | None = None
+
+
+def _verdict(v: Any) -> bool | None:
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, int | float) and v in (0, 1):
+        return bool(v)
+    if isinstance(v, str) and v.strip().lower() in ("true", "false", "correct", "incorrect"):
+        return v.strip().lower() in ("true", "correct")
+    return None
+
+
+def read_zeroeval(path: Path, shown: str, log: ImportLog) -> Iterator[Reply]:
+    for i, row in enumerate(read_rows(path)):
+        log.read += 1
+        where = f"{shown}#{i + 1}"
+        if not isinstance(row, dict) or "id" not in row:
+            log.reject(where, "not a ZeroEval row (an object with an 'id')")
+            continue
+        outs = row.get("output")
+        if isinstance(outs, str):
+            outs = [outs]
+        if not isinstance(outs, list) or not outs:
+            log.reject(where, "no 'output' list")
+            continue
+        hist = row.get("chat_history")
+        prompt = hist[0] if isinstance(hist, list) and hist and isinstance(hist[0], str) else None
+        model = str(row.get("generator") or "unknown")
+        for s, text in enumerate(outs):
+            ok = isinstance(text, str)
+            yield Reply(
+                id=str(row["id"]),
+                model=model,
+                text=text if ok else None,
+                where=where,
+                sample=s,
+                prompt=prompt,
+                error=None if ok else f"the output is {type(text).__name__}, not text",
+            )
+
+
+def read_plain(path: Path, shown: str, log: ImportLog) -> Iterator[Reply]:
+    for i, row in enumerate(read_rows(path)):
+        log.read += 1
+        where = f"{shown}#{i + 1}"
+        if not isinstance(row, dict) or "id" not in row or "response" not in row:
+            log.reject(where, "expected an object with 'id', 'model' and 'response'")
+            continue
+        text = row["response"]
+        sample = row.get("sample", 0)
+        yield Reply(
+            id=str(row["id"]),
+            model=str(row.get("model") or "unknown"),
+            text=text if isinstance(text, str) else None,
+            where=where,
+            sample=sample if isinstance(sample, int) and sample >= 0 else 0,
+            prompt=row.get("prompt") if isinstance(row.get("prompt"), str) else None,
+            source_verdict=_verdict(row.get("correct", row.get("verdict"))),
+            error=None if isinstance(text, str) else "the response is not text",
+        )
+
+
+READERS: dict[str, Callable[[Path, str, ImportLog], Iterator[Reply]]] = {
+    "zeroeval": read_zeroeval,
+    "jsonl": read_plain,
+}
+SUFFIXES = {"zeroeval": (".json",), "jsonl": (".jsonl", ".json")}
+
+
+def read_dimacs_replies(
+    paths: Sequence[str | Path], log: ImportLog, marker: str = MARKER, model: str = "unknown"
+) -> tuple[list[LabelledProblem], list[Reply]]:
+    """(problems, replies) of DIMACS-plus-reply files: the text before the marker line is the
+    formula (solved here), the text after it the reply."""
+    problems, replies = [], []
+    for path, shown in expand(paths, (".txt", ".cnf", ".log", ".out")):
+        log.read += 1
+        try:
+            text = read_bytes(path).decode("utf-8")
+        except (DataFileError, UnicodeDecodeError) as e:
+            log.reject(shown, str(e))
+            continue
+        head, sep, reply = text.partition(f"\n{marker}\n")
+        if not sep:
+            log.reject(shown, f"no marker line {marker!r} between the formula and the reply")
+            continue
+        warnings: list[str] = []
+        try:
+            cnf = parse_dimacs(head, warnings=warnings)
+        except DimacsError as e:
+            log.reject(shown, str(e))
+            continue
+        for w in warnings:
+            log.warn(shown, w)
+        sol = solve(cnf, timeout=60.0)
+        if sol.label == "UNKNOWN":
+            log.reject(shown, "the formula was not decided within 60 s")
+            continue
+        meta = provenance(shown, head.encode(), None) | {"declared_label": declared_label(head)}
+        pid = f"dimacs-{slug(Path(shown).name.split('.')[0])}-{meta['sha256'][:8]}"
+        problems.append(dimacs_problem(cnf, sol.label, sol, meta, pid))
+        replies.append(Reply(id=pid, model=model, text=reply, where=shown))
+    return problems, replies
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def join(
+    replies: Sequence[Reply], items: Sequence[Item], log: ImportLog
+) -> list[tuple[Reply, Item]]:
+    """Each reply with its one item (module docstring); the others noted in ``log``."""
+    index: dict[str, list[Item]] = {}
+    for it in items:
+        keys = {
+            it.item_id,
+            it.problem_id,
+            str(it.params.get("id", "")),
+            str(it.metadata.get("id", "")),
+        }
+        for k in keys - {""}:
+            index.setdefault(k.lower(), []).append(it)
+    out = []
+    for r in replies:
+        cands = index.get(r.id.lower(), [])
+        if r.prompt is not None and len(cands) > 1:
+            cands = [it for it in cands if _norm(_prompt(it)) == _norm(r.prompt)] or cands
+        if not cands:
+            log.reject(r.where, f"no item or problem with id {r.id!r}: not scored")
+            continue
+        if len(cands) > 1:
+            names = ", ".join(sorted(it.item_id for it in cands)[:3])
+            log.reject(r.where, f"id {r.id!r} matches {len(cands)} items ({names}): not scored")
+            continue
+        if r.prompt is not None and _norm(_prompt(cands[0])) != _norm(r.prompt):
+            log.reject(
+                r.where,
+                f"the stored prompt differs from {cands[0].item_id}'s rendering: not scored",
+            )
+            continue
+        out.append((r, cands[0]))
+    return out
+
+
+def _prompt(item: Item) -> str:
+    return "\n\n".join(m.content for m in item.messages)
+
+
+def score_replies(pairs: Sequence[tuple[Reply, Item]], source: str) -> list[Record]:
+    """Ordinary records for joined replies, scored by logicforge's parser and verifier."""
+    from ..models.base import Response
+    from ..runner.runner import clean_text, score_response
+
+    out = []
+    seen: set[str] = set()
+    for r, it in pairs:
+        rec = score_response(
+            it,
+            r.model,
+            r.sample,
+            Response(text=clean_text(r.text), finish_reason=r.finish_reason, error=r.error),
+        )
+        if rec.record_id in seen:
+            continue  # the same reply twice (item, model, sample): the first is kept
+        seen.add(rec.record_id)
+        extra: dict[str, Any] = {"rescored_from": source, "source_row": r.where}
+        if r.source_verdict is not None:
+            extra["source_verdict"] = r.source_verdict
+        out.append(rec.model_copy(update={"extra": rec.extra | extra}))
+    return out
+
+
+def read_replies(fmt: str, paths: Sequence[str | Path], log: ImportLog) -> list[Reply]:
+    if fmt not in READERS:
+        raise DataFileError(f"unknown reply format {fmt!r}; known: {', '.join(sorted(READERS))}")
+    out: list[Reply] = []
+    log.sources += [str(p) for p in paths]
+    for path, shown in expand(paths, SUFFIXES[fmt]):
+        try:
+            out += list(READERS[fmt](path, shown, log))
+        except DataFileError as e:
+            log.reject(shown, str(e))
+    return out
+
+
+def rescore(
+    fmt: str,
+    paths: Sequence[str | Path],
+    *,
+    items: Sequence[Item] | None = None,
+    dataset: str | None = None,
+    model: str | None = None,
+    marker: str = MARKER,
+) -> tuple[list[Record], list[Item], list[LabelledProblem], ImportLog]:
+    """Records for the replies in ``paths`` (format ``fmt``), joined to ``items`` — or to the
+    problems read from the same files by ``dataset`` (``zeroeval``: ``zebralogic`` by default;
+    ``dimacs-reply``: the files' own formulas) — and the items, problems and log.
+
+    Example:
+        >>> import tempfile, pathlib
+        >>> f = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+        >>> _ = f.write_text("p cnf 1 2\\n1 0\\n-1 0\\n=== REPLY ===\\nThey conflict: UNSAT\\n")
+        >>> recs, _, _, log = rescore("dimacs-reply", [f], model="m")
+        >>> recs[0].verdict.correct, log.imported
+        (True, 1)
+    """
+    from ..kinds import get_kind
+    from ..renderers.base import render_problem
+    from .base import import_problems
+
+    log = ImportLog(dataset=f"rescore:{fmt}")
+    problems: list[LabelledProblem] = []
+    if fmt == "dimacs-reply":
+        problems, replies = read_dimacs_replies(paths, log, marker, model or "unknown")
+    else:
+        replies = read_replies(fmt, paths, log)
+    source = dataset or ("zebralogic" if fmt == "zeroeval" and items is None else None)
+    if source:
+        problems, plog = import_problems(source, paths)
+        for n in plog.rejected:
+            log.reject(n.source, f"problem not imported: {n.message}")
+    if items is None:
+        if not problems:
+            raise DataFileError(
+                f"{fmt}: give the items the replies answer (--items) or a dataset to read the "
+                "problems from the same files (--import)"
+            )
+        items = [
+            render_problem(p, p.metadata.get("renderer") or get_kind(p.kind).renderer)
+            for p in problems
+        ]
+    if model:
+        for r in replies:
+            r.model = model
+    records = score_replies(join(replies, items, log), fmt)
+    log.imported = len(records)
+    return records, list(items), problems, log

@@ -1,0 +1,392 @@
+"""ZebraLogic puzzles as published (HF ``grid_mode`` / ``mc_mode`` rows, ZeroEval result files):
+the puzzle text parsed into logicforge's clue relations, and the unique solution **proved** by
+logicforge's own SAT encoding (a puzzle with none or several is rejected, never trusted).
+
+The text: "There are N houses …", one `` - <intro>: `v1`, `v2`, … `` line per attribute, then
+``## Clues:`` and numbered sentences in ZebraLogic's templates ("… is not in the second house",
+"… is directly left of …", "There are two houses between … and …", "A is B" for the same
+house, …). A sentence names people by phrases around an attribute's value ("the person who
+loves fantasy books", "the British person" for ``brit``, "the person whose birthday is in
+February" for ``feb``); the values are found in the sentence — exact words first, then words
+that begin with the value — and a value that two attributes share (``Alice`` as a name and as
+a child's name) is given to the attribute whose intro shares a word with the phrase ("the
+person's child is named Alice"), or to the first attribute (the names) when the phrase is the
+value alone.
+
+The answer keys (``Name``, ``BookGenre``, …) come from the row's ``solution.header`` when it
+has one, else from the JSON template of a stored prompt, else from ZebraLogic's intro lines
+(:data:`KEYS`). A shipped solution is compared with the proved one, cell by cell, and a
+mismatch is noted per puzzle.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import DataFileError, LogicforgeError
+from ..families.base import Dataset
+from ..families.zebra.clues import ORDINALS, Clue
+from ..families.zebra.encoding import clue_clauses, structure_clauses, var
+from ..families.zebra.generate import size_group
+from ..registry import DATASETS
+from ..schema import ImportLog, LabelledProblem
+from .files import expand, read_rows, slug
+
+# ZebraLogic's intro line → the answer key its prompts use (from the public puzzles' templates)
+KEYS = {
+    "Each person has a unique name": "Name",
+    "Each mother is accompanied by their child": "Children",
+    "Each person has a favorite color": "Color",
+    "Each person has a unique favorite color": "Color",
+    "Each person has a unique birthday month": "Birthday",
+    "Each person has a unique hobby": "Hobby",
+    "Each person has a unique level of education": "Education",
+    "Each person has a unique type of pet": "Pet",
+    "Each person has an occupation": "Occupation",
+    "Each person lives in a unique style of house": "HouseStyle",
+    "Each person prefers a unique type of vacation": "Vacation",
+    "Everyone has a unique favorite cigar": "Cigar",
+    "Everyone has something unique for lunch": "Food",
+    "People have unique favorite book genres": "BookGenre",
+    "People have unique favorite music genres": "MusicGenre",
+    "People have unique favorite sports": "FavoriteSport",
+    "People have unique heights": "Height",
+    "People own unique car models": "CarModel",
+    "People use unique phone models": "PhoneModel",
+    "The mothers' names in different houses are unique": "Mother",
+    "The people are of nationalities": "Nationality",
+    "The people keep unique animals": "Animal",
+    "They all have a unique favorite flower": "Flower",
+}
+UNARY = [("NotAt", r"\bis not in the (\w+) house\b"), ("FoundAt", r"\bis in the (\w+) house\b")]
+BINARY = [
+    ("DirectLeft", r"\bis directly left of\b"),
+    ("DirectRight", r"\bis directly right of\b"),
+    ("SideBySide", r"\bare next to each other\b"),
+    ("LeftOf", r"\bis somewhere to the left of\b"),
+    ("RightOf", r"\bis somewhere to the right of\b"),
+    ("OneBetween", r"^there is one house between\b"),
+    ("TwoBetween", r"^there are two houses between\b"),
+]
+_STOP = {
+    *("a", "an", "the", "of", "in", "is", "are", "each", "every", "person", "people"),
+    *("everyone", "they", "all", "has", "have", "unique", "different", "for", "by"),
+    *("their", "who", "whose", "one", "and", "to"),
+}
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+class PuzzleError(LogicforgeError):
+    """A puzzle text that cannot be read as ZebraLogic's (the message names the clue)."""
+
+
+def _stem(w: str) -> str:
+    w = w.lower().replace("'s", "").replace("'", "")
+    return w[:-1] if len(w) > 3 and w.endswith("s") else w
+
+
+def _tokens(text: str) -> list[tuple[str, int, int]]:
+    return [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text.lower())]
+
+
+def _mentions(
+    sentence: str, values: list[list[str]], intros: list[str]
+) -> list[tuple[int, int, int]]:
+    """(attribute, value, start) of each person named in ``sentence``, in order."""
+    toks = _tokens(sentence)
+    cands: list[tuple[int, int, int, int, int, int]] = []  # (-len, -exact, i, j, a, v)
+    for a, vals in enumerate(values):
+        for v, value in enumerate(vals):
+            vt = [t for t, _, _ in _tokens(value)]
+            if not vt:
+                continue
+            for i in range(len(toks) - len(vt) + 1):
+                words = [t for t, _, _ in toks[i : i + len(vt)]]
+                if words[:-1] != vt[:-1]:
+                    continue
+                last, want = words[-1], vt[-1]
+                exact = last == want
+                near = len(want) >= 3 and (last.startswith(want) or _stem(last) == _stem(want))
+                if exact or near:
+                    cands.append((-len(vt), -int(exact), i, i + len(vt), a, v))
+    taken: set[int] = set()
+    spans: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for _neg, _ex, i, j, a, v in sorted(cands):
+        if (i, j) in spans and spans[(i, j)][0][1] is not None:
+            if not any(x == a for x, _ in spans[(i, j)]):
+                spans[(i, j)].append((a, v))
+            continue
+        if any(k in taken for k in range(i, j)):
+            continue
+        taken.update(range(i, j))
+        spans[(i, j)] = [(a, v)]
+    out = []
+    prev_end = 0
+    for (i, j), opts in sorted(spans.items()):
+        start = toks[i][1]
+        if len(opts) > 1:  # a value two attributes share: the phrase decides
+            context = {_stem(w) for w, _, _ in _tokens(sentence[prev_end:start])} - _STOP
+            score = [
+                len(context & ({_stem(w) for w, _, _ in _tokens(intros[a])} - _STOP))
+                for a, _ in opts
+            ]
+            best = max(score)
+            pick = [o for o, s in zip(opts, score, strict=True) if s == best]
+            if best == 0 and any(a == 0 for a, _ in opts):
+                pick = [o for o in opts if o[0] == 0]
+            if len(pick) != 1:
+                shown = sentence[start : toks[j - 1][2]]
+                raise PuzzleError(f"{shown!r} could be several attributes' value")
+            opts = pick
+        out.append((opts[0][0], opts[0][1], start))
+        prev_end = toks[j - 1][2]
+    return out
+
+
+def parse_clue(sentence: str, values: list[list[str]], intros: list[str]) -> Clue:
+    """One ZebraLogic clue sentence as a :class:`Clue` (positions 0-based)."""
+    low = sentence.strip().lower()
+    for name, pat in UNARY:
+        m = re.search(pat, low)
+        if m:
+            if m.group(1) not in ORDINALS:
+                raise PuzzleError(f"unknown house {m.group(1)!r}")
+            who = _mentions(sentence[: m.start()], values, intros)
+            if len(who) != 1:
+                raise PuzzleError(f"expected one person, found {len(who)}")
+            return Clue(name, (who[0][0], who[0][1]), ORDINALS.index(m.group(1)))
+    kind = next((n for n, pat in BINARY if re.search(pat, low)), "SameHouse")
+    masked = re.sub(
+        next((p for n, p in BINARY if n == kind), r"^$"), lambda x: " " * len(x.group(0)), low
+    )
+    who = _mentions(masked, values, intros)
+    if len(who) != 2:
+        raise PuzzleError(f"expected two people for {kind}, found {len(who)}")
+    (a1, v1, _), (a2, v2, _) = who
+    return Clue(kind, (a1, v1), (a2, v2))
+
+
+def parse_puzzle(text: str) -> tuple[int, list[str], list[list[str]], list[Clue]]:
+    """(houses, intro lines, values per attribute, clues) of a ZebraLogic puzzle text."""
+    m = re.search(r"There are (\d+) houses", text)
+    if m is None:
+        raise PuzzleError("no 'There are N houses' sentence")
+    n = int(m.group(1))
+    head, sep, body = text.partition("## Clues:")
+    if not sep:
+        raise PuzzleError("no '## Clues:' section")
+    intros, values = [], []
+    for line in head.splitlines():
+        if line.lstrip().startswith("- ") and "`" in line:
+            intro, _, rest = line.strip()[2:].partition(":")
+            vals = re.findall(r"`([^`]*)`", rest)
+            if len(vals) != n:
+                raise PuzzleError(f"attribute {intro!r} lists {len(vals)} values for {n} houses")
+            intros.append(intro.strip())
+            values.append(vals)
+    if not values:
+        raise PuzzleError("no attribute lines (' - <intro>: `a`, `b`, …')")
+    clues = []
+    for num, sentence in re.findall(r"^\s*(\d+)\.\s*(.+?)\s*$", body, re.M):
+        try:
+            clues.append(parse_clue(sentence, values, intros))
+        except PuzzleError as e:
+            raise PuzzleError(f"clue {num} ({sentence!r}): {e}") from None
+    if not clues:
+        raise PuzzleError("no numbered clues")
+    return n, intros, values, clues
+
+
+def solve_unique(n: int, m: int, clues: list[Clue]) -> tuple[list[list[int]] | None, int]:
+    """(pos[attr][value] = house of the first solution, or None; solutions found, at most 2)."""
+    from pysat.solvers import Solver
+
+    with Solver(name="glucose4", bootstrap_with=structure_clauses(n, m)) as s:
+        for c in clues:
+            for cl in clue_clauses(n, c):
+                s.add_clause(cl)
+        if not s.solve():
+            return None, 0
+        model = set(x for x in s.get_model() if x > 0)
+        pos = [
+            [next(h for h in range(n) if var(n, a, v, h) in model) for v in range(n)]
+            for a in range(m)
+        ]
+        s.add_clause([-var(n, a, v, pos[a][v]) for a in range(m) for v in range(n)])
+        return pos, 1 + bool(s.solve())
+
+
+def _keys(row: dict[str, Any], intros: list[str]) -> tuple[list[str], str]:
+    """The answer keys and where they came from (the shipped header, a stored prompt, the
+    intros)."""
+    sol = row.get("solution")
+    if isinstance(sol, dict) and isinstance(sol.get("header"), list):
+        keys = [str(k) for k in sol["header"] if str(k).lower() != "house"]
+        if len(keys) == len(intros):
+            return keys, "solution header"
+    prompt = _stored_prompt(row)
+    if prompt and '"House 1": {' in prompt:
+        block = prompt.split('"House 1": {')[-1].split("}")[0]
+        keys = re.findall(r'"([^"]+)":\s*"___"', block)
+        if len(keys) == len(intros):
+            return keys, "prompt template"
+    keys = [KEYS.get(i, "") for i in intros]
+    if all(keys) and len(set(keys)) == len(keys):
+        return keys, "intro lines"
+    return [k or f"Attribute {i + 1}" for i, k in enumerate(keys)], "unknown intro lines"
+
+
+def _stored_prompt(row: dict[str, Any]) -> str | None:
+    hist = row.get("chat_history")
+    if isinstance(hist, list) and hist and isinstance(hist[0], str):
+        return hist[0]
+    return None
+
+
+def zebralogic_problem(row: dict[str, Any], source: str, licence: str | None) -> LabelledProblem:
+    """One grid-mode row as a certified-unique ``zebra`` problem (raises :class:`PuzzleError`)."""
+    text = row.get("puzzle")
+    if not isinstance(text, str):
+        raise PuzzleError("the row has no 'puzzle' text")
+    n, intros, values, clues = parse_puzzle(text)
+    m = len(values)
+    pos, found = solve_unique(n, m, clues)
+    if pos is None:
+        raise PuzzleError("the clues as read admit no solution")
+    if found > 1:
+        raise PuzzleError("the clues as read admit more than one solution")
+    keys, keys_from = _keys(row, intros)
+    grid = [
+        [values[a][next(v for v in range(n) if pos[a][v] == h)] for a in range(m)] for h in range(n)
+    ]
+    hist: dict[str, int] = {}
+    for c in clues:
+        hist[c.type] = hist.get(c.type, 0) + 1
+    rid = str(
+        row.get("id") or row.get("session_id") or hashlib.sha256(text.encode()).hexdigest()[:12]
+    )
+    problem = {
+        "n_houses": n,
+        "n_attributes": m,
+        "attributes": keys,
+        "values": values,
+        "clues": [c.to_json() for c in clues],
+        "solution": {
+            "header": ["House", *keys],
+            "rows": [[str(h + 1), *grid[h]] for h in range(n)],
+        },
+        "text": text.rstrip("\n"),
+    }
+    meta: dict[str, Any] = {
+        "id": rid,
+        "source": source,
+        "sha256": hashlib.sha256(text.encode()).hexdigest(),
+        "n_houses": n,
+        "n_attributes": m,
+        "size": f"{n}*{m}",
+        "size_group": size_group(n, m),
+        "log10_search_space": round(m * math.log10(math.factorial(n)), 4),
+        "n_clues": len(clues),
+        "clue_types": hist,
+        "answer_keys_from": keys_from,
+        **({"licence": licence} if licence else {}),
+    }
+    return LabelledProblem(
+        problem_id=f"zebralogic-{slug(rid)}",
+        family="zebralogic",
+        kind="zebra",
+        params={"id": rid},
+        seed=0,
+        spawn_key=[],
+        problem=problem,
+        label="SAT",
+        oracle={"solver": "glucose4", "unique": True},
+        metadata=meta,
+    )
+
+
+def shipped_mismatch(row: dict[str, Any], p: LabelledProblem) -> int | None:
+    """Cells where the row's own solution differs from the proved one (None: no solution)."""
+    sol = row.get("solution")
+    if not isinstance(sol, dict) or not isinstance(sol.get("rows"), list):
+        return None
+    norm = lambda x: re.sub(r"\s+", " ", str(x)).strip().lower()  # noqa: E731
+    mine = {r[0]: [norm(v) for v in r[1:]] for r in p.problem["solution"]["rows"]}
+    bad = 0
+    for r in sol["rows"]:
+        got = mine.get(norm(r[0]), [])
+        bad += sum(a != norm(b) for a, b in zip(got, r[1:], strict=False)) + abs(
+            len(got) - len(r) + 1
+        )
+    return bad + max(0, len(mine) - len(sol["rows"])) * p.problem["n_attributes"]
+
+
+def read_zebralogic(
+    paths: Sequence[str | Path], log: ImportLog, licence: str | None = None
+) -> list[LabelledProblem]:
+    """Every grid-mode puzzle row of the files (JSON, JSONL, Parquet) whose text parses and
+    whose solution is unique; the others are noted with the clue that failed."""
+    out: list[LabelledProblem] = []
+    seen: set[str] = set()
+    log.sources += [str(p) for p in paths]
+    for path, shown in expand(paths, (".json", ".jsonl", ".parquet")):
+        try:
+            rows = read_rows(path)
+        except DataFileError as e:
+            log.reject(shown, str(e))
+            continue
+        for i, row in enumerate(rows):
+            log.read += 1
+            where = f"{shown}#{i + 1}"
+            if not isinstance(row, dict):
+                log.reject(where, "not a JSON object")
+                continue
+            where = f"{shown}#{row.get('id', i + 1)}"
+            try:
+                p = zebralogic_problem(row, where, licence)
+            except PuzzleError as e:
+                log.reject(where, str(e))
+                continue
+            if p.problem_id in seen:
+                log.warn(where, f"the id {row.get('id')!r} appears again; kept the first")
+                continue
+            seen.add(p.problem_id)
+            if p.metadata["answer_keys_from"] == "unknown intro lines":
+                log.warn(where, "answer keys not known for some attributes: named 'Attribute i'")
+            bad = shipped_mismatch(row, p)
+            if bad:
+                log.disagreements.append(
+                    {
+                        "source": where,
+                        "declared": "the shipped solution",
+                        "found": f"a unique solution that differs in {bad} cells",
+                        "found_by": "glucose4",
+                    }
+                )
+            out.append(p)
+            log.imported += 1
+    return out
+
+
+def _load(path: Path) -> list[LabelledProblem]:
+    log = ImportLog(dataset="zebralogic")
+    problems = read_zebralogic([path], log)
+    if log.rejected:
+        first = log.rejected[0]
+        raise LogicforgeError(f"{first.source}: {first.message} ({len(log.rejected)} rejected)")
+    return problems
+
+
+DATASETS.register(
+    "zebralogic",
+    Dataset(
+        _load,
+        what="ZebraLogic grid-mode rows (HF grid_mode JSON / JSONL / Parquet, ZeroEval results)",
+        read=read_zebralogic,
+    ),
+)
