@@ -71,7 +71,7 @@ def dimacs_problem(
         family="dimacs",
         kind="cnf",
         params={"source": meta["source"]},
-        seed=0,
+        seed=int(meta["sha256"][:8], 16) if "sha256" in meta else 0,  # per-formula streams
         spawn_key=[],
         problem={"num_vars": cnf.num_vars, "clauses": [list(c) for c in cnf.clauses]},
         label=label,

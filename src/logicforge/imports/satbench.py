@@ -21,7 +21,9 @@ Example:
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -78,6 +80,7 @@ def satbench_problem(row: dict[str, Any], where: str, licence: str | None) -> La
     meta = {
         "source": where,
         "id": rid,
+        "sha256": hashlib.sha256(json.dumps(row, sort_keys=True, default=str).encode()).hexdigest(),
         "dims": row.get("dims"),
         "declared_label": None
         if not isinstance(row.get("satisfiable"), bool)

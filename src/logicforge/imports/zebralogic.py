@@ -301,7 +301,7 @@ def zebralogic_problem(row: dict[str, Any], source: str, licence: str | None) ->
         family="zebralogic",
         kind="zebra",
         params={"id": rid},
-        seed=0,
+        seed=int(meta["sha256"][:8], 16),  # per-puzzle streams (renaming, the zebra-mc cell)
         spawn_key=[],
         problem=problem,
         label="SAT",
