@@ -127,3 +127,15 @@ def test_inspect_task_runs_and_agrees_with_logicforge(tmp_path) -> None:
     ours = sum(r["verdict"]["correct"] for r in recs) / len(recs)
     assert log.results.total_samples == len(items)
     assert inspect_acc == pytest.approx(ours)
+    # the Inspect log re-scored by logicforge gives the same verdicts as the logicforge run,
+    # read from the .eval file (through inspect_ai) and from its JSON form (directly)
+    from inspect_ai.log import write_eval_log
+
+    write_eval_log(log, str(tmp_path / "log.json"), format="json")
+    mine = {r["item_id"]: r["verdict"]["correct"] for r in recs}
+    for path in (logs[-1], tmp_path / "log.json"):
+        rescored, _, _, rlog = lf.rescore("inspect", [path], items=items)
+        assert not rlog.rejected and len(rescored) == len(items)
+        assert {r.item_id: r.verdict.correct for r in rescored} == mine
+        assert {r.model for r in rescored} == {"openai-api/lftest/fake"}
+        assert all(r.extra["source_verdict"] == r.verdict.correct for r in rescored)

@@ -321,3 +321,34 @@ def test_satbench_rows_import_and_score_by_the_trace_checks(tmp_path) -> None:
     g.write_text("".join(json.dumps(r) + "\n" for r in rows))
     recs, *_ = lf.rescore("jsonl", [g], items=items)
     assert [r.verdict.correct for r in recs] == [True, True, False]
+
+
+def test_an_inspect_json_log_whose_scorer_disagrees(tmp_path) -> None:
+    """A hand-written Inspect JSON log (the documented sample shape) with a naive scorer: its
+    "C" on a wrong reply and "I" on a right one land in the disagreement table's counts."""
+    items = lf.render(lf.generate("ksat/random", {"n_vars": 5, "alpha": 4.26}, count=3, seed=2))
+    gold = [it.gold["label"] for it in items]
+    texts = [f'{{"answer": "{g}"}}' for g in gold]  # right decisions, no witnesses asked
+    texts[1] = '{"answer": "UNSAT"}' if gold[1] == "SAT" else '{"answer": "SAT"}'
+    samples = [
+        {
+            "id": it.item_id,
+            "epoch": 1,
+            "input": [
+                {"role": "user", "content": [{"type": "text", "text": it.messages[0].content}]}
+            ],
+            "output": {"completion": t, "choices": [{"stop_reason": "stop"}]},
+            "scores": {"match": {"value": v}},
+        }
+        for it, t, v in zip(items, texts, ["I", "C", "C"], strict=True)
+    ]
+    samples.append({"id": "elsewhere", "epoch": 1, "input": "x", "output": {"completion": "SAT"}})
+    f = tmp_path / "log.json"
+    f.write_text(json.dumps({"eval": {"model": "openai/m"}, "samples": samples}))
+    recs, _, _, log = lf.rescore("inspect", [f], items=items)
+    assert len(recs) == 3 and [n.source.split("#")[1] for n in log.rejected] == ["elsewhere"]
+    from logicforge.reports.compute import rescore_disagreements
+
+    (row,) = rescore_disagreements([r.model_dump() for r in recs])
+    assert {r.verdict.correct for r in recs[::2]} == {True} and not recs[1].verdict.correct
+    assert (row["agree"], row["right_by_source_only"], row["right_by_logicforge_only"]) == (1, 1, 1)

@@ -14,6 +14,9 @@ Formats:
   chat_history: [prompt], configs}``);
 * ``jsonl`` — one ``{"id", "model", "response"}`` object per line (``sample``, ``prompt``,
   ``correct`` optional), ids matching an item, problem or source id;
+* ``inspect`` — Inspect AI eval logs (``.eval`` through ``inspect_ai``, ``.json`` directly):
+  each sample's input, output completion, epoch (sample = epoch − 1) and its first scorer's
+  value as the source verdict; the log's model;
 * ``dimacs-reply`` — a DIMACS CNF followed by a marker line (default ``=== REPLY ===``) and the
   model's raw reply, one file per reply, as several SAT papers store them; the formula itself is
   the problem (imported and solved), the file name its id.
@@ -115,11 +118,97 @@ def read_plain(path: Path, shown: str, log: ImportLog) -> Iterator[Reply]:
         )
 
 
+def _content(c: Any) -> str | None:
+    """A message content as text: a string, or the text parts of a list of parts."""
+    if isinstance(c, str):
+        return c
+    if isinstance(c, list):
+        parts = [p.get("text") for p in c if isinstance(p, dict) and p.get("type") == "text"]
+        return "".join(x for x in parts if isinstance(x, str))
+    return None
+
+
+def _inspect_samples(path: Path) -> tuple[str, list[dict[str, Any]]]:
+    """(model, samples as plain dicts) of an Inspect log: ``.json`` read directly, ``.eval``
+    (a zstd-compressed zip) through ``inspect_ai`` when it is installed."""
+    import json
+
+    if path.suffix == ".json":
+        try:
+            obj = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise DataFileError(f"{path}: not an Inspect JSON log ({e})") from None
+        if not isinstance(obj, dict) or not isinstance(obj.get("samples"), list):
+            raise DataFileError(f"{path}: not an Inspect log (no 'samples' list)")
+        return str((obj.get("eval") or {}).get("model") or "unknown"), obj["samples"]
+    try:
+        from inspect_ai.log import read_eval_log
+    except ImportError:
+        raise DataFileError(
+            f"{path}: reading .eval logs needs inspect_ai (pip install inspect-ai), or convert "
+            "it first: inspect log convert --to json"
+        ) from None
+    try:
+        log = read_eval_log(str(path))
+    except Exception as e:  # inspect raises its own errors for a bad file
+        raise DataFileError(
+            f"{path}: inspect_ai cannot read it ({type(e).__name__}: {e})"
+        ) from None
+    return str(log.eval.model), [s.model_dump(mode="json") for s in log.samples or []]
+
+
+def _score_value(scores: Any) -> bool | None:
+    """The first scorer's verdict of an Inspect sample: C / I, 1 / 0, true / false."""
+    if not isinstance(scores, dict) or not scores:
+        return None
+    first = next(iter(scores.values()))
+    v = first.get("value") if isinstance(first, dict) else None
+    if v in ("C", "I"):
+        return v == "C"
+    return _verdict(v)
+
+
+def read_inspect(path: Path, shown: str, log: ImportLog) -> Iterator[Reply]:
+    model, samples = _inspect_samples(path)
+    for i, s in enumerate(samples):
+        log.read += 1
+        where = f"{shown}#{s.get('id', i + 1)}"
+        out = s.get("output") or {}
+        choices = out.get("choices") or []
+        text = out.get("completion")
+        if not text and choices:
+            text = _content((choices[0].get("message") or {}).get("content"))
+        inp = s.get("input")
+        prompt = (
+            inp
+            if isinstance(inp, str)
+            else "\n\n".join(_content(m.get("content")) or "" for m in inp if isinstance(m, dict))
+            if isinstance(inp, list)
+            else None
+        )
+        err = s.get("error")
+        stop = choices[0].get("stop_reason") if choices else None
+        yield Reply(
+            id=str(s.get("id")),
+            model=model,
+            text=text if isinstance(text, str) and not err else None,
+            where=where,
+            sample=max(0, int(s.get("epoch") or 1) - 1),
+            prompt=prompt,
+            source_verdict=_score_value(s.get("scores")),
+            finish_reason="length" if stop in ("max_tokens", "model_length") else stop,
+            error=(
+                str(err.get("message") if isinstance(err, dict) else err)[:300] if err else None
+            ),
+        )
+
+
 READERS: dict[str, Callable[[Path, str, ImportLog], Iterator[Reply]]] = {
     "zeroeval": read_zeroeval,
     "jsonl": read_plain,
+    "inspect": read_inspect,
 }
-SUFFIXES = {"zeroeval": (".json",), "jsonl": (".jsonl", ".json")}
+SUFFIXES = {"zeroeval": (".json",), "jsonl": (".jsonl", ".json"), "inspect": (".eval", ".json")}
 
 
 def read_dimacs_replies(
