@@ -352,3 +352,82 @@ def test_an_inspect_json_log_whose_scorer_disagrees(tmp_path) -> None:
     (row,) = rescore_disagreements([r.model_dump() for r in recs])
     assert {r.verdict.correct for r in recs[::2]} == {True} and not recs[1].verdict.correct
     assert (row["agree"], row["right_by_source_only"], row["right_by_logicforge_only"]) == (1, 1, 1)
+
+
+LM_EVAL_TASK = """task: logicforge_items
+dataset_path: json
+dataset_kwargs:
+  data_files:
+    test: {docs}
+test_split: test
+output_type: generate_until
+doc_to_text: "{{{{prompt}}}}"
+doc_to_target: "{{{{label}}}}"
+generation_kwargs:
+  until: []
+  max_gen_toks: 64
+  do_sample: false
+metric_list:
+  - metric: exact_match
+"""
+
+
+def test_lm_eval_log_samples_rescore_to_a_logicforge_runs_verdicts(tmp_path) -> None:
+    """lm-evaluation-harness run for real (local-chat-completions against a server on
+    127.0.0.1, `--log_samples`): its samples re-score to the verdicts of a logicforge run on the
+    same replies; its exact-match metric (the JSON reply never equals "SAT") is the source verdict
+    the disagreement table counts."""
+    pytest.importorskip("lm_eval")
+    import os
+    import subprocess
+    import sys
+
+    from .fakeserver import FakeServer
+
+    items = lf.render(lf.generate("ksat/random", {"n_vars": 6, "alpha": 4.26}, count=8, seed=4))
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text(
+        "".join(
+            json.dumps(
+                {"id": it.item_id, "prompt": it.messages[0].content, "label": it.gold["label"]}
+            )
+            + "\n"
+            for it in items
+        )
+    )
+    (tmp_path / "tasks").mkdir()
+    (tmp_path / "tasks" / "lf.yaml").write_text(LM_EVAL_TASK.format(docs=docs))
+    env = {
+        **os.environ,
+        "HF_DATASETS_OFFLINE": "1",
+        "HF_HUB_OFFLINE": "1",
+        "HF_HOME": str(tmp_path / "hf"),
+        "OPENAI_API_KEY": "unused",
+    }
+    with FakeServer() as srv:
+        p = subprocess.run(
+            [
+                sys.executable, "-m", "lm_eval", "run",
+                "--model", "local-chat-completions",
+                "--model_args", f"model=fake,base_url={srv.base_url}/chat/completions,tokenizer_backend=none",
+                "--tasks", "logicforge_items", "--include_path", str(tmp_path / "tasks"),
+                "--apply_chat_template", "--log_samples", "--output_path", str(tmp_path / "out"),
+            ],
+            capture_output=True, text=True, env=env, timeout=300,
+        )  # fmt: skip
+        assert p.returncode == 0, p.stderr[-2000:]
+        lf.run(items, f"openai-compatible:{srv.base_url}:fake", tmp_path / "r.jsonl")
+    samples = sorted((tmp_path / "out").rglob("samples_*.jsonl"))
+    assert len(samples) == 1
+    recs, _, _, log = lf.rescore("lm-eval", samples, items=items)
+    assert not log.rejected and len(recs) == len(items)
+    mine = {r["item_id"]: r["verdict"]["correct"] for r in _rows(tmp_path / "r.jsonl")}
+    assert {r.item_id: r.verdict.correct for r in recs} == mine
+    assert {r.model for r in recs} == {"fake"}
+    from logicforge.reports.compute import rescore_disagreements
+
+    (row,) = rescore_disagreements([r.model_dump() for r in recs])
+    assert (
+        row["right_by_source_only"] == 0
+        and row["right_by_logicforge_only"] == sum(mine.values()) > 0
+    )

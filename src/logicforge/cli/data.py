@@ -79,11 +79,10 @@ def add_parsers(sub: Any) -> None:
 
     rs = sub.add_parser(
         "rescore",
-        help="re-score replies collected by other harnesses (ZeroEval, Inspect, JSONL, DIMACS + "
-        "reply) "
-        "with logicforge's parser and verifiers",
+        help="re-score replies collected by other harnesses (ZeroEval, Inspect, lm-eval, JSONL, "
+        "DIMACS + reply) with logicforge's parser and verifiers",
     )
-    rs.add_argument("format", choices=["zeroeval", "jsonl", "inspect", "dimacs-reply"])
+    rs.add_argument("format", choices=["zeroeval", "jsonl", "inspect", "lm-eval", "dimacs-reply"])
     rs.add_argument("paths", nargs="+", help="reply files, folders or globs")
     rs.add_argument("--out", required=True, help="folder for records.jsonl (+ items, report)")
     rs.add_argument(

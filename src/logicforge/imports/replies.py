@@ -17,6 +17,10 @@ Formats:
 * ``inspect`` — Inspect AI eval logs (``.eval`` through ``inspect_ai``, ``.json`` directly):
   each sample's input, output completion, epoch (sample = epoch − 1) and its first scorer's
   value as the source verdict; the log's model;
+* ``lm-eval`` — lm-evaluation-harness ``--log_samples`` files (``samples_<task>_<time>.jsonl``):
+  the doc's ``id`` (else ``doc_id``), the filtered response, the request's prompt (chat
+  contexts read back from their JSON), the first metric as the source verdict, and the model
+  from the ``results_<time>.json`` beside it;
 * ``dimacs-reply`` — a DIMACS CNF followed by a marker line (default ``=== REPLY ===``) and the
   model's raw reply, one file per reply, as several SAT papers store them; the formula itself is
   the problem (imported and solved), the file name its id.
@@ -203,12 +207,88 @@ def read_inspect(path: Path, shown: str, log: ImportLog) -> Iterator[Reply]:
         )
 
 
+def _lm_eval_model(path: Path) -> str:
+    """The model name lm-evaluation-harness saved beside its samples (``results_<time>.json``),
+    else the folder's name (``--output_path`` / <model>)."""
+    import json
+
+    stamp = path.stem.rsplit("_", 1)[-1]
+    for f in sorted(path.parent.glob(f"results_{stamp}*.json")) or sorted(
+        path.parent.glob("results_*.json")
+    ):
+        try:
+            name = json.loads(f.read_text(encoding="utf-8")).get("model_name")
+        except (OSError, ValueError):
+            continue
+        if isinstance(name, str) and name:
+            return name
+    return path.parent.name
+
+
+def _lm_eval_prompt(args: Any) -> str | None:
+    """The prompt of a ``generate_until`` request: the context string, or the text of a chat
+    context (``--apply_chat_template`` stores the messages as a JSON string)."""
+    import json
+
+    if not isinstance(args, dict) or not args:
+        return None
+    ctx = next(iter(args.values()))
+    ctx = ctx.get("arg_0") if isinstance(ctx, dict) else None
+    if isinstance(ctx, list) and ctx:
+        ctx = ctx[0]
+    if not isinstance(ctx, str):
+        return None
+    try:
+        msgs = json.loads(ctx)
+    except ValueError:
+        return ctx
+    if isinstance(msgs, list) and all(isinstance(m, dict) for m in msgs):
+        return "\n\n".join(_content(m.get("content")) or "" for m in msgs)
+    return ctx
+
+
+def read_lm_eval(path: Path, shown: str, log: ImportLog) -> Iterator[Reply]:
+    model = _lm_eval_model(path)
+    for i, row in enumerate(read_rows(path)):
+        log.read += 1
+        where = f"{shown}#{i + 1}"
+        if not isinstance(row, dict) or "resps" not in row:
+            log.reject(where, "not an lm-eval sample (no 'resps')")
+            continue
+        doc: dict[str, Any] = row["doc"] if isinstance(row.get("doc"), dict) else {}
+        rid = next((doc[k] for k in ("id", "item_id", "problem_id") if doc.get(k)), None)
+        text = row.get("filtered_resps")
+        text = text[0] if isinstance(text, list) and text else text
+        if not isinstance(text, str):
+            resps = row.get("resps")
+            text = resps[0][0] if resps and isinstance(resps[0], list) and resps[0] else None
+        metrics: list[Any] = row["metrics"] if isinstance(row.get("metrics"), list) else []
+        verdict = next(
+            (_verdict(row.get(m)) for m in metrics if _verdict(row.get(m)) is not None), None
+        )
+        yield Reply(
+            id=str(rid if rid is not None else row.get("doc_id")),
+            model=model,
+            text=text if isinstance(text, str) else None,
+            where=where,
+            prompt=_lm_eval_prompt(row.get("arguments")),
+            source_verdict=verdict,
+            error=None if isinstance(text, str) else "no response text",
+        )
+
+
 READERS: dict[str, Callable[[Path, str, ImportLog], Iterator[Reply]]] = {
+    "lm-eval": read_lm_eval,
     "zeroeval": read_zeroeval,
     "jsonl": read_plain,
     "inspect": read_inspect,
 }
-SUFFIXES = {"zeroeval": (".json",), "jsonl": (".jsonl", ".json"), "inspect": (".eval", ".json")}
+SUFFIXES = {
+    "zeroeval": (".json",),
+    "jsonl": (".jsonl", ".json"),
+    "inspect": (".eval", ".json"),
+    "lm-eval": (".jsonl",),
+}
 
 
 def read_dimacs_replies(
