@@ -431,3 +431,59 @@ def test_lm_eval_log_samples_rescore_to_a_logicforge_runs_verdicts(tmp_path) -> 
         row["right_by_source_only"] == 0
         and row["right_by_logicforge_only"] == sum(mine.values()) > 0
     )
+
+
+def test_mc_mode_rows_take_their_answer_from_the_proved_grid(zeroeval, tmp_path) -> None:
+    """Multiple-choice rows (``question``, ``choices``; the answer gated, so optional): the right
+    choice is read off the proved solution — here checked against the hand-derived grids."""
+    src = {r["id"]: r for r in json.loads(zeroeval.read_text())}
+    p22, p42 = src["lgp-test-2x2-33"]["puzzle"], src["lgp-test-4x2-18"]["puzzle"]
+    rows = [
+        {
+            "id": "mc-1",
+            "puzzle": p22,
+            "question": "What is the name of the person in House 2?",
+            "choices": ["Eric", "Arnold"],
+        },
+        {"id": "mc-2", "puzzle": p22, "question": "Which house is Eric in?", "choices": ["1", "2"]},
+        {
+            "id": "mc-3",
+            "puzzle": p42,
+            "question": "What is the favorite color of the person in the third house?",
+            "choices": ["green", "red", "white", "yellow"],
+            "answer": "yellow",
+        },
+        {
+            "id": "mc-4",
+            "puzzle": p42,
+            "question": "What color does Eric like?",
+            "choices": ["green", "red", "white", "yellow"],
+            "answer": "red",
+        },
+        {"id": "mc-5", "puzzle": p42, "question": "Is this puzzle hard?", "choices": ["yes", "no"]},
+    ]
+    f = tmp_path / "mc_mode.jsonl"
+    f.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = tmp_path / "mc"
+    assert main(["import", "zebralogic", str(f), "--out", str(out)]) == 0
+    log = json.loads((out / "import_report.json").read_text())
+    assert log["imported"] == 4 and [n["source"].split("#")[1] for n in log["rejected"]] == ["mc-5"]
+    # mc-4's shipped answer is wrong: Eric is in house 2, white (BY_HAND)
+    assert [(d["declared"], d["found"]) for d in log["disagreements"]] == [("red", "white")]
+    items = {it["problem_id"]: lf.Item.model_validate(it) for it in _rows(out / "items.jsonl")}
+    got = {pid.split("-", 1)[1]: it.gold["cell"]["value"] for pid, it in items.items()}
+    assert got == {"mc-1": "Arnold", "mc-2": "1", "mc-3": "yellow", "mc-4": "white"}
+    it = items["zebralogic-mc-3"]
+    assert (
+        it.rendering == "zebra-mc"
+        and "the favorite color of the person in the third house?\nA) green"
+        in it.messages[0].content
+    )
+    replies = [
+        {"id": "mc-3", "model": "m", "response": "…so the answer is D"},
+        {"id": "mc-1", "model": "m", "response": '{"answer": "A"}'},
+    ]
+    g = tmp_path / "r.jsonl"
+    g.write_text("".join(json.dumps(r) + "\n" for r in replies))
+    recs, *_ = lf.rescore("jsonl", [g], items=list(items.values()))
+    assert [r.verdict.correct for r in recs] == [True, False]

@@ -13,6 +13,10 @@ a child's name) is given to the attribute whose intro shares a word with the phr
 person's child is named Alice"), or to the first attribute (the names) when the phrase is the
 value alone.
 
+A multiple-choice row (``question``, ``choices``) becomes a ``zebra-mc`` item with its own
+question and choices; the right choice is read off the proved grid (:func:`mc_answer`), and a
+shipped ``answer`` that differs is noted.
+
 The answer keys (``Name``, ``BookGenre``, …) come from the row's ``solution.header`` when it
 has one, else from the JSON template of a stored prompt, else from ZebraLogic's intro lines
 (:data:`KEYS`). A shipped solution is compared with the proved one, cell by cell, and a
@@ -221,6 +225,64 @@ def solve_unique(n: int, m: int, clues: list[Clue]) -> tuple[list[list[int]] | N
         return pos, 1 + bool(s.solve())
 
 
+_HOUSE_NO = re.compile(r"\bhouse\s*(?:#|number\s*)?(\d+)\b", re.I)
+_HOUSE_ORD = re.compile(r"\b(" + "|".join(ORDINALS) + r") house\b", re.I)
+
+
+def mc_answer(
+    question: str,
+    choices: list[str],
+    values: list[list[str]],
+    intros: list[str],
+    grid: list[list[str]],
+) -> str:
+    """The choice a multiple-choice question's answer is, read off the proved grid
+    (``grid[h][a]``): the question names a house ("House 3", "the third house") or a person (a
+    value), and the choices are one attribute's values or house numbers.
+
+    Example:
+        >>> mc_answer("What is the name of the person in House 2?", ["Eric", "Arnold"],
+        ...           [["Eric", "Arnold"], ["tea", "milk"]], ["names", "drinks"],
+        ...           [["Eric", "milk"], ["Arnold", "tea"]])
+        'Arnold'
+    """
+    norm = lambda x: re.sub(r"\s+", " ", str(x)).strip().lower()  # noqa: E731
+    n = len(grid)
+    house: int | None = None
+    for m in _HOUSE_NO.finditer(question):
+        if 1 <= int(m.group(1)) <= n:
+            house = int(m.group(1)) - 1
+    for m in _HOUSE_ORD.finditer(question):
+        if ORDINALS.index(m.group(1).lower()) < n:
+            house = ORDINALS.index(m.group(1).lower())
+    masked = _HOUSE_ORD.sub(
+        lambda m: " " * len(m.group(0)), _HOUSE_NO.sub(lambda m: " " * len(m.group(0)), question)
+    )
+    who = _mentions(masked, values, intros)
+    attrs = [
+        a for a, vals in enumerate(values) if {norm(c) for c in choices} <= {norm(v) for v in vals}
+    ]
+    houses = all(re.fullmatch(r"(?:house\s*)?\d+", norm(c)) for c in choices)
+    if houses and len(who) == 1:  # "Which house does X live in?"
+        a, v, _ = who[0]
+        h = next(h for h in range(n) if norm(grid[h][a]) == norm(values[a][v]))
+        got = [c for c in choices if int(re.sub(r"\D", "", c)) == h + 1]
+    elif len(attrs) == 1 and (house is not None or who):
+        target = attrs[0]
+        if house is None:
+            known = [(a, v) for a, v, _ in who if a != target]
+            if len(known) != 1:
+                raise PuzzleError(f"the question {question!r} names {len(known)} people")
+            a, v = known[0]
+            house = next(h for h in range(n) if norm(grid[h][a]) == norm(values[a][v]))
+        got = [c for c in choices if norm(c) == norm(grid[house][target])]
+    else:
+        raise PuzzleError(f"cannot read the question {question!r} against its choices")
+    if len(got) != 1:
+        raise PuzzleError(f"the proved solution matches {len(got)} of the choices {choices}")
+    return got[0]
+
+
 def _keys(row: dict[str, Any], intros: list[str]) -> tuple[list[str], str]:
     """The answer keys and where they came from (the shipped header, a stored prompt, the
     intros)."""
@@ -270,6 +332,11 @@ def zebralogic_problem(row: dict[str, Any], source: str, licence: str | None) ->
     rid = str(
         row.get("id") or row.get("session_id") or hashlib.sha256(text.encode()).hexdigest()[:12]
     )
+    mc = None
+    if isinstance(row.get("question"), str) and isinstance(row.get("choices"), list):
+        choices = [str(c) for c in row["choices"]]
+        answer = mc_answer(row["question"], choices, values, intros, grid)
+        mc = {"question": row["question"], "choices": choices, "answer": answer}
     problem = {
         "n_houses": n,
         "n_attributes": m,
@@ -281,6 +348,7 @@ def zebralogic_problem(row: dict[str, Any], source: str, licence: str | None) ->
             "rows": [[str(h + 1), *grid[h]] for h in range(n)],
         },
         "text": text.rstrip("\n"),
+        **({"mc": mc} if mc else {}),
     }
     meta: dict[str, Any] = {
         "id": rid,
@@ -294,6 +362,7 @@ def zebralogic_problem(row: dict[str, Any], source: str, licence: str | None) ->
         "n_clues": len(clues),
         "clue_types": hist,
         "answer_keys_from": keys_from,
+        **({"renderer": "zebra-mc"} if mc else {}),
         **({"licence": licence} if licence else {}),
     }
     return LabelledProblem(
@@ -358,6 +427,17 @@ def read_zebralogic(
             seen.add(p.problem_id)
             if p.metadata["answer_keys_from"] == "unknown intro lines":
                 log.warn(where, "answer keys not known for some attributes: named 'Attribute i'")
+            shipped = row.get("answer")
+            mc = p.problem.get("mc")
+            if mc and isinstance(shipped, str) and shipped.strip().lower() != mc["answer"].lower():
+                log.disagreements.append(
+                    {
+                        "source": where,
+                        "declared": shipped,
+                        "found": mc["answer"],
+                        "found_by": "glucose4",
+                    }
+                )
             bad = shipped_mismatch(row, p)
             if bad:
                 log.disagreements.append(

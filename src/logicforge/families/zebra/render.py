@@ -316,11 +316,22 @@ class ZebraMCRenderer:
         attr = d["attributes"][a]
         options = list(d["values"][a])
         answer = d["solution"]["rows"][h][a + 1]
+        question = (
+            f"In the unique solution of this puzzle, what is the {attr} of the person in "
+            f"House {h + 1}?"
+        )
+        cell: dict[str, Any] = {"house": h + 1, "attribute": attr}
+        if d.get("mc"):  # an imported multiple-choice row: its own question and choices
+            question, options, answer = (
+                d["mc"]["question"],
+                list(d["mc"]["choices"]),
+                d["mc"]["answer"],
+            )
+            cell = {"house": None, "attribute": None}
         letters = [chr(ord("A") + i) for i in range(len(options))]
         opts = "\n".join(f"{x}) {o}" for x, o in zip(letters, options, strict=True))
         prompt = (
-            f"{puzzle_text(d)}\n\n# Question\n\nIn the unique solution of this puzzle, what is the {attr} of the person in "
-            f"House {h + 1}?\n{opts}\n\nReply with your reasoning if you like, then end with one final JSON object: "
+            f"{puzzle_text(d)}\n\n# Question\n\n{question}\n{opts}\n\nReply with your reasoning if you like, then end with one final JSON object: "
             '{"answer": "<letter>"}'
         )
         schema = {
@@ -331,8 +342,7 @@ class ZebraMCRenderer:
         gold = {
             "label": letters[options.index(answer)],
             "cell": {
-                "house": h + 1,
-                "attribute": attr,
+                **cell,
                 "value": answer,
                 "letter": letters[options.index(answer)],
                 "options": options,
