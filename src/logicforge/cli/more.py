@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import api
 from ..errors import ConfigError, DataFileError
-from ..registry import FAMILIES, METRICS, MODELS, RENDERERS, TRANSFORMS
+from ..registry import DATASETS, FAMILIES, METRICS, MODELS, RENDERERS, TRANSFORMS
 from .args import natural
 
 MODEL_HELP = {
@@ -96,6 +96,11 @@ def list_rows(what: str) -> list[dict[str, str]]:
             {"name": n, "description": _first_line(load_suite(n).description), "parameters": ""}
             for n in list_suites()
         ]
+    if what == "datasets":
+        return [
+            {"name": n, "description": DATASETS.get(n).what, "parameters": ""}  # type: ignore[attr-defined]
+            for n in DATASETS.names()
+        ]
     reg = {
         "families": FAMILIES,
         "renderers": RENDERERS,
@@ -121,7 +126,7 @@ def list_rows(what: str) -> list[dict[str, str]]:
     return rows
 
 
-WHAT = ["families", "renderers", "models", "transforms", "metrics", "suites"]
+WHAT = ["families", "renderers", "models", "transforms", "metrics", "suites", "datasets"]
 
 
 def cmd_list(a: argparse.Namespace) -> int:

@@ -466,7 +466,7 @@ DATASETS.register(
     "zebralogic",
     Dataset(
         _load,
-        what="ZebraLogic grid-mode rows (HF grid_mode JSON / JSONL / Parquet, ZeroEval results)",
+        what="ZebraLogic grid- and mc-mode rows (HF JSON / JSONL / Parquet, ZeroEval results)",
         read=read_zebralogic,
     ),
 )
