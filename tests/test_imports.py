@@ -175,3 +175,25 @@ def test_paths_that_name_nothing_are_errors(tmp_path, bad, capsys) -> None:
     assert main(["import", "dimacs", str(tmp_path / bad), "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
     assert ("matches no file" if "*" in bad else "no such file or folder") in err
+
+
+def test_folio_and_logicaldeduction_through_the_same_verb(shared_data, tmp_path) -> None:
+    lm = shared_data / "logiclm"
+    out = tmp_path / "folio"
+    assert (
+        main(
+            ["import", "folio", str(lm / "folio_v0.0_validation_gold_fol.jsonl"), "--out", str(out)]
+        )
+        == 0
+    )
+    log = json.loads((out / "import_report.json").read_text())
+    assert (log["read"], log["imported"]) == (204, 190)
+    assert [n["message"] for n in log["rejected"]] == [
+        "14 rows whose FOL annotations do not parse or prove"
+    ]
+    out = tmp_path / "ld"
+    assert (
+        main(["import", "ordering", str(lm / "logicaldeduction_dev.json"), "--out", str(out)]) == 0
+    )
+    assert len(_rows(out / "problems.jsonl")) == 300
+    assert {it["rendering"] for it in _rows(out / "items.jsonl")} == {"deduction"}

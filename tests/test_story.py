@@ -14,12 +14,12 @@ import pytest
 
 import logicforge as lf
 from logicforge.errors import ConfigError
-from logicforge.llm.satbench_story import sat_fallback
 from logicforge.llm.story import StoryConfig, story_stats
 from logicforge.llm.verbaliser import THEMES, VerbaliserStyle
 from logicforge.logic.cnf import CNF
 from logicforge.logic.sat import solve
 from logicforge.models.base import Response
+from logicforge.renderers.story_text import sat_fallback
 from logicforge.runner.narrate import narrate
 
 BAD = ("flip", "drop", "swap")

@@ -262,6 +262,22 @@ LABELS = ("True", "False", "Unknown")
 register_kind(Kind(KIND, LABELS, (choice_format(parse, lambda it: list(LABELS), _text),)))
 RENDERERS.register("fol", FOLRenderer())
 RENDERERS.register("fol-nl", FOLNLRenderer())
+
+
+def _read_folio(paths: Any, log: Any, timeout: float = 10.0) -> list[LabelledProblem]:
+    """``logicforge import folio``: every file's problems; the rows it skips are noted."""
+    out: list[LabelledProblem] = []
+    for p in paths:
+        log.sources.append(str(p))
+        problems, skipped = load_folio(p, timeout_s=timeout)
+        log.read += len(problems) + skipped
+        if skipped:
+            log.reject(str(p), f"{skipped} rows whose FOL annotations do not parse or prove")
+        out += problems
+    log.imported += len(out)
+    return out
+
+
 DATASETS.register(
     "folio",
     Dataset(
@@ -269,5 +285,6 @@ DATASETS.register(
         cumulative_fol,
         individual_fol,
         "FOLIO-format JSONL (gold FOL annotations)",
+        read=_read_folio,
     ),
 )

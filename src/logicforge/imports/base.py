@@ -44,8 +44,10 @@ def import_problems(
             except LogicforgeError as e:
                 log.reject(str(p), str(e))
                 continue
-            if isinstance(got, tuple):  # (problems, skipped) readers
-                got = got[0]
+            if isinstance(got, tuple):  # (problems, rows the reader skipped)
+                got, skipped = got
+                if skipped:
+                    log.reject(str(p), f"{skipped} rows the {dataset} reader could not use")
             problems += got
         log.imported = len(problems)
     return problems, log

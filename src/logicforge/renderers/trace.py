@@ -71,23 +71,31 @@ RENDERERS.register("formula-trace-aware", TraceRenderer("formula-trace-aware", a
 
 
 class StoredStoryRenderer:
-    """``satbench-story``: an imported SATBench puzzle's own story — scenario, variable mapping,
-    numbered conditions (one per clause, in the clauses' order), question — with the trace
-    instructions, so its items are scored by the same trace checks as ``formula-trace``."""
+    """``satbench-story``: a SATBench puzzle as a story — an imported puzzle's own scenario,
+    variable mapping, numbered conditions (one per clause, in the clauses' order) and question;
+    any other CNF problem gets SATBench's template story (deterministic statements, one exact
+    sentence per clause) — with the trace instructions, so its items are scored by the same
+    trace checks as ``formula-trace``."""
 
     name = "satbench-story"
     kind = "cnf"
 
     def render(self, problem: LabelledProblem) -> Item:
-        story = problem.problem.get("story")
-        if not isinstance(story, dict):
-            from ..errors import ConfigError
-
-            raise ConfigError(
-                "renderer", self.name, f"{problem.problem_id} has no stored story to render"
-            )
         cnf = CNF.from_json(problem.problem)
         names = display_names(problem, cnf.num_vars)
+        story = problem.problem.get("story")
+        if not isinstance(story, dict):
+            from .story_text import TEMPLATE_SCENE, sat_fallback, template_statements
+
+            stmts = template_statements(problem, cnf.num_vars)
+            story = {
+                "scenario": TEMPLATE_SCENE,
+                "variable_mapping": "\n".join(
+                    f"{n}: {s}." for n, s in zip(names, stmts, strict=True)
+                ),
+                "conditions": [sat_fallback(list(c), stmts) for c in cnf.clauses],
+                "question": "Can all of these conditions hold at the same time?",
+            }
         conds = "\n".join(f"{i}. {c}" for i, c in enumerate(story["conditions"], start=1))
         parts = [story.get("scenario", ""), story.get("variable_mapping", ""), conds]
         parts.append(story.get("question", ""))
