@@ -51,3 +51,21 @@ def import_problems(
             problems += got
         log.imported = len(problems)
     return problems, log
+
+
+def strict_loader(dataset: str, read: Any) -> Any:
+    """A suite ``data:`` block's loader built on a lenient reader: the problems of one path, or
+    an error naming the first file or row the reader refused."""
+
+    def load(path: Path) -> list[LabelledProblem]:
+        log = ImportLog(dataset=dataset)
+        problems = list(read([path], log))
+        if log.rejected:
+            first = log.rejected[0]
+            raise LogicforgeError(
+                f"{first.source}: {first.message} ({len(log.rejected)} rejected; "
+                f"`logicforge import {dataset}` keeps the rest)"
+            )
+        return problems
+
+    return load

@@ -26,12 +26,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataFileError, DimacsError, LogicforgeError, certify
+from ..errors import DataFileError, DimacsError, certify
 from ..families.base import Dataset
 from ..logic.cnf import CNF, parse_dimacs
 from ..logic.sat import solve
 from ..registry import DATASETS
 from ..schema import ImportLog, ImportNote, LabelledProblem
+from .base import strict_loader
 from .files import expand, provenance, read_bytes, slug
 
 SUFFIXES = (".cnf", ".dimacs", ".wcnf.cnf")
@@ -90,6 +91,41 @@ def dimacs_problem(
     )
 
 
+def formula_problem(
+    text: str,
+    data: bytes,
+    shown: str,
+    log: ImportLog,
+    timeout: float = 60.0,
+    licence: str | None = None,
+) -> LabelledProblem | None:
+    """One DIMACS text as a problem, or None with the reason noted in ``log`` (unreadable,
+    undecided); header oddities are warnings, a declared label the solver contradicts is a
+    disagreement."""
+    warnings: list[str] = []
+    try:
+        cnf = parse_dimacs(text, warnings=warnings)
+    except DimacsError as e:
+        log.reject(shown, str(e))
+        return None
+    for w in warnings:
+        log.warn(shown, w)
+    sol = solve(cnf, timeout=timeout)
+    if sol.label == "UNKNOWN":
+        log.unknown.append(
+            ImportNote(source=shown, message=f"no decision within {timeout:g} s: excluded")
+        )
+        return None
+    declared = declared_label(text)
+    if declared is not None and declared != sol.label:
+        log.disagreements.append(
+            {"source": shown, "declared": declared, "found": sol.label, "found_by": sol.solver}
+        )
+    meta = provenance(shown, data, licence) | {"declared_label": declared}
+    pid = f"dimacs-{slug(Path(shown).name.split('.')[0])}-{meta['sha256'][:8]}"
+    return dimacs_problem(cnf, sol.label, sol, meta, pid)
+
+
 def read_dimacs_files(
     paths: Sequence[str | Path],
     log: ImportLog,
@@ -111,49 +147,23 @@ def read_dimacs_files(
         except DataFileError as e:
             log.reject(shown, str(e))
             continue
-        warnings: list[str] = []
-        try:
-            cnf = parse_dimacs(text, warnings=warnings)
-        except DimacsError as e:
-            log.reject(shown, str(e))
+        p = formula_problem(text, data, shown, log, timeout, licence)
+        if p is None:
             continue
-        for w in warnings:
-            log.warn(shown, w)
-        sol = solve(cnf, timeout=timeout)
-        if sol.label == "UNKNOWN":
-            log.unknown.append(
-                ImportNote(source=shown, message=f"no decision within {timeout:g} s: excluded")
-            )
-            continue
-        declared = declared_label(text)
-        if declared is not None and declared != sol.label:
-            log.disagreements.append(
-                {"source": shown, "declared": declared, "found": sol.label, "found_by": sol.solver}
-            )
-        meta = provenance(shown, data, licence) | {"declared_label": declared}
-        pid = f"dimacs-{slug(Path(shown).name.split('.')[0])}-{meta['sha256'][:8]}"
+        pid = p.problem_id
         if pid in ids:  # the same bytes under the same name twice (e.g. a copy in a subfolder)
             log.warn(shown, f"the same formula as an earlier file ({pid}); imported again")
             pid = f"{pid}-{len(ids)}"
         ids.add(pid)
-        out.append(dimacs_problem(cnf, sol.label, sol, meta, pid))
+        out.append(p.model_copy(update={"problem_id": pid}))
         log.imported += 1
     return out
-
-
-def _load(path: Path) -> list[LabelledProblem]:
-    log = ImportLog(dataset="dimacs")
-    problems = read_dimacs_files([path], log)
-    if log.rejected:
-        first = log.rejected[0]
-        raise LogicforgeError(f"{first.source}: {first.message} ({len(log.rejected)} rejected)")
-    return problems
 
 
 DATASETS.register(
     "dimacs",
     Dataset(
-        _load,
+        strict_loader("dimacs", read_dimacs_files),
         what="DIMACS CNF files (a file, a folder or a glob; .gz / .xz / .bz2)",
         read=read_dimacs_files,
     ),

@@ -13,7 +13,7 @@ import gzip
 import hashlib
 import lzma
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -147,3 +147,28 @@ def read_rows(path: Path) -> list[Any]:
     if not isinstance(obj, list):
         raise DataFileError(f"{path}: expected a list of rows")
     return obj
+
+
+def rows_of(path: Path, shown: str, log: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(``shown#n``, row) for each object row of one file, counting every row read; a row that
+    is not a JSON object is noted as rejected (an unreadable file raises
+    :class:`~logicforge.errors.DataFileError`)."""
+    for i, row in enumerate(read_rows(path)):
+        log.read += 1
+        where = f"{shown}#{i + 1}"
+        if isinstance(row, dict):
+            yield where, row
+        else:
+            log.reject(where, f"not a JSON object: {str(row)[:60]!r}")
+
+
+def iter_rows(
+    paths: Sequence[str | Path], suffixes: Iterable[str], log: Any
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """:func:`rows_of` over every file the paths name; an unreadable file is noted and skipped."""
+    log.sources += [str(p) for p in paths]
+    for path, shown in expand(paths, suffixes):
+        try:
+            yield from rows_of(path, shown, log)
+        except DataFileError as e:
+            log.reject(shown, str(e))

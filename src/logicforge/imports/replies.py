@@ -39,12 +39,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataFileError, DimacsError
-from ..logic.cnf import parse_dimacs
-from ..logic.sat import solve
+from ..errors import DataFileError
 from ..schema import ImportLog, Item, LabelledProblem, Record
-from .dimacs import declared_label, dimacs_problem
-from .files import expand, provenance, read_bytes, read_rows, slug
+from .dimacs import formula_problem
+from .files import expand, read_bytes, rows_of
 
 MARKER = "=== REPLY ==="
 
@@ -73,10 +71,8 @@ def _verdict(v: Any) -> bool | None:
 
 
 def read_zeroeval(path: Path, shown: str, log: ImportLog) -> Iterator[Reply]:
-    for i, row in enumerate(read_rows(path)):
-        log.read += 1
-        where = f"{shown}#{i + 1}"
-        if not isinstance(row, dict) or "id" not in row:
+    for where, row in rows_of(path, shown, log):
+        if "id" not in row:
             log.reject(where, "not a ZeroEval row (an object with an 'id')")
             continue
         outs = row.get("output")
@@ -102,10 +98,8 @@ def read_zeroeval(path: Path, shown: str, log: ImportLog) -> Iterator[Reply]:
 
 
 def read_plain(path: Path, shown: str, log: ImportLog) -> Iterator[Reply]:
-    for i, row in enumerate(read_rows(path)):
-        log.read += 1
-        where = f"{shown}#{i + 1}"
-        if not isinstance(row, dict) or "id" not in row or "response" not in row:
+    for where, row in rows_of(path, shown, log):
+        if "id" not in row or "response" not in row:
             log.reject(where, "expected an object with 'id', 'model' and 'response'")
             continue
         text = row["response"]
@@ -249,10 +243,8 @@ def _lm_eval_prompt(args: Any) -> str | None:
 
 def read_lm_eval(path: Path, shown: str, log: ImportLog) -> Iterator[Reply]:
     model = _lm_eval_model(path)
-    for i, row in enumerate(read_rows(path)):
-        log.read += 1
-        where = f"{shown}#{i + 1}"
-        if not isinstance(row, dict) or "resps" not in row:
+    for where, row in rows_of(path, shown, log):
+        if "resps" not in row:
             log.reject(where, "not an lm-eval sample (no 'resps')")
             continue
         doc: dict[str, Any] = row["doc"] if isinstance(row.get("doc"), dict) else {}
@@ -308,22 +300,11 @@ def read_dimacs_replies(
         if not sep:
             log.reject(shown, f"no marker line {marker!r} between the formula and the reply")
             continue
-        warnings: list[str] = []
-        try:
-            cnf = parse_dimacs(head, warnings=warnings)
-        except DimacsError as e:
-            log.reject(shown, str(e))
+        p = formula_problem(head, head.encode(), shown, log)
+        if p is None:
             continue
-        for w in warnings:
-            log.warn(shown, w)
-        sol = solve(cnf, timeout=60.0)
-        if sol.label == "UNKNOWN":
-            log.reject(shown, "the formula was not decided within 60 s")
-            continue
-        meta = provenance(shown, head.encode(), None) | {"declared_label": declared_label(head)}
-        pid = f"dimacs-{slug(Path(shown).name.split('.')[0])}-{meta['sha256'][:8]}"
-        problems.append(dimacs_problem(cnf, sol.label, sol, meta, pid))
-        replies.append(Reply(id=pid, model=model, text=reply, where=shown))
+        problems.append(p)
+        replies.append(Reply(id=p.problem_id, model=model, text=reply, where=shown))
     return problems, replies
 
 

@@ -28,14 +28,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataFileError, LogicforgeError
+from ..errors import LogicforgeError
 from ..families.base import Dataset
 from ..logic.cnf import CNF
 from ..logic.sat import solve
 from ..registry import DATASETS
 from ..schema import ImportLog, ImportNote, LabelledProblem
+from .base import strict_loader
 from .dimacs import dimacs_problem
-from .files import expand, read_rows, slug
+from .files import iter_rows, slug
 
 
 class RowError(LogicforgeError):
@@ -104,55 +105,38 @@ def read_satbench(
 ) -> list[LabelledProblem]:
     out: list[LabelledProblem] = []
     seen: set[str] = set()
-    log.sources += [str(p) for p in paths]
-    for path, shown in expand(paths, (".jsonl", ".json")):
+    for where, row in iter_rows(paths, (".jsonl", ".json"), log):
         try:
-            rows = read_rows(path)
-        except DataFileError as e:
-            log.reject(shown, str(e))
+            p = satbench_problem(row, where, licence)
+        except RowError as e:
+            (log.unknown if "not decided" in str(e) else log.rejected).append(
+                ImportNote(source=where, message=str(e))
+            )
             continue
-        for i, row in enumerate(rows):
-            log.read += 1
-            where = f"{shown}#{i + 1}"
-            if not isinstance(row, dict):
-                log.reject(where, f"not a JSON object: {str(row)[:60]!r}")
-                continue
-            try:
-                p = satbench_problem(row, where, licence)
-            except RowError as e:
-                (log.unknown if "not decided" in str(e) else log.rejected).append(
-                    ImportNote(source=where, message=str(e))
-                )
-                continue
-            if p.problem_id in seen:
-                p = p.model_copy(update={"problem_id": f"{p.problem_id}-{i + 1}"})
-                log.warn(where, f"the id {row.get('id')!r} appears again; imported as row {i + 1}")
-            seen.add(p.problem_id)
-            declared = p.metadata["declared_label"]
-            if declared is not None and declared != p.label:
-                log.disagreements.append(
-                    {
-                        "source": where,
-                        "declared": declared,
-                        "found": p.label,
-                        "found_by": p.oracle["solver"],
-                    }
-                )
-            out.append(p)
-            log.imported += 1
+        if p.problem_id in seen:
+            p = p.model_copy(update={"problem_id": f"{p.problem_id}-{where.rsplit('#', 1)[1]}"})
+            log.warn(where, f"the id {row.get('id')!r} appears again; imported with its row number")
+        seen.add(p.problem_id)
+        declared = p.metadata["declared_label"]
+        if declared is not None and declared != p.label:
+            log.disagreements.append(
+                {
+                    "source": where,
+                    "declared": declared,
+                    "found": p.label,
+                    "found_by": p.oracle["solver"],
+                }
+            )
+        out.append(p)
+        log.imported += 1
     return out
-
-
-def _load(path: Path) -> list[LabelledProblem]:
-    log = ImportLog(dataset="satbench")
-    problems = read_satbench([path], log)
-    if log.rejected:
-        first = log.rejected[0]
-        raise LogicforgeError(f"{first.source}: {first.message} ({len(log.rejected)} rejected)")
-    return problems
 
 
 DATASETS.register(
     "satbench",
-    Dataset(_load, what="SATBench-problems.jsonl rows (raw JSONL)", read=read_satbench),
+    Dataset(
+        strict_loader("satbench", read_satbench),
+        what="SATBench-problems.jsonl rows (raw JSONL)",
+        read=read_satbench,
+    ),
 )

@@ -32,14 +32,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataFileError, LogicforgeError
+from ..errors import LogicforgeError
 from ..families.base import Dataset
 from ..families.zebra.clues import ORDINALS, Clue
 from ..families.zebra.encoding import clue_clauses, structure_clauses, var
 from ..families.zebra.generate import size_group
 from ..registry import DATASETS
 from ..schema import ImportLog, LabelledProblem
-from .files import expand, read_rows, slug
+from .base import strict_loader
+from .files import iter_rows, slug
 
 # ZebraLogic's intro line → the answer key its prompts use (from the public puzzles' templates)
 KEYS = {
@@ -402,70 +403,49 @@ def read_zebralogic(
     whose solution is unique; the others are noted with the clue that failed."""
     out: list[LabelledProblem] = []
     seen: set[str] = set()
-    log.sources += [str(p) for p in paths]
-    for path, shown in expand(paths, (".json", ".jsonl", ".parquet")):
+    for where, row in iter_rows(paths, (".json", ".jsonl", ".parquet"), log):
+        where = f"{where.rsplit('#', 1)[0]}#{row['id']}" if row.get("id") else where
         try:
-            rows = read_rows(path)
-        except DataFileError as e:
-            log.reject(shown, str(e))
+            p = zebralogic_problem(row, where, licence)
+        except PuzzleError as e:
+            log.reject(where, str(e))
             continue
-        for i, row in enumerate(rows):
-            log.read += 1
-            where = f"{shown}#{i + 1}"
-            if not isinstance(row, dict):
-                log.reject(where, "not a JSON object")
-                continue
-            where = f"{shown}#{row.get('id', i + 1)}"
-            try:
-                p = zebralogic_problem(row, where, licence)
-            except PuzzleError as e:
-                log.reject(where, str(e))
-                continue
-            if p.problem_id in seen:
-                log.warn(where, f"the id {row.get('id')!r} appears again; kept the first")
-                continue
-            seen.add(p.problem_id)
-            if p.metadata["answer_keys_from"] == "unknown intro lines":
-                log.warn(where, "answer keys not known for some attributes: named 'Attribute i'")
-            shipped = row.get("answer")
-            mc = p.problem.get("mc")
-            if mc and isinstance(shipped, str) and shipped.strip().lower() != mc["answer"].lower():
-                log.disagreements.append(
-                    {
-                        "source": where,
-                        "declared": shipped,
-                        "found": mc["answer"],
-                        "found_by": "glucose4",
-                    }
-                )
-            bad = shipped_mismatch(row, p)
-            if bad:
-                log.disagreements.append(
-                    {
-                        "source": where,
-                        "declared": "the shipped solution",
-                        "found": f"a unique solution that differs in {bad} cells",
-                        "found_by": "glucose4",
-                    }
-                )
-            out.append(p)
-            log.imported += 1
+        if p.problem_id in seen:
+            log.warn(where, f"the id {row.get('id')!r} appears again; kept the first")
+            continue
+        seen.add(p.problem_id)
+        if p.metadata["answer_keys_from"] == "unknown intro lines":
+            log.warn(where, "answer keys not known for some attributes: named 'Attribute i'")
+        shipped = row.get("answer")
+        mc = p.problem.get("mc")
+        if mc and isinstance(shipped, str) and shipped.strip().lower() != mc["answer"].lower():
+            log.disagreements.append(
+                {
+                    "source": where,
+                    "declared": shipped,
+                    "found": mc["answer"],
+                    "found_by": "glucose4",
+                }
+            )
+        bad = shipped_mismatch(row, p)
+        if bad:
+            log.disagreements.append(
+                {
+                    "source": where,
+                    "declared": "the shipped solution",
+                    "found": f"a unique solution that differs in {bad} cells",
+                    "found_by": "glucose4",
+                }
+            )
+        out.append(p)
+        log.imported += 1
     return out
-
-
-def _load(path: Path) -> list[LabelledProblem]:
-    log = ImportLog(dataset="zebralogic")
-    problems = read_zebralogic([path], log)
-    if log.rejected:
-        first = log.rejected[0]
-        raise LogicforgeError(f"{first.source}: {first.message} ({len(log.rejected)} rejected)")
-    return problems
 
 
 DATASETS.register(
     "zebralogic",
     Dataset(
-        _load,
+        strict_loader("zebralogic", read_zebralogic),
         what="ZebraLogic grid- and mc-mode rows (HF JSON / JSONL / Parquet, ZeroEval results)",
         read=read_zebralogic,
     ),
