@@ -165,7 +165,7 @@ def test_clue_sentences_in_zebralogic_templates() -> None:
         "There are two houses between Bob and The person's child is named Fred.", values, intros
     )
     assert (c.type, c.a, c.second) == ("TwoBetween", (0, 1), (1, 1))
-    c = parse_clue("The Dane is not in the second house.", values, intros)
+    c = parse_clue("The Danish person is not in the second house.", values, intros)
     assert (c.type, c.a, c.second) == ("NotAt", (2, 1), 1)
     with pytest.raises(PuzzleError, match="expected two people"):
         parse_clue("Bob is directly left of the tallest person.", values, intros)

@@ -6,9 +6,10 @@ The text: "There are N houses …", one `` - <intro>: `v1`, `v2`, … `` line pe
 ``## Clues:`` and numbered sentences in ZebraLogic's templates ("… is not in the second house",
 "… is directly left of …", "There are two houses between … and …", "A is B" for the same
 house, …). A sentence names people by phrases around an attribute's value ("the person who
-loves fantasy books", "the British person" for ``brit``, "the person whose birthday is in
-February" for ``feb``); the values are found in the sentence — exact words first, then words
-that begin with the value — and a value that two attributes share (``Alice`` as a name and as
+loves fantasy books", "the British person" for ``brit``, "the Swedish person" for ``swede``
+(:data:`ALIASES`), "the person whose birthday is in February" for ``feb``); the values are
+found in the sentence — exact words first, then words that begin with the value, share its
+singular or are its adjective — and a value that two attributes share (``Alice`` as a name and as
 a child's name) is given to the attribute whose intro shares a word with the phrase ("the
 person's child is named Alice"), or to the first attribute (the names) when the phrase is the
 value alone.
@@ -84,6 +85,19 @@ _STOP = {
     *("their", "who", "whose", "one", "and", "to"),
 }
 _TOKEN = re.compile(r"[a-z0-9]+")
+# values whose adjective is not a prefix of them ("the Swedish person" for ``swede``)
+ALIASES = {
+    "swede": "swedish",
+    "dane": "danish",
+    "spaniard": "spanish",
+    "dutchman": "dutch",
+    "pole": "polish",
+    "finn": "finnish",
+    "scot": "scottish",
+    "brit": "british",
+    "turk": "turkish",
+    "swiss": "swiss",
+}
 
 
 class PuzzleError(LogicforgeError):
@@ -117,6 +131,7 @@ def _mentions(
                 last, want = words[-1], vt[-1]
                 exact = last == want
                 near = len(want) >= 3 and (last.startswith(want) or _stem(last) == _stem(want))
+                near = near or (len(vt) == 1 and ALIASES.get(want) == last)
                 if exact or near:
                     cands.append((-len(vt), -int(exact), i, i + len(vt), a, v))
     taken: set[int] = set()
