@@ -13,6 +13,7 @@ from . import transforms  # noqa: E402, F401  (lf.transforms.pair, lf.transforms
 from ._version import __version__
 from .api import (
     generate,
+    generate_mixture,
     import_problems,
     iter_items,
     load_items,
@@ -53,6 +54,7 @@ from .schema import Answer, Item, LabelledProblem, Record, Verdict
 __all__ = [
     "__version__",
     "generate",
+    "generate_mixture",
     "transform",
     "reduce",
     "render",

@@ -26,23 +26,74 @@ def generate(
     workers: int = 1,
     executor: str = "local",
     ray_address: str | None = None,
+    level: int | None = None,
 ) -> list[LabelledProblem]:
     """Generate ``count`` labelled problems for each point of ``params`` × ``grid``; ``workers``
     processes give the same problems as one, faster; so does ``executor="ray"`` on a Ray cluster.
+    ``level`` (0..10) starts from the family's parameters at that difficulty level
+    (``logicforge list families`` shows each family's map); ``params`` override them.
 
     Example:
         >>> ps = generate("ksat/random", {"n_vars": 10}, count=2, seed=1, grid={"alpha": [3.0, 5.0]})
         >>> len(ps), sorted({p.metadata["alpha"] for p in ps})
         (4, [3.0, 5.0])
+        >>> [p.params["n_houses"] for p in generate("zebra", level=10, count=1)]
+        [6]
     """
     from .families.base import expand_grid, generate_problems
 
     points = expand_grid(params or {}, grid or {})
     return list(
         generate_problems(
-            family, points, count, seed, workers=workers, executor=executor, ray_address=ray_address
+            family,
+            points,
+            count,
+            seed,
+            workers=workers,
+            executor=executor,
+            ray_address=ray_address,
+            level=level,
         )
     )
+
+
+def generate_mixture(
+    weights: Mapping[str, float],
+    count: int,
+    seed: int = 0,
+    level: int | None = None,
+) -> list[LabelledProblem]:
+    """``count`` problems drawn across families in proportion to ``weights`` (largest-remainder
+    counts, so they sum to ``count``), each family from its own seed stream, interleaved in a
+    seeded order: the same call gives the same list.
+
+    Example:
+        >>> ps = generate_mixture({"ksat/random": 2, "zebra": 1}, count=6, seed=0, level=1)
+        >>> sorted(p.family for p in ps), {p.metadata["level"] for p in ps}
+        (['ksat/random', 'ksat/random', 'ksat/random', 'ksat/random', 'zebra', 'zebra'], {1})
+    """
+    import numpy as np
+
+    from .families.base import generate_problems
+
+    if not weights or any(not isinstance(w, int | float) or w < 0 for w in weights.values()):
+        raise ConfigError("weights", dict(weights), "must map families to weights ≥ 0")
+    total = float(sum(weights.values()))
+    if total <= 0:
+        raise ConfigError("weights", dict(weights), "at least one weight must be > 0")
+    names = sorted(weights)
+    exact = [count * weights[n] / total for n in names]
+    counts = [int(x) for x in exact]
+    for i in sorted(range(len(names)), key=lambda i: (counts[i] - exact[i], i))[
+        : count - sum(counts)
+    ]:
+        counts[i] += 1
+    out: list[LabelledProblem] = []
+    for j, (name, c) in enumerate(zip(names, counts, strict=True)):
+        if c:
+            out += generate_problems(name, {}, c, seed + j, level=level)
+    order = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(0x313,))))
+    return [out[i] for i in order.permutation(len(out))]
 
 
 def transform(

@@ -79,6 +79,7 @@ def cmd_generate(a: argparse.Namespace) -> int:
         workers=a.workers,
         executor=a.executor,
         ray_address=a.ray_address,
+        level=a.level,
     )
     first = next(stream, None)  # every parameter is validated before anything is written
     out = Path(a.out)
@@ -399,6 +400,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="swept parameter (repeatable)",
     )
     g.add_argument("--count", type=natural, default=10, help="problems per parameter point")
+    g.add_argument(
+        "--level",
+        type=natural,
+        help="difficulty level 0..10: the family's parameters at that level (--set overrides)",
+    )
     g.add_argument("--seed", type=natural, default=0)
     g.add_argument(
         "--workers", type=natural, default=1, help="local processes (same output as one, faster)"

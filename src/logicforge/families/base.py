@@ -27,6 +27,7 @@ class Family(Protocol):
     kind: str
     Params: type
     knobs: Sequence[Knob]  # every exposed parameter and how to measure it (families/knobs.py)
+    levels: Any  # difficulty level 0..10 → parameters, and the measure (families/levels.py)
 
     def generate(
         self, params: Any, rng: np.random.Generator
@@ -104,8 +105,11 @@ def generate_problems(
     workers: int = 1,
     executor: str = "local",
     ray_address: str | None = None,
+    level: int | None = None,
 ) -> Iterator[LabelledProblem]:
-    """Generate ``count`` labelled problems per parameter point.
+    """Generate ``count`` labelled problems per parameter point; with ``level`` (0..10) each
+    point's parameters are layered over the family's parameters at that level
+    (:mod:`logicforge.families.levels`) and every problem records ``metadata["level"]``.
 
     Point ``j``'s item ``i`` draws from ``SeedSequence(seed, spawn_key=(j, i))`` — the same stream
     ``SeedSequence(seed).spawn(...)[j].spawn(...)[i]`` gives — so any item can be regenerated alone,
@@ -120,6 +124,15 @@ def generate_problems(
     """
     fam: Family = FAMILIES.get(family)  # type: ignore[assignment]
     points = [params] if isinstance(params, Mapping) else list(params)
+    if level is not None:
+        from .levels import level_params
+
+        points = [level_params(fam, level, pt) for pt in points]
+        tagged = generate_problems(family, points, count, seed, workers, executor, ray_address)
+        yield from (
+            p.model_copy(update={"metadata": {**p.metadata, "level": level}}) for p in tagged
+        )
+        return
     if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_COUNT:
         raise ConfigError("count", count, f"must be an integer in 0..{MAX_COUNT:,} per point")
     if not isinstance(workers, int) or not 1 <= workers <= 1024:

@@ -36,6 +36,7 @@ from ..registry import DATASETS, FAMILIES, REDUCTIONS, RENDERERS, TWINS
 from ..schema import Answer, Item, LabelledProblem, Verdict
 from .base import Dataset
 from .knobs import TOL, Knob, exact, ratio
+from .levels import Levels, log10
 
 KIND = "coloring"
 
@@ -198,6 +199,13 @@ class PlantedColoringFamily:
             levels=(0.0, 2.0, 4.5),
             at={"n_nodes": 20},
         ),
+    )
+    levels = Levels(
+        lambda lv: {"n_nodes": 6 + 3 * lv, "k": 3},
+        "log10 search space",
+        lambda p: p.problem["num_nodes"] * log10(p.problem["k"]),
+        "a planted 3-colouring of n_nodes = 6 + 3 · level (6 … 36) at 2 edges per node; "
+        "log10 search space = n_nodes · log10 k",
     )
 
     def generate(

@@ -28,6 +28,7 @@ from ..logic.cnf import CNF
 from ..logic.sat import solve
 from ..registry import FAMILIES
 from .knobs import TOL, Knob, exact, ratio
+from .levels import Levels, conflicts
 
 NAME = "ksat/random"
 KIND = "cnf"
@@ -200,6 +201,12 @@ class KSATFamily:
             levels=(0.5, 4.26, 8.0),
             at={"n_vars": 40},
         ),
+    )
+    levels = Levels(
+        lambda lv: {"n_vars": 8 + 6 * lv, "alpha": 4.26, "k": 3},
+        "MiniSat conflicts",
+        conflicts,
+        "random 3-SAT at the threshold α = 4.26 with n_vars = 8 + 6 · level (8 … 68)",
     )
 
     def generate(

@@ -37,6 +37,7 @@ from ..logic.csp import parse_program, solutions, solve_csp
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Answer, Item, LabelledProblem
 from .knobs import Knob, exact
+from .levels import Levels, log10_factorial
 
 NAME = "ordering"
 KIND = "deduction"
@@ -226,6 +227,13 @@ class OrderingFamily:
             levels=(0, 2, 4),
             at={"n_objects": 7, "determine": "question"},
         ),
+    )
+    levels = Levels(
+        lambda lv: {"n_objects": 3 + (4 * lv) // 10},
+        "log10 arrangements",
+        lambda p: log10_factorial(len(p.problem["objects"])),
+        "n_objects = 3 + ⌊0.4 · level⌋ (3 … 7); log10 of the n! arrangements the clues must "
+        "narrow to one",
     )
 
     def generate(

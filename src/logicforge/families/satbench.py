@@ -38,6 +38,7 @@ from ..logic.sat import minimal_unsat_core as mus
 from ..logic.sat import solve
 from ..registry import FAMILIES
 from .knobs import clause_count
+from .levels import Levels
 
 NAME = "satbench"
 PATTERNS = ("implication-cycle", "frozen-chain", "exactly-one-conflict", "full-block", "xor-chain")
@@ -132,6 +133,12 @@ class SATBenchFamily:
     kind = "cnf"
     Params = SATBenchParams
     knobs = (clause_count("clauses emitted (pattern plus random fillers)", levels=(8, 20, 40)),)
+    levels = Levels(
+        lambda lv: {"n_clauses": 4 + 3 * lv},
+        "clauses",
+        lambda p: float(len(p.problem["clauses"])),
+        "n_clauses = 4 + 3 · level (4 … 34) over the default 3 × 3 array",
+    )
 
     def generate(
         self, p: SATBenchParams, rng: np.random.Generator

@@ -39,6 +39,7 @@ from ..logic.twosat import forced_literals
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, knob, label, positive_int, rename
 from .knobs import TOL, Knob, clause_count, clauses_of, occurring, per_problem, ratio
+from .levels import by_clauses
 
 NAME = "2sat/backbone"
 
@@ -133,6 +134,7 @@ class BackboneFamily:
             at={"n_clauses": 75},
         ),
     )
+    levels = by_clauses(10, 9)
 
     def generate(
         self, p: BackboneParams, rng: np.random.Generator

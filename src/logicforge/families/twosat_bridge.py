@@ -30,6 +30,7 @@ from ..errors import certify
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, knob, label, positive_int, rename
 from .knobs import TOL, Knob, clause_count, clauses_of, occurring, ratio
+from .levels import by_clauses
 
 NAME = "2sat/mono-bridge"
 
@@ -133,6 +134,7 @@ class MonoBridgeFamily:
             at={"n_clauses": 75},
         ),
     )
+    levels = by_clauses(10, 9)
 
     def generate(
         self, p: MonoBridgeParams, rng: np.random.Generator

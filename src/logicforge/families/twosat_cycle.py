@@ -47,6 +47,7 @@ from .knobs import (
     per_problem,
     ratio,
 )
+from .levels import by_clauses
 
 NAME = "2sat/implication-cycle"
 
@@ -140,6 +141,7 @@ class ImplicationCycleFamily:
             at={"n_clauses": 75},
         ),
     )
+    levels = by_clauses(10, 9)
 
     def generate(
         self, p: ImplicationCycleParams, rng: np.random.Generator

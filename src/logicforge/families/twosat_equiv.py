@@ -29,6 +29,7 @@ from ..errors import certify
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, knob, label, positive_int, rename
 from .knobs import MEAN_OF, TOL, Knob, clause_count, clauses_of, component_roots, ratio
+from .levels import by_clauses
 
 NAME = "2sat/equivalence-core"
 
@@ -89,6 +90,7 @@ class EquivalenceCoreFamily:
             stochastic=True,
         ),
     )
+    levels = by_clauses(10, 9)
 
     def generate(
         self, p: EquivalenceCoreParams, rng: np.random.Generator

@@ -29,6 +29,7 @@ from ..errors import ConfigError, certify
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, label
 from .knobs import Knob, exact, ratio
+from .levels import Levels
 
 NAME = "2sat/symmetry"
 
@@ -65,6 +66,12 @@ class SymmetryFamily:
             levels=(2, 3, 4),
             at={"base_params": {}},
         ),
+    )
+    levels = Levels(
+        lambda lv: {"base_params": {"n_clauses": 10 + 5 * lv}, "copies": 2},
+        "clauses",
+        lambda p: float(len(p.problem["clauses"])),
+        "two copies of an implication-cycle formula of n_clauses = 10 + 5 · level",
     )
 
     def generate(

@@ -26,6 +26,7 @@ import numpy as np
 from ...errors import ConfigError, certify
 from ...registry import FAMILIES
 from ..knobs import Knob, exact
+from ..levels import Levels
 from .clues import TYPES, Clue
 from .encoding import clue_clauses, size_pool, structure_clauses, var
 from .pool import ATTRIBUTES
@@ -182,6 +183,22 @@ def z3_complexity(
     return out
 
 
+# level → (houses, attributes), strictly increasing in log10 search space
+LEVEL_SIZES = (
+    (2, 2),
+    (2, 4),
+    (3, 3),
+    (3, 4),
+    (4, 3),
+    (4, 4),
+    (4, 5),
+    (5, 4),
+    (5, 5),
+    (6, 5),
+    (6, 6),
+)
+
+
 class ZebraFamily:
     name = NAME
     kind = KIND
@@ -197,6 +214,13 @@ class ZebraFamily:
             "attributes",
             levels=(2, 4, 6),
         ),
+    )
+    levels = Levels(
+        lambda lv: dict(zip(("n_houses", "n_attributes"), LEVEL_SIZES[lv], strict=True)),
+        "log10 search space",
+        lambda p: p.metadata["log10_search_space"],
+        "grid sizes in order of log10 search space M · log10 N!: "
+        + ", ".join(f"{n}×{m}" for n, m in LEVEL_SIZES),
     )
 
     def generate(
