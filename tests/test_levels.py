@@ -24,7 +24,7 @@ def test_the_named_measure_grows_with_the_level(family: str) -> None:
         vals = [lv.of(p) for p in ps]
         assert all(v is not None for v in vals), (family, level)
         means.append(sum(vals) / len(vals))
-    assert all(a <= b for a, b in zip(means, means[1:])), (family, lv.measure, means)
+    assert all(a <= b for a, b in zip(means, means[1:], strict=False)), (family, lv.measure, means)
     assert means[-1] > means[0], (family, means)
 
 
@@ -49,3 +49,29 @@ def test_mixtures_are_weighted_and_reproducible() -> None:
     assert [p.family for p in a] != sorted(p.family for p in a)  # interleaved, not grouped
     with pytest.raises(ConfigError, match="weights"):
         lf.generate_mixture({"zebra": -1}, count=2)
+
+
+@pytest.mark.parametrize(
+    ("family", "renderer"),
+    [("ksat/random", "formula"), ("zebra", "zebra"), ("coloring/planted", "coloring"),
+     ("2sat/backbone", "logic")],
+)  # fmt: skip
+def test_the_budgeted_reference_solver(family: str, renderer: str, tmp_path) -> None:
+    """``budget:N``: with room to finish it is the oracle (every answer verified right); with
+    one conflict it mostly guesses, and its accuracy falls; formats with no budgeted solver get an error."""
+    items = lf.render(lf.generate(family, level=8, count=8, seed=1), renderer)
+    acc = {}
+    for n in (1, 10**6):
+        out = tmp_path / f"{family.replace('/', '-')}-{n}.jsonl"
+        lf.run(items, f"budget:{n}", out)
+        recs = [r for r in map(__import__("json").loads, out.read_text().splitlines())]
+        assert all(r["error"] is None and r["verdict"] is not None for r in recs)
+        acc[n] = sum(r["verdict"]["correct"] for r in recs) / len(recs)
+    assert acc[10**6] == 1.0 and acc[1] < 1.0, acc
+
+
+def test_budget_refuses_formats_without_a_budgeted_solver(tmp_path) -> None:
+    items = lf.render(lf.generate("ordering", level=2, count=2, seed=0), "deduction")
+    lf.run(items, "budget:100", tmp_path / "r.jsonl")
+    recs = [__import__("json").loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert all("no budgeted solver for choice answers" in r["error"] for r in recs)

@@ -371,8 +371,22 @@ def verify(item: Item, answer: Answer) -> Verdict:
 
 
 def oracle(item: Item) -> Answer:
+    return _decided(
+        item, solve(encode(item.problem["num_nodes"], item.problem["edges"], item.problem["k"]))
+    )
+
+
+def budgeted(item: Item, conflicts: int) -> Answer | None:
+    """The colouring (or NO) MiniSat finds on the encoding within ``conflicts`` conflicts."""
+    from ..logic.sat import solve_within
+
     d = item.problem
-    sol = solve(encode(d["num_nodes"], d["edges"], d["k"]))
+    sol = solve_within(encode(d["num_nodes"], d["edges"], d["k"]), conflicts)
+    return None if sol.label == "UNKNOWN" else _decided(item, sol)
+
+
+def _decided(item: Item, sol: Any) -> Answer:
+    d = item.problem
     if sol.label != "SAT":
         return Answer(label="UNSAT")
     col = colouring_from_model(sol.assignment or {}, d["num_nodes"], d["k"])
@@ -398,6 +412,7 @@ register_kind(
                 verify,
                 oracle,
                 lambda it: {str(v): 1 for v in range(1, it.problem["num_nodes"] + 1)},
+                budgeted,
             ),
         ),
         group_columns=("n_vars",),

@@ -65,6 +65,9 @@ class AnswerFormat:
     wrong: Callable[[Item], Answer]
     constant: Callable[[Item, str], Answer] | None = None  # always-<label> baselines (binary)
     vote_units: Callable[[Answer], list[Hashable]] = label_units
+    # the answer a solver allowed at most N conflicts reaches, or None when the budget runs out
+    # (the ``budget:N`` reference model; formats without one are refused by it)
+    budgeted: Callable[[Item, int], Answer | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -179,6 +182,7 @@ def yes_no_format(
     check: Callable[[Item, Answer], Verdict],
     oracle: Callable[[Item], Answer],
     empty: Callable[[Item], Any],
+    budgeted: Callable[[Item, int], Answer | None] | None = None,
 ) -> AnswerFormat:
     """A YES/NO format with a certificate under ``what``: ``{"answer": "YES", what: …}``.
     ``empty`` gives a certificate of the right shape for the wrong and constant answers."""
@@ -201,7 +205,9 @@ def yes_no_format(
     def wrong(item: Item) -> Answer:
         return constant(item, "UNSAT" if item.gold.get("label") == "SAT" else "SAT")
 
-    return AnswerFormat(name, "binary", parse, to_text, check, oracle, random, wrong, constant)
+    return AnswerFormat(
+        name, "binary", parse, to_text, check, oracle, random, wrong, constant, budgeted=budgeted
+    )
 
 
 # -- the one multiple-choice format shape -------------------------------------------------------

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..logic.cnf import CNF
-from ..logic.sat import minimal_unsat_core, solve
+from ..logic.sat import minimal_unsat_core, solve, solve_within
 from ..parse.answer import cited_conditions, reported_counts
 from ..parse.assignment import parse_assignment
 from ..parse.decision import parse_decision
@@ -220,6 +220,16 @@ def wrong(item: Item) -> Answer:
     return constant(item, "UNSAT" if item.gold.get("label") == "SAT" else "SAT")
 
 
+def budgeted(item: Item, conflicts: int) -> Answer | None:
+    """The decision (and assignment) MiniSat reaches within ``conflicts`` conflicts, else None."""
+    sol = solve_within(_cnf(item), conflicts)
+    if sol.label == "UNKNOWN":
+        return None
+    named = set(item.mapping.values())
+    values = {v: b for v, b in (sol.assignment or {}).items() if v in named}
+    return Answer(label=sol.label, assignment=values if sol.label == "SAT" else None)
+
+
 def _fmt(name: str, **oracle_kw: bool) -> AnswerFormat:
     return AnswerFormat(
         name,
@@ -231,6 +241,7 @@ def _fmt(name: str, **oracle_kw: bool) -> AnswerFormat:
         random,
         wrong,
         constant,
+        budgeted=budgeted,
     )
 
 

@@ -200,3 +200,29 @@ def entails(a: CNF, b: CNF, *, timeout: float | None = None) -> bool:
 def equivalent(a: CNF, b: CNF, *, timeout: float | None = None) -> bool:
     """True iff ``a`` and ``b`` have the same models (A ⊨ B and B ⊨ A)."""
     return entails(a, b, timeout=timeout) and entails(b, a, timeout=timeout)
+
+
+def solve_within(cnf: CNF, conflicts: int, assumptions: Sequence[int] = ()) -> Solution:
+    """Decide ``cnf`` with MiniSat 2.2 allowed at most ``conflicts`` conflicts: UNKNOWN when the
+    budget runs out — a reference solver whose accuracy falls as problems get harder.
+
+    Example:
+        >>> solve_within(CNF([(1,), (-1,)], 1), 1).label
+        'UNSAT'
+    """
+    if isinstance(conflicts, bool) or not isinstance(conflicts, int) or conflicts < 1:
+        # (MiniSat reads a budget of 0 as no budget at all)
+        raise ConfigError("conflicts", conflicts, "must be an integer ≥ 1")
+    t0 = time.perf_counter()
+    with _solver("minisat22", cnf.clauses) as s:
+        s.conf_budget(conflicts)
+        res = s.solve_limited(assumptions=list(assumptions))
+        elapsed = time.perf_counter() - t0
+        st = {k: int(v) for k, v in s.accum_stats().items()}
+        if res is None:
+            return Solution("UNKNOWN", None, st, "minisat22", elapsed)
+        if not res:
+            return Solution("UNSAT", None, st, "minisat22", elapsed)
+        val = {abs(x): x > 0 for x in s.get_model() or []}
+        model = tuple(v if val.get(v, False) else -v for v in range(1, cnf.num_vars + 1))
+        return Solution("SAT", model, st, "minisat22", elapsed)

@@ -7,7 +7,11 @@ with the format's ``to_text``; none of them knows any kind.
   (with a random assignment for SAT), a random option, a random grid.
 * ``always-sat`` / ``always-unsat`` — constant labels for binary formats (always-sat gives an
   all-true assignment); no answer for the others.
-* ``oracle`` — the solver's answer with its witness: the ceiling of every metric.
+* ``oracle`` — the solver's answer with its witness: the ceiling of every metric;
+* ``budget:N`` — a reference solver allowed at most N conflicts (MiniSat on the problem's CNF or
+  SAT encoding): its answer when it finishes, a seeded random guess when the budget runs out, so
+  its accuracy falls as problems get harder (the difficulty levels' yardstick); formats with no
+  budgeted solver get an error record.
 """
 
 from __future__ import annotations
@@ -111,6 +115,50 @@ class OracleBaseline(_Baseline):
         return _text(item, answer_format(item).oracle(item))
 
 
+class BudgetBaseline(_Baseline):
+    """Example:
+    >>> BudgetBaseline(100).name
+    'budget:100'
+    """
+
+    def __init__(self, conflicts: int) -> None:
+        super().__init__(f"budget:{conflicts}")
+        self.conflicts = conflicts
+
+    async def generate(self, prompt: Prompt, sampling: Sampling, sample: int) -> Response:
+        item = prompt.item
+        if item is not None and answer_format(item).budgeted is None:
+            return Response(
+                text=None,
+                error=f"{self.name} has no budgeted solver for {answer_format(item).name} answers",
+            )
+        return await super().generate(prompt, sampling, sample)
+
+    def _answer(self, item: Item, sample: int) -> str:
+        import numpy as np
+
+        fmt = answer_format(item)
+        got = fmt.budgeted(item, self.conflicts) if fmt.budgeted else None
+        if got is None:  # the budget ran out: guess
+            got = fmt.random(
+                item, np.random.default_rng(stable_int("budget", item.item_id, sample))
+            )
+        return _text(item, got)
+
+
+def _budget(head: str, opts: dict[str, str]) -> BudgetBaseline:
+    _no_opts("budget", "", opts)
+    try:
+        n = int(head)
+    except ValueError:
+        raise ConfigError(
+            "model", f"budget:{head}", "expected budget:<conflicts>, e.g. budget:100"
+        ) from None
+    if n < 1:
+        raise ConfigError("model", f"budget:{head}", "the conflict budget must be ≥ 1")
+    return BudgetBaseline(n)
+
+
 def _no_opts(name: str, head: str, opts: dict[str, str], allowed: tuple[str, ...] = ()) -> None:
     if head:
         raise ConfigError("model", f"{name}:{head}", f"{name} takes no argument")
@@ -160,3 +208,4 @@ MODELS.register("always-sat", _const("SAT"))
 MODELS.register("always-unsat", _const("UNSAT"))
 MODELS.register("oracle", _oracle)
 MODELS.register("noisy", _noisy)
+MODELS.register("budget", _budget)

@@ -286,6 +286,30 @@ def grid_wrong(item: Item) -> Answer:
     return Answer(label="SAT", certificate={"grid": _grid_of(_houses(d, order))})
 
 
+def grid_budgeted(item: Item, conflicts: int) -> Answer | None:
+    """The grid MiniSat finds on the puzzle's SAT encoding within ``conflicts`` conflicts, or
+    None (a contradictory twin proved UNSAT answers "no solution")."""
+    from ...logic.cnf import CNF
+    from ...logic.sat import solve_within
+    from .encoding import clue_clauses, structure_clauses, var
+
+    d = item.problem
+    n, m = d["n_houses"], d["n_attributes"]
+    clauses = [list(c) for c in structure_clauses(n, m)]
+    for c in d["clues"]:
+        clauses += clue_clauses(n, Clue.from_json(c))
+    sol = solve_within(CNF([tuple(c) for c in clauses], m * n * n), conflicts)
+    if sol.label == "UNKNOWN":
+        return None
+    if sol.label == "UNSAT":
+        return Answer(label="UNSAT")
+    true = {x for x in sol.model or () if x > 0}
+    order = [
+        [next(v for v in range(n) if var(n, a, v, h) in true) for h in range(n)] for a in range(m)
+    ]
+    return Answer(label="SAT", certificate={"grid": _grid_of(_houses(d, order))})
+
+
 def grid_units(a: Answer) -> list[Hashable]:
     """A grid votes with its cells; "no solution" votes as one unit."""
     if a.label != "SAT":
@@ -388,6 +412,7 @@ GRID = AnswerFormat(
     grid_random,
     grid_wrong,
     vote_units=grid_units,
+    budgeted=grid_budgeted,
 )
 register_kind(
     Kind(
