@@ -14,7 +14,15 @@ def test_list_every_registry_with_descriptions(capsys) -> None:
     assert main(["list", "--json"]) == 0
     rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     got = {k: v for r in rows for k, v in r.items()}
-    assert set(got) == {"families", "renderers", "models", "transforms", "metrics", "suites"}
+    assert set(got) == {
+        "families",
+        "renderers",
+        "models",
+        "transforms",
+        "metrics",
+        "suites",
+        "datasets",
+    }
     for what, entries in got.items():
         assert entries, what
         for e in entries:

@@ -24,6 +24,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("strategies",),
     ("llm",),
     ("runner",),
+    ("imports",),
     ("metrics",),
     ("reports",),
     ("export", "serve"),

@@ -28,6 +28,7 @@ from typing import Any
 from ..errors import DataFileError
 from ..kinds.base import FINAL, Kind, choice_format, register_kind
 from ..logic.fol import BinOp, FOLParseError, Formula, Not, Quant, entails, parse_fol, to_text
+from ..parse.decision import hedged
 from ..registry import DATASETS, RENDERERS
 from ..schema import Answer, Item, LabelledProblem
 from ._edits import edit_variant
@@ -240,14 +241,14 @@ _PHR = re.compile(r"(?i:answer)\s*(?i:is)?\s*[:=]?\s*\**\s*(True|False|Uncertain
 
 
 def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
-    boxed = _BOX.findall(body)
+    boxed = [m.group(1) for m in _BOX.finditer(body) if not hedged(body, m.start(), m.end())]
     if boxed:
         return Answer(label=_WORD[boxed[-1].lower()], rule="boxed")
     for obj in reversed(objs):
         v = obj.get("answer")
         if isinstance(v, str) and v.strip().lower() in _WORD:
             return Answer(label=_WORD[v.strip().lower()], rule="json")
-    ph = _PHR.findall(body)
+    ph = [m.group(1) for m in _PHR.finditer(body) if not hedged(body, m.start(1), m.end(1))]
     if ph:
         return Answer(label=_WORD[ph[-1].lower()], rule="phrase")
     return Answer(parse_error="no answer: no True / False / Uncertain found")

@@ -34,6 +34,7 @@ import numpy as np
 from ..errors import CertificationError, ConfigError, DataFileError, LogicforgeError, certify
 from ..kinds import Kind, choice_format, register_kind
 from ..logic.csp import parse_program, solutions, solve_csp
+from ..parse.decision import hedged
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Answer, Item, LabelledProblem
 from .knobs import Knob, exact
@@ -449,7 +450,11 @@ _PHRASE = re.compile(
 def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
     n = int(item.problem.get("n_objects", 7))
     ok = {chr(65 + i) for i in range(n)}
-    boxed = [m.group(1) for m in _BOXED.finditer(body) if m.group(1) in ok]
+    boxed = [
+        m.group(1)
+        for m in _BOXED.finditer(body)
+        if m.group(1) in ok and not hedged(body, m.start(), m.end())
+    ]
     if boxed:
         return Answer(label=boxed[-1], rule="boxed")
     for obj in reversed(objs):
@@ -460,7 +465,12 @@ def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
             and len(v.strip().strip("()")) == 1
         ):
             return Answer(label=v.strip().strip("()").upper(), rule="json")
-    ph = [(m.group(1) or m.group(2)) for m in _PHRASE.finditer(body)]
+    ph = [
+        m.group(g)
+        for m in _PHRASE.finditer(body)
+        for g in (1, 2)
+        if m.group(g) and not hedged(body, m.start(g), m.end(g))
+    ]
     ph = [x for x in ph if x in ok]
     if ph:
         return Answer(label=ph[-1], rule="phrase")

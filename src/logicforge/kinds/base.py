@@ -68,6 +68,9 @@ class AnswerFormat:
     # the answer a solver allowed at most N conflicts reaches, or None when the budget runs out
     # (the ``budget:N`` reference model; formats without one are refused by it)
     budgeted: Callable[[Item, int], Answer | None] | None = None
+    # the training reward, when the format defines its own (partial: allow partial credit);
+    # else the default rule of :func:`logicforge.metrics.reward.reward`
+    reward: Callable[[Item, Answer, Verdict, bool], float] | None = None
 
 
 @dataclass(frozen=True)

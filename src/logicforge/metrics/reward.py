@@ -1,13 +1,22 @@
 """The verifiers as a reward function for training reasoners (RL, rejection sampling).
 
-``reward(item, response) -> float`` in [0, 1], deterministic, from the same parser and verifier
-as evaluation. Partial credit:
+``reward(item, response, partial=False) -> float`` in [0, 1], deterministic, from the same parser
+and verifier as evaluation:
 
 * decisions with a witness (CNF, colouring, vertex cover, packing): gold UNSAT / NO — 1 for the
-  right decision; gold SAT / YES — 0.5 for the right decision, plus 0.5 when the witness (the
-  assignment, colouring, cover or packing) checks out, so a bare right guess earns half;
-* zebra grids: the fraction of cells right (1 only for the whole grid); multiple choice: 0 or 1;
-* an unreadable answer, a wrong decision, or a response that is not text: 0.
+  right decision; gold SAT / YES — 1 when the witness (the assignment, colouring, cover or
+  packing) checks out, 0.5 for the bare right decision with no witness, and **0 for a witness
+  that does not check out** (a false certificate is a wrong answer, not half a right one);
+* zebra grids: 1 for the whole grid right, else 0; with ``partial=True`` the fraction of cells
+  right, but only for a complete grid whose every attribute is a permutation of its values (a
+  partial, stuffed or copied grid earns 0 — ZebraLogic's cell accuracy in the report is not
+  changed by this); multiple choice: 0 or 1;
+* an unreadable answer (empty, hedged between labels, an echoed prompt), a wrong decision, or a
+  response that is not text: 0.
+
+:mod:`logicforge.metrics.redteam` tries answers that must earn 0 and right answers in unusual
+layouts that must earn 1, on every kind; ``tests/test_reward_redteam.py`` holds the false
+positives at 0.
 
 An item whose gold label is unknown (the solver timed out) has no reward: :class:`ConfigError`.
 
@@ -25,21 +34,21 @@ from ..kinds import verify
 from ..schema import Item
 
 
-def reward(item: Item, response: str | None) -> float:
+def reward(item: Item, response: str | None, partial: bool = False) -> float:
     """Reward in [0, 1] for one response to one item (see the module docstring for the rules)."""
-    from ..kinds import parse_answer
+    from ..kinds import answer_format, parse_answer
 
     if item.gold.get("label") == "UNKNOWN":
         raise ConfigError("item", item.item_id, "its gold label is unknown; it earns no reward")
     if not isinstance(response, str):
         return 0.0
-    v = verify(item, parse_answer(response, item))
-    if v.parse_failure:
+    answer = parse_answer(response, item)
+    v = verify(item, answer)
+    own = answer_format(item).reward
+    if own is not None:
+        return float(own(item, answer, v, partial))
+    if v.parse_failure or not v.correct:
         return 0.0
-    if v.score is not None:  # partial credit the kind defines (zebra cells)
-        return float(v.score)
-    if not v.correct:
-        return 0.0
-    if v.witness_valid is None:  # nothing to witness (UNSAT / NO, multiple choice)
+    if v.witness_valid is None or v.witness_valid:  # nothing to witness, or it checks out
         return 1.0
-    return 1.0 if v.witness_valid else 0.5
+    return 0.0 if (answer.assignment or answer.certificate) else 0.5

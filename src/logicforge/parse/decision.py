@@ -84,11 +84,11 @@ _LINE_YN = _verdict_line("YES|NO", 0)  # capitals only: a line "No." in prose is
 _ERROR = re.compile(r"^\s*\[?\s*(?:error|exception|traceback)\b", re.I)
 _HEDGE = re.compile(
     r"\b(?:whether|if|either|suppose|assume|assuming|could|might|may|would|is\s+it|in\s+case)\b"
-    r"|\b(?:or|and|and/or|nor)\s*[*_`\"'(\[]*\s*$",
+    r"|(?:\bor|\band|\band/or|\bnor|/)\s*[*_`\"'(\[{]*\s*(?:\\boxed\s*\{\s*)?$",
     re.I,
 )
 _ALTERNATIVE = re.compile(
-    r"^[*_`\"')\]]*\s*(?:\?|or\b|nor\b|/|and\s+[*_`\"'(\[]*(?:un)?(?:sat|satisfiable|yes|no)\b)",
+    r"^[*_`\"')\]}]*\s*(?:\?|or\b|nor\b|/|and\s+[*_`\"'(\[]*(?:un)?(?:sat|satisfiable|yes|no)\b)",
     re.I,
 )
 _NAME_AFTER = re.compile(
@@ -100,6 +100,20 @@ _REFUSAL = re.compile(
     r"|\b(?:recommend|suggest)\s+using\b",
     re.I,
 )
+
+
+def hedged(body: str, start: int, end: int) -> bool:
+    """True when the answer at ``body[start:end]`` sits in a question, a conditional or a hedge,
+    or is one side of an alternative ("A or B", "SAT / UNSAT", "\\boxed{A} or \\boxed{B}"):
+    the rule every parser applies before it reads a word as the reply's answer.
+
+    Example:
+        >>> t = "Final answer: B / C"
+        >>> hedged(t, 14, 15), hedged(t, 18, 19), hedged("Final answer: B", 14, 15)
+        (True, True, False)
+    """
+    clause = re.split(r"[.!?…\n;:,]", body[max(0, start - 80) : start])[-1]
+    return bool(_HEDGE.search(clause) or _ALTERNATIVE.match(body[end : end + 16]))
 
 
 def _hedged(body: str, start: int, end: int) -> bool:
@@ -153,6 +167,19 @@ def read_decision_value(value: Any) -> str | None:
     return _WORD.get(v)
 
 
+def _unreadable_json_answer(objs: list[dict[str, Any]]) -> bool:
+    """True when the last JSON object with an ``answer`` field holds something that is not one
+    decision (a list of labels, "SAT or UNSAT"): the declared answer channel is unreadable, so
+    words elsewhere must not stand in for it."""
+    for obj in reversed(objs):
+        if "answer" in obj:
+            v = obj["answer"]
+            return isinstance(v, list | dict) or (
+                isinstance(v, str) and bool(re.search(r"\b(?:un)?sat", v, re.I))
+            )
+    return False
+
+
 def decision_from_json(objs: list[dict[str, Any]]) -> str | None:
     for obj in reversed(objs):
         for key in ("answer", "decision", "result", "satisfiable", "verdict"):
@@ -180,8 +207,12 @@ def parse_decision(
     d = decision_from_json(objs)
     if d:
         return d, "json"
+    if _unreadable_json_answer(objs):
+        return None, "the JSON answer is not one decision"
     boxed = [
-        read_decision_value(re.sub(r"\\text\{([^}]*)\}", r"\1", b)) for b in _BOXED.findall(body)
+        read_decision_value(re.sub(r"\\text\{([^}]*)\}", r"\1", m.group(1)))
+        for m in _BOXED.finditer(body)
+        if not _hedged(body, m.start(), m.end())
     ]
     boxed = [b for b in boxed if b]
     if boxed:
@@ -196,15 +227,19 @@ def parse_decision(
     if explicit:
         _, d, rule = max(explicit)
         return d, rule
-    last: str | None = None
+    bare: list[tuple[int, str]] = []  # (position, decision)
     for m in (_BARE_YN if vocab == "yes-no" else _BARE).finditer(body):
         tok = m.group(1)
         if len(tok) <= 5 and not tok.isupper():
             continue  # lower-case "sat"/"unsat" in prose is not a verdict
         if _hedged(body, m.start(1), m.end(1)):
             continue
-        last = _WORD[tok.lower()]
-    if last is not None:
+        bare.append((m.start(1), _WORD[tok.lower()]))
+    if bare:
+        pos, last = bare[-1]
+        start = max((body.rfind(c, 0, pos) for c in ".!?…\n;:,"), default=-1)
+        if any(d != last for p, d in bare if p > start):  # "UNSAT SAT": the last says both
+            return None, "the last statement names both verdicts"
         return last, "bare"
     if not body.strip():
         return None, "empty response" if not text.strip() else "only reasoning inside <think> tags"

@@ -18,6 +18,7 @@ import numpy as np
 
 from ...kinds.base import FINAL, AnswerFormat, Kind, choice_format, register_kind
 from ...kinds.items import build_kind_item
+from ...parse.decision import hedged
 from ...registry import RENDERERS
 from ...schema import Answer, Item, LabelledProblem, Verdict
 from .clues import Clue
@@ -286,6 +287,25 @@ def grid_wrong(item: Item) -> Answer:
     return Answer(label="SAT", certificate={"grid": _grid_of(_houses(d, order))})
 
 
+def grid_reward(item: Item, answer: Answer, v: Verdict, partial: bool) -> float:
+    """1 for the right grid (or the right "no solution"); with ``partial`` the cell fraction of
+    a complete grid whose every attribute is a permutation of its values; else 0."""
+    if v.correct:
+        return 1.0
+    if not partial or v.score is None:
+        return 0.0
+    d = item.problem
+    grid = (answer.certificate or {}).get("grid") or {}
+    houses = [str(h) for h in range(1, d["n_houses"] + 1)]
+    if sorted(grid, key=str) != sorted(houses):
+        return 0.0
+    for a, vals in zip(d["attributes"], d["values"], strict=True):
+        got = [grid[h].get(_norm(a)) for h in houses]
+        if sorted(map(str, got)) != sorted(_norm(x) for x in vals):
+            return 0.0
+    return float(v.score)
+
+
 def grid_budgeted(item: Item, conflicts: int) -> Answer | None:
     """The grid MiniSat finds on the puzzle's SAT encoding within ``conflicts`` conflicts, or
     None (a contradictory twin proved UNSAT answers "no solution")."""
@@ -394,9 +414,13 @@ def parse_mc(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
             for x, o in zip(letters, cell["options"], strict=True):
                 if _norm(t) == _norm(o):
                     return Answer(label=x, rule="json")
-    m = list(
-        re.finditer(r"(?i:answer|option)\s*(?i:is)?\s*[:=]?\s*\(?([A-J])\)?(?![A-Za-z])", body)
-    )
+    m = [
+        x
+        for x in re.finditer(
+            r"(?i:answer|option)\s*(?i:is)?\s*[:=]?\s*\(?([A-J])\)?(?![A-Za-z])", body
+        )
+        if not hedged(body, x.start(1), x.end(1))
+    ]
     if m:
         return Answer(label=m[-1].group(1).upper(), rule="phrase")
     return Answer(parse_error="no answer: no option letter found")
@@ -413,6 +437,7 @@ GRID = AnswerFormat(
     grid_wrong,
     vote_units=grid_units,
     budgeted=grid_budgeted,
+    reward=grid_reward,
 )
 register_kind(
     Kind(
