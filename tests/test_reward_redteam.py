@@ -72,7 +72,9 @@ def test_witness_and_grid_rules() -> None:
         text = json.dumps({"answer": "SAT", "assignment": vals})
         ok = verify(it, parse_answer(text, it)).witness_valid
         assert reward(it, text) == (1.0 if ok else 0.0)
-    z = lf.render(lf.generate("zebra", {"n_houses": 3, "n_attributes": 3}, count=1, seed=4), "zebra")[0]
+    z = lf.render(
+        lf.generate("zebra", {"n_houses": 3, "n_attributes": 3}, count=1, seed=4), "zebra"
+    )[0]
     sol = {
         f"House {r[0]}": dict(zip(z.problem["solution"]["header"][1:], r[1:], strict=True))
         for r in z.problem["solution"]["rows"]

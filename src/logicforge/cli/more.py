@@ -245,7 +245,35 @@ def cmd_serve(a: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve_verify(a: argparse.Namespace) -> int:
+    from ..serve_verify import serve_verify
+
+    items = api.load_items(a.items) if a.items else None
+    serve_verify(
+        host=a.host,
+        port=a.port,
+        port_file=a.port_file,
+        items=items,
+        api_key_env=a.api_key_env,
+        concurrency=a.concurrency,
+        max_batch=a.max_batch,
+    )
+    return 0
+
+
 def add_parsers(sub: Any) -> None:
+    sv = sub.add_parser(
+        "serve-verify",
+        help="the verifiers over HTTP for training loops: /generate, /verify (batched), /health",
+    )
+    sv.add_argument("--host", default="127.0.0.1")
+    sv.add_argument("--port", type=natural, default=8100, help="0 picks a free port")
+    sv.add_argument("--port-file", help='write {"port": N} here once listening')
+    sv.add_argument("--items", help="items.jsonl that /verify may name by item_id")
+    sv.add_argument("--api-key-env", help="require 'Authorization: Bearer $VAR' on every request")
+    sv.add_argument("--concurrency", type=natural, default=4, help="verifications at a time")
+    sv.add_argument("--max-batch", type=natural, default=1024, help="requests per /verify call")
+    sv.set_defaults(fn=cmd_serve_verify)
     se = sub.add_parser("serve", help="serve a model (e.g. embedded) as an OpenAI-compatible API")
     se.add_argument("--model", default="embedded", help="model spec (default: embedded)")
     se.add_argument("--host", default="127.0.0.1")

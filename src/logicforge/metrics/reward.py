@@ -29,6 +29,8 @@ Example:
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import ConfigError
 from ..kinds import verify
 from ..schema import Item
@@ -52,3 +54,51 @@ def reward(item: Item, response: str | None, partial: bool = False) -> float:
     if v.witness_valid is None or v.witness_valid:  # nothing to witness, or it checks out
         return 1.0
     return 0.0 if (answer.assignment or answer.certificate) else 0.5
+
+
+def compute_score(
+    data_source: str,
+    solution_str: str,
+    ground_truth: str,
+    extra_info: dict[str, Any] | None = None,
+    **_: Any,
+) -> float:
+    """A verl-style reward function (``custom_reward_function.name: compute_score``): the item
+    travels in ``extra_info["item"]`` (an Item as JSON text or a dict, as :func:`verl_rows`
+    writes it); the reward is :func:`reward`'s. ``ground_truth`` must be the item's gold label
+    — a mismatch means the row and the item were mixed up, a ``ConfigError``.
+
+    Example:
+        >>> import logicforge as lf
+        >>> it = lf.render(lf.generate("ksat/random", {"n_vars": 3, "alpha": 1.0}, count=1, seed=0))[0]
+        >>> row = verl_rows([it])[0]
+        >>> compute_score(row["data_source"], '{"answer": "SAT"}', row["reward_model"]["ground_truth"], row["extra_info"])
+        0.5
+    """
+    raw = (extra_info or {}).get("item")
+    if raw is None:
+        raise ConfigError("extra_info", extra_info, "must carry the logicforge item under 'item'")
+    item = Item.model_validate_json(raw) if isinstance(raw, str) else Item.model_validate(raw)
+    if str(item.gold.get("label")) != str(ground_truth):
+        raise ConfigError(
+            "ground_truth",
+            ground_truth,
+            f"differs from {item.item_id}'s gold {item.gold.get('label')}",
+        )
+    return reward(item, solution_str)
+
+
+def verl_rows(items: Any) -> list[dict[str, Any]]:
+    """verl's RL dataset rows for items: ``data_source`` (the family), ``prompt`` (chat
+    messages), ``ability``, ``reward_model`` (``{"style": "rule", "ground_truth": label}``) and
+    ``extra_info`` carrying the whole item, so :func:`compute_score` needs nothing else."""
+    return [
+        {
+            "data_source": f"logicforge/{it.family}",
+            "prompt": [m.model_dump() for m in it.messages],
+            "ability": "logic",
+            "reward_model": {"style": "rule", "ground_truth": str(it.gold.get("label"))},
+            "extra_info": {"item": it.model_dump_json(), "item_id": it.item_id, "index": i},
+        }
+        for i, it in enumerate(items)
+    ]

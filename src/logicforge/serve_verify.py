@@ -1,0 +1,259 @@
+"""``logicforge serve-verify``: the verifiers as an HTTP service for training loops, on aiohttp.
+
+* ``GET /health`` — ``{"status": "ok", "version", "families", "items"}``;
+* ``POST /generate`` — ``{"family", "level"?, "params"?, "seed"?, "count"?, "renderer"?}`` →
+  ``{"items": [Item, …]}`` (at most ``max_generate`` per request); generated items are kept (a
+  bounded cache) so ``/verify`` can name them by id;
+* ``POST /verify`` — ``{"requests": [{"item": Item | "item_id": str, "response": str}, …],
+  "partial"?: bool}`` (at most ``max_batch``) → ``{"results": [{"item_id", "reward", "correct",
+  "parse_failure", "witness_valid", "reason"}, …]}``; a request that cannot be verified (an
+  unknown id, a malformed item) gets an ``error`` in its own result, the others are unaffected.
+
+Model text is only parsed and checked, never run. Verification happens in worker threads, at most
+``concurrency`` at a time; request bodies over ``max_body_mb`` are refused (413); with
+``api_key_env`` set, every request must carry ``Authorization: Bearer <key>`` (401 otherwise).
+Listens on 127.0.0.1 unless told otherwise.
+
+Example:
+    >>> app = make_app()
+    >>> sorted({r.resource.canonical for r in app.router.routes()})  # GET also answers HEAD
+    ['/generate', '/health', '/verify']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import os
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from ._version import __version__
+from .errors import LogicforgeError
+
+MAX_CACHE = 100_000  # items kept for /verify by id (oldest dropped first)
+
+
+def _verify_one(req: Any, known: dict[str, Any], partial: bool) -> dict[str, Any]:
+    from .kinds import parse_answer, verify
+    from .metrics.reward import reward
+    from .schema import Item
+
+    if not isinstance(req, dict):
+        return {"error": "each request is an object with 'item' or 'item_id' and 'response'"}
+    try:
+        if "item" in req:
+            item = Item.model_validate(req["item"])
+        elif str(req.get("item_id")) in known:
+            item = known[str(req["item_id"])]
+        else:
+            return {"item_id": req.get("item_id"), "error": "unknown item_id (send the item)"}
+        text = req.get("response")
+        if text is not None and not isinstance(text, str):
+            return {"item_id": item.item_id, "error": "'response' must be a string or null"}
+        v = verify(item, parse_answer(text, item)) if text is not None else None
+        return {
+            "item_id": item.item_id,
+            "reward": reward(item, text, partial=partial),
+            "correct": bool(v and v.correct),
+            "parse_failure": bool(v is None or v.parse_failure),
+            "witness_valid": v.witness_valid if v else None,
+            "reason": v.reason if v else "no response",
+        }
+    except (LogicforgeError, ValueError, TypeError, KeyError) as e:
+        return {"item_id": req.get("item_id"), "error": f"{type(e).__name__}: {str(e)[:300]}"}
+
+
+def make_app(
+    items: list[Any] | None = None,
+    *,
+    concurrency: int = 4,
+    max_batch: int = 1024,
+    max_generate: int = 1000,
+    max_body_mb: float = 32.0,
+    api_key: str | None = None,
+) -> Any:
+    """The aiohttp application (see the module docstring); ``items`` are known by id."""
+    from aiohttp import web
+
+    known: OrderedDict[str, Any] = OrderedDict((it.item_id, it) for it in items or ())
+    gate = asyncio.Semaphore(concurrency)
+
+    @web.middleware
+    async def auth(request: web.Request, handler: Any) -> Any:
+        if api_key is not None:
+            got = request.headers.get("Authorization", "")
+            if not hmac.compare_digest(got.encode(), f"Bearer {api_key}".encode()):
+                return web.json_response({"error": "missing or wrong API key"}, status=401)
+        return await handler(request)
+
+    async def body(request: web.Request) -> dict[str, Any]:
+        try:
+            obj = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            raise web.HTTPBadRequest(
+                text=json.dumps({"error": "the body is not JSON"}), content_type="application/json"
+            ) from None
+        if not isinstance(obj, dict):
+            raise web.HTTPBadRequest(
+                text=json.dumps({"error": "the body must be a JSON object"}),
+                content_type="application/json",
+            )
+        return obj
+
+    def bad(msg: str) -> web.Response:
+        return web.json_response({"error": msg}, status=400)
+
+    async def health(request: web.Request) -> web.Response:
+        from .registry import FAMILIES
+
+        return web.json_response(
+            {
+                "status": "ok",
+                "version": __version__,
+                "families": FAMILIES.names(),
+                "items": len(known),
+            }
+        )
+
+    async def generate(request: web.Request) -> web.Response:
+        from . import api
+        from .kinds import get_kind
+        from .registry import FAMILIES
+
+        obj = await body(request)
+        family, count = obj.get("family"), obj.get("count", 1)
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= max_generate:
+            return bad(f"'count' must be an integer in 1..{max_generate}")
+        if not isinstance(family, str):
+            return bad("'family' is required (GET /health lists them)")
+        params = obj.get("params") or {}
+        if not isinstance(params, dict):
+            return bad("'params' must be an object")
+
+        def work() -> list[Any]:
+            fam = FAMILIES.get(family)
+            ps = api.generate(
+                family, params, count=count, seed=int(obj.get("seed", 0)), level=obj.get("level")
+            )
+            renderer = obj.get("renderer") or get_kind(fam.kind).renderer  # type: ignore[attr-defined]
+            return api.render(ps, renderer)
+
+        try:
+            async with gate:
+                its = await asyncio.to_thread(work)
+        except (LogicforgeError, ValueError, TypeError) as e:
+            return bad(str(e))
+        for it in its:
+            known[it.item_id] = it
+            known.move_to_end(it.item_id)
+        while len(known) > MAX_CACHE:
+            known.popitem(last=False)
+        return web.json_response({"items": [json.loads(it.model_dump_json()) for it in its]})
+
+    async def verify(request: web.Request) -> web.Response:
+        obj = await body(request)
+        reqs = obj.get("requests")
+        if not isinstance(reqs, list) or not reqs:
+            return bad("'requests' must be a non-empty list")
+        if len(reqs) > max_batch:
+            return bad(f"at most {max_batch} requests per call")
+        partial = bool(obj.get("partial", False))
+        snapshot = dict(known)
+        async with gate:
+            results = await asyncio.to_thread(
+                lambda: [_verify_one(r, snapshot, partial) for r in reqs]
+            )
+        return web.json_response({"results": results})
+
+    app = web.Application(client_max_size=int(max_body_mb * 2**20), middlewares=[auth])
+    app.router.add_get("/health", health)
+    app.router.add_post("/generate", generate)
+    app.router.add_post("/verify", verify)
+    return app
+
+
+def serve_verify(
+    host: str = "127.0.0.1",
+    port: int = 8100,
+    port_file: str | None = None,
+    items: list[Any] | None = None,
+    api_key_env: str | None = None,
+    **limits: Any,
+) -> None:
+    """Serve until interrupted; ``port=0`` picks a free port (written to ``port_file``)."""
+    from aiohttp import web
+
+    key = None
+    if api_key_env:
+        key = os.environ.get(api_key_env)
+        if not key:
+            raise LogicforgeError(f"--api-key-env {api_key_env}: the variable is not set")
+
+    async def main() -> None:
+        runner = web.AppRunner(make_app(items, api_key=key, **limits), access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, host, port)
+        await site.start()
+        bound = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        print(f"verifying on http://{host}:{bound}", flush=True)
+        if port_file:
+            Path(port_file).write_text(json.dumps({"port": bound}))
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await runner.cleanup()
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(main())
+
+
+class InThread:
+    """The server on a free port of ``host`` in a background thread, for a ``with`` block — for a
+    training loop or a test in the same process.
+
+    Example:
+        >>> with InThread() as srv:
+        ...     srv.url.startswith("http://127.0.0.1:")
+        True
+    """
+
+    def __init__(self, host: str = "127.0.0.1", items: list[Any] | None = None, **kw: Any) -> None:
+        self.host, self.items, self.kw, self.port = host, items, kw, 0
+
+    def __enter__(self) -> InThread:
+        import threading
+
+        from aiohttp import web
+
+        started = threading.Event()
+
+        def run() -> None:
+            loop = asyncio.new_event_loop()
+            self.loop = loop
+            runner = web.AppRunner(make_app(self.items, **self.kw), access_log=None)
+            loop.run_until_complete(runner.setup())
+            site = web.TCPSite(runner, self.host, 0)
+            loop.run_until_complete(site.start())
+            self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+            started.set()
+            loop.run_forever()
+            loop.run_until_complete(runner.cleanup())
+            loop.close()
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+        if not started.wait(30):
+            raise LogicforgeError("the verification server did not start within 30 s")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(30)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"

@@ -1,0 +1,172 @@
+"""``serve-verify`` on 127.0.0.1: /health, /generate, batched /verify with rewards equal to
+``lf.reward``, per-request errors that spare the rest, limits (batch, count, body size), the
+optional API key, and a bounded concurrent load test with 0 errors."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import aiohttp
+import pytest
+
+import logicforge as lf
+from logicforge.serve_verify import InThread
+
+
+def Server(**kw: object) -> InThread:  # noqa: N802 - reads as the server it starts
+    return InThread(**kw)  # type: ignore[arg-type]
+
+
+async def _post(s: aiohttp.ClientSession, url: str, obj: object, **kw: object) -> tuple[int, dict]:
+    async with s.post(url, data=json.dumps(obj), **kw) as r:  # type: ignore[arg-type]
+        return r.status, await r.json()
+
+
+def test_generate_verify_and_errors() -> None:
+    async def go(url: str) -> None:
+        async with aiohttp.ClientSession() as s:
+            async with s.get(f"{url}/health") as r:
+                h = await r.json()
+            assert h["status"] == "ok" and "zebra" in h["families"]
+            st, g = await _post(
+                s, f"{url}/generate", {"family": "ksat/random", "level": 1, "count": 4, "seed": 3}
+            )
+            assert st == 200 and len(g["items"]) == 4
+            items = [lf.Item.model_validate(x) for x in g["items"]]
+            oracle = lf.load_model("oracle")
+            texts = [
+                asyncio.get_event_loop()
+                and (await oracle.generate(lf.Prompt.of(it), lf.Sampling(), 0)).text
+                for it in items
+            ]
+            texts[1] = "I think it is SAT or UNSAT."
+            reqs = [
+                {"item_id": it.item_id, "response": t} for it, t in zip(items, texts, strict=True)
+            ]
+            reqs.append({"item": g["items"][0], "response": "{}"})
+            reqs.append({"item_id": "nope", "response": "SAT"})
+            reqs.append({"item_id": items[0].item_id, "response": 7})
+            st, v = await _post(s, f"{url}/verify", {"requests": reqs})
+            assert st == 200
+            res = v["results"]
+            for it, t, r in zip(items, texts, res, strict=False):
+                assert r["reward"] == lf.reward(it, t) and r["item_id"] == it.item_id
+            assert res[1]["parse_failure"] and res[1]["reward"] == 0.0
+            assert res[4]["reward"] == 0.0 and "unknown item_id" in res[5]["error"]
+            assert "must be a string" in res[6]["error"]
+            for bad, want in (
+                ({"requests": []}, "non-empty"),
+                ({"requests": [{}] * 1025}, "at most 1024"),
+            ):
+                st, e = await _post(s, f"{url}/verify", bad)
+                assert st == 400 and want in e["error"]
+            st, e = await _post(s, f"{url}/generate", {"family": "ksat/random", "count": 5000})
+            assert st == 400 and "count" in e["error"]
+            st, e = await _post(s, f"{url}/generate", {"family": "zebar", "count": 1})
+            assert st == 400 and "did you mean 'zebra'" in e["error"]
+            async with s.post(f"{url}/verify", data=b"not json") as r:
+                assert r.status == 400
+            async with s.post(f"{url}/verify", data=b"x" * (3 << 20)) as r:
+                assert r.status == 413  # over max_body_mb
+
+    with Server(max_body_mb=2.0) as srv:
+        asyncio.run(go(srv.url))
+
+
+def test_api_key() -> None:
+    async def go(url: str) -> None:
+        async with aiohttp.ClientSession() as s:
+            async with s.get(f"{url}/health") as r:
+                assert r.status == 401
+            async with s.get(f"{url}/health", headers={"Authorization": "Bearer wrong"}) as r:
+                assert r.status == 401
+            async with s.get(f"{url}/health", headers={"Authorization": "Bearer sesame"}) as r:
+                assert r.status == 200
+
+    with Server(api_key="sesame") as srv:
+        asyncio.run(go(srv.url))
+
+
+def test_concurrent_load_has_no_errors() -> None:
+    """200 concurrent /verify calls of 8 requests each (CNF, zebra, deduction items), bounded
+    in count and in time (60 s): every call answers 200 and every reward equals lf.reward."""
+    items = lf.render(lf.generate("ksat/random", level=4, count=8, seed=1))
+    items += lf.render(lf.generate("zebra", level=6, count=8, seed=1), "zebra")
+    items += lf.render(lf.generate("ordering", level=5, count=8, seed=1), "deduction")
+    import numpy as np
+
+    from logicforge.kinds import answer_format
+
+    rng = np.random.default_rng(0)
+    texts = []
+    for it in items:
+        fmt = answer_format(it)
+        a = fmt.oracle(it) if rng.random() < 0.6 else fmt.random(it, rng)
+        texts.append(fmt.to_text(a, it))
+    want = {(it.item_id, t): lf.reward(it, t) for it, t in zip(items, texts, strict=True)}
+
+    async def go(url: str) -> list[int]:
+        conn = aiohttp.TCPConnector(limit=64)
+        async with aiohttp.ClientSession(connector=conn) as s:
+
+            async def one(k: int) -> int:
+                batch = [
+                    (items[(k * 8 + j) % len(items)], texts[(k * 8 + j) % len(items)])
+                    for j in range(8)
+                ]
+                st, v = await _post(
+                    s,
+                    f"{url}/verify",
+                    {"requests": [{"item_id": it.item_id, "response": t} for it, t in batch]},
+                )
+                assert [r["reward"] for r in v["results"]] == [
+                    want[(it.item_id, t)] for it, t in batch
+                ]
+                return st
+
+            return await asyncio.wait_for(asyncio.gather(*(one(k) for k in range(200))), 60)
+
+    with Server(items=items, concurrency=4) as srv:
+        t0 = time.perf_counter()
+        statuses = asyncio.run(go(srv.url))
+        assert time.perf_counter() - t0 < 60
+    assert statuses == [200] * 200
+    assert 0 < sum(want.values()) < len(want)  # neither all right nor all wrong
+
+
+@pytest.mark.parametrize("argv", [["serve-verify", "--help"]])
+def test_the_command_exists(argv: list[str], capsys) -> None:
+    from logicforge.cli import main
+
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 0 and "/verify" in capsys.readouterr().out
+
+
+def test_verl_rows_and_compute_score_as_verl_calls_it(tmp_path) -> None:
+    """verl reads its dataset from Parquet and calls the reward function with keyword
+    arguments per row: the same reward as lf.reward, for every row."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    import pyarrow as pa
+
+    from logicforge.metrics.reward import compute_score, verl_rows
+
+    items = lf.render(lf.generate("ksat/random", level=2, count=6, seed=4))
+    items += lf.render(lf.generate("zebra", level=3, count=3, seed=4), "zebra")
+    pq.write_table(pa.Table.from_pylist(verl_rows(items)), tmp_path / "train.parquet")
+    rows = pq.read_table(tmp_path / "train.parquet").to_pylist()
+    oracle = lf.load_model("oracle")
+    for it, row in zip(items, rows, strict=True):
+        text = asyncio.run(oracle.generate(lf.Prompt.of(it), lf.Sampling(), 0)).text
+        for t in (text, "SAT or UNSAT", '{"answer": "UNSAT"}'):
+            got = compute_score(
+                data_source=row["data_source"],
+                solution_str=t,
+                ground_truth=row["reward_model"]["ground_truth"],
+                extra_info=row["extra_info"],
+            )
+            assert got == lf.reward(it, t)
+    with pytest.raises(lf.ConfigError, match="ground_truth"):
+        compute_score(rows[0]["data_source"], "x", "WRONG", rows[0]["extra_info"])
