@@ -58,7 +58,35 @@ def cmd_import(a: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_check_leakage(a: argparse.Namespace) -> int:
+    from .. import api
+    from ..leakage import check_leakage
+
+    r = check_leakage(api.load_problems(a.train), api.load_problems(a.test))
+    if a.json:
+        print(json.dumps(r))
+    else:
+        print(
+            f"{r['test']} test problems against {r['train']} training problems: "
+            f"{r['exact']} exact duplicates, {r['symmetric']} more up to symmetry; duplicates "
+            f"within train {r['duplicates_within_train']}, within test {r['duplicates_within_test']}"
+        )
+        for kind in ("exact_pairs", "symmetric_pairs"):
+            for pair in r[kind][:20]:
+                print(f"  {kind.split('_')[0]}: {pair['test']} ~ {', '.join(pair['train'])}")
+    return 1 if (r["exact"] or r["symmetric"]) and a.fail else 0
+
+
 def add_parsers(sub: Any) -> None:
+    lk = sub.add_parser(
+        "check-leakage",
+        help="test problems that occur in the training set, exactly or up to symmetry",
+    )
+    lk.add_argument("train", help="training problems.jsonl")
+    lk.add_argument("test", help="test problems.jsonl")
+    lk.add_argument("--fail", action="store_true", help="exit 1 when any test problem leaks")
+    lk.add_argument("--json", action="store_true")
+    lk.set_defaults(fn=cmd_check_leakage)
     im = sub.add_parser(
         "import",
         help="published problem files (DIMACS folders, ZebraLogic, SATBench, FOLIO, …) as "

@@ -86,6 +86,9 @@ class Kind:
     default_renderer: str = ""  # what ``logicforge generate`` renders when no renderer is named
     group_columns: tuple[str, ...] = ()
     exports: dict[str, Callable[[dict[str, Any]], Any]] = field(default_factory=dict)
+    # a key of the problem data up to the kind's symmetries (duplicates and train/test leakage);
+    # kinds without one are compared by their exact data
+    canonical: Callable[[dict[str, Any]], str] | None = None
 
     def format(self, name: str) -> AnswerFormat:
         """The answer format ``name`` ('' = the kind's default, its first)."""

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from ..logic.canon import cnf_key
 from ..logic.cnf import CNF
 from ..logic.sat import minimal_unsat_core, solve, solve_within
 from ..parse.answer import cited_conditions, reported_counts
@@ -257,5 +258,6 @@ KIND = register_kind(
         default_renderer="formula",
         group_columns=("alpha", "n_vars"),
         exports={"dimacs": lambda problem: CNF.from_json(problem)},
+        canonical=lambda d: cnf_key(d["clauses"], int(d.get("num_vars") or 0)),
     )
 )

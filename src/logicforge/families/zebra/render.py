@@ -426,6 +426,34 @@ def parse_mc(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
     return Answer(parse_error="no answer: no option letter found")
 
 
+SYMMETRIC = {"SameHouse", "SideBySide", "OneBetween", "TwoBetween"}
+
+
+def zebra_key(d: dict[str, Any]) -> str:
+    """The puzzle up to renaming attributes and relabelling values within an attribute (and
+    clue order): a graph of attribute and value nodes, house nodes labelled by position, and a
+    node per clue joined to its people (through role nodes for the ordered types) or house."""
+    from ...logic.canon import graph_key
+
+    n, m = d["n_houses"], d["n_attributes"]
+    labels = ["A"] * m + ["V"] * (n * m) + [f"H{h}" for h in range(n)]
+    edges = [(a, m + a * n + v) for a in range(m) for v in range(n)]
+
+    def value(pair: Any) -> int:
+        return m + int(pair[0]) * n + int(pair[1])
+
+    for c in d["clues"]:
+        labels.append(f"T:{c['type']}")
+        k = len(labels) - 1
+        if "house" in c:
+            edges += [(k, value(c["a"])), (k, m + n * m + int(c["house"]))]
+            continue
+        for role, pair in (("a", c["a"]), ("b", c["b"])):
+            labels.append("r" if c["type"] in SYMMETRIC else f"r{role}")
+            edges += [(k, len(labels) - 1), (len(labels) - 1, value(pair))]
+    return "zebra:" + graph_key(labels, edges)
+
+
 GRID = AnswerFormat(
     "grid",
     "grid",
@@ -446,6 +474,7 @@ register_kind(
         (GRID, choice_format(parse_mc, _letters)),
         group_columns=("size_group", "size", "log10_search_space"),
         exports={"zebra-json": lambda problem: problem},
+        canonical=zebra_key,
     )
 )
 RENDERERS.register("zebra", ZebraRenderer())
