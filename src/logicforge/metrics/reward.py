@@ -102,3 +102,31 @@ def verl_rows(items: Any) -> list[dict[str, Any]]:
         }
         for i, it in enumerate(items)
     ]
+
+
+def trl_rows(items: Any) -> list[dict[str, Any]]:
+    """Rows for TRL's GRPO trainer (a conversational ``prompt`` and the item as JSON in an
+    ``item`` column, which TRL passes to reward functions by name)."""
+    return [
+        {"prompt": [m.model_dump() for m in it.messages], "item": it.model_dump_json()}
+        for it in items
+    ]
+
+
+def trl_reward(completions: list[Any], item: list[str], **_: Any) -> list[float]:
+    """A TRL reward function (``GRPOTrainer(reward_funcs=trl_reward, …)`` over :func:`trl_rows`):
+    :func:`reward` of each completion — plain text, or conversational (a list of messages whose
+    last is the reply).
+
+    Example:
+        >>> import logicforge as lf
+        >>> it = lf.render(lf.generate("ksat/random", {"n_vars": 3, "alpha": 1.0}, count=1, seed=0))[0]
+        >>> trl_reward([[{"role": "assistant", "content": '{"answer": "SAT"}'}], "no idea"],
+        ...            [it.model_dump_json()] * 2)
+        [0.5, 0.0]
+    """
+    out = []
+    for c, raw in zip(completions, item, strict=True):
+        text = c[-1].get("content") if isinstance(c, list) and c else c
+        out.append(reward(Item.model_validate_json(raw), text if isinstance(text, str) else None))
+    return out
