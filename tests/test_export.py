@@ -108,7 +108,7 @@ def test_inspect_task_runs_and_agrees_with_logicforge(tmp_path) -> None:
                 "-m",
                 "inspect_ai",
                 "eval",
-                task.name,
+                task.name + "@logicforge_items",
                 "--model",
                 "openai-api/lftest/fake",
             ],
@@ -139,3 +139,42 @@ def test_inspect_task_runs_and_agrees_with_logicforge(tmp_path) -> None:
         assert {r.item_id: r.verdict.correct for r in rescored} == mine
         assert {r.model for r in rescored} == {"openai-api/lftest/fake"}
         assert all(r.extra["source_verdict"] == r.verdict.correct for r in rescored)
+
+
+def test_inspect_level_task_generates_its_items(tmp_path) -> None:
+    """``logicforge_level``: Inspect generates the items at load time from the task arguments;
+    its accuracy equals a logicforge run on the same items against the same server."""
+    pytest.importorskip("inspect_ai")
+    import os
+    import subprocess
+    import sys
+
+    from inspect_ai.log import read_eval_log
+
+    from logicforge.export import export_inspect
+
+    from .fakeserver import FakeServer
+
+    task = export_inspect([], tmp_path / "task")
+    items = lf.render(lf.generate("ksat/random", count=6, seed=2, level=1))
+    with FakeServer() as srv:
+        env = {
+            **os.environ,
+            "LFTEST_BASE_URL": srv.base_url,
+            "LFTEST_API_KEY": "unused",
+            "INSPECT_LOG_DIR": str(tmp_path / "logs"),
+            "INSPECT_DISPLAY": "none",
+        }
+        cmd = [sys.executable, "-m", "inspect_ai", "eval", task.name + "@logicforge_level"]
+        cmd += ["-T", "family=ksat/random", "-T", "level=1", "-T", "count=6", "-T", "seed=2"]
+        p = subprocess.run(
+            [*cmd, "--model", "openai-api/lftest/fake"],
+            capture_output=True, text=True, timeout=300, env=env, cwd=task.parent,
+        )  # fmt: skip
+        assert p.returncode == 0, p.stderr[-2000:]
+        lf.run(items, f"openai-compatible:{srv.base_url}:fake", tmp_path / "r.jsonl")
+    log = read_eval_log(str(sorted((tmp_path / "logs").glob("*.eval"))[-1]))
+    assert [s.id for s in log.samples] == [it.item_id for it in items]
+    recs = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    ours = sum(r["verdict"]["correct"] for r in recs) / len(recs)
+    assert log.results.scores[0].metrics["accuracy"].value == pytest.approx(ours)
