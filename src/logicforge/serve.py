@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +118,38 @@ def make_app(model: Model, items: list[Item] | None = None) -> Any:
     return app
 
 
+def run_until_interrupted(
+    app: Any,
+    host: str,
+    port: int,
+    port_file: str | None,
+    banner: Callable[[int], str],
+    on_close: Callable[[], Awaitable[None]] | None = None,
+) -> None:
+    """Serve the aiohttp ``app`` on ``host:port`` until interrupted; ``port=0`` picks a free
+    port, written to ``port_file`` as ``{"port": N}`` and printed by ``banner(port)``."""
+    from aiohttp import web
+
+    async def main() -> None:
+        runner = web.AppRunner(app, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, host, port)
+        await site.start()
+        bound = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        print(banner(bound), flush=True)
+        if port_file:
+            Path(port_file).write_text(json.dumps({"port": bound}))
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await runner.cleanup()
+            if on_close is not None:
+                await on_close()
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(main())
+
+
 def serve(
     spec: str,
     host: str = "127.0.0.1",
@@ -126,25 +159,12 @@ def serve(
 ) -> None:
     """Serve the model ``spec`` until interrupted; ``port=0`` picks a free port (written to
     ``port_file`` when given, and printed); ``items`` lets baselines answer those items."""
-    from aiohttp import web
-
     model = load_model(spec)
-    its = items
-
-    async def main() -> None:
-        runner = web.AppRunner(make_app(model, its), access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, host, port)
-        await site.start()
-        bound = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        print(f"serving {model.name} on http://{host}:{bound}/v1", flush=True)
-        if port_file:
-            Path(port_file).write_text(json.dumps({"port": bound}))
-        try:
-            await asyncio.Event().wait()
-        finally:
-            await runner.cleanup()
-            await model.aclose()
-
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(main())
+    run_until_interrupted(
+        make_app(model, items),
+        host,
+        port,
+        port_file,
+        lambda bound: f"serving {model.name} on http://{host}:{bound}/v1",
+        model.aclose,
+    )

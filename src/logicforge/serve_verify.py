@@ -23,12 +23,10 @@ Example:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hmac
 import json
 import os
 from collections import OrderedDict
-from pathlib import Path
 from typing import Any
 
 from ._version import __version__
@@ -185,7 +183,7 @@ def serve_verify(
     **limits: Any,
 ) -> None:
     """Serve until interrupted; ``port=0`` picks a free port (written to ``port_file``)."""
-    from aiohttp import web
+    from .serve import run_until_interrupted
 
     key = None
     if api_key_env:
@@ -193,22 +191,13 @@ def serve_verify(
         if not key:
             raise LogicforgeError(f"--api-key-env {api_key_env}: the variable is not set")
 
-    async def main() -> None:
-        runner = web.AppRunner(make_app(items, api_key=key, **limits), access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, host, port)
-        await site.start()
-        bound = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        print(f"verifying on http://{host}:{bound}", flush=True)
-        if port_file:
-            Path(port_file).write_text(json.dumps({"port": bound}))
-        try:
-            await asyncio.Event().wait()
-        finally:
-            await runner.cleanup()
-
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(main())
+    run_until_interrupted(
+        make_app(items, api_key=key, **limits),
+        host,
+        port,
+        port_file,
+        lambda bound: f"verifying on http://{host}:{bound}",
+    )
 
 
 class InThread:

@@ -190,7 +190,9 @@ def cmd_export(a: argparse.Namespace) -> int:
         from ..export.inspect_task import export_inspect
 
         path = export_inspect(api.load_items(_need(a, "items")), out)
-        print(f"wrote an Inspect task to {path}; run: inspect eval {path}@logicforge_items --model …")
+        print(
+            f"wrote an Inspect task to {path}; run: inspect eval {path}@logicforge_items --model …"
+        )
     return 0
 
 
