@@ -71,7 +71,7 @@ def test_the_frontier_finds_the_crossing_with_a_quarter_of_the_items() -> None:
     grid = {lv: _accuracy_of(lv, 48, 0) for lv in range(11)}
     full = max(lv for lv, r in grid.items() if sum(r) / len(r) >= 0.5)
     res = frontier(_accuracy_of, threshold=0.5, batch=8, max_per_level=48)
-    assert res["frontier"] == full == 5 and res["bracket"] == [5, 6]
+    assert res["frontier"] == full == 5 and res["bracket"] == [5, 6] and res["decided"]
     assert res["items"] <= 0.25 * 11 * 48, res
     for pr in res["probes"]:
         lo, hi = pr["ci"]

@@ -154,7 +154,9 @@ def frontier(
     Wilson interval of the accuracy excludes ``threshold`` or ``max_per_level`` items are used;
     above → search higher, below (or undecided) → lower. Returns ``frontier`` (the highest level
     judged at or above the threshold, −1 if none), ``bracket`` (that level and the next one
-    probed above it), the probes with their accuracy and interval, and ``items`` used.
+    probed above it), the probes with their accuracy, interval and whether it excluded the
+    threshold, ``decided`` (every probe did: otherwise the answer rests on point estimates, as
+    for a model whose accuracy sits at the threshold everywhere), and ``items`` used.
     """
     from .metrics.aggregate import wilson
 
@@ -176,9 +178,24 @@ def frontier(
         used += len(right)
         acc = sum(right) / len(right)
         a, b = wilson(sum(right), len(right), z)
-        probes.append({"level": mid, "n": len(right), "accuracy": round(acc, 4), "ci": [a, b]})
+        decided = a is not None and b is not None and (a > threshold or b < threshold)
+        probes.append(
+            {
+                "level": mid,
+                "n": len(right),
+                "accuracy": round(acc, 4),
+                "ci": [a, b],
+                "decided": decided,
+            }  # fmt: skip
+        )
         if acc >= threshold:
             best, lo = mid, mid + 1
         else:
             below, hi = min(below, mid), mid - 1
-    return {"frontier": best, "bracket": [best, below], "probes": probes, "items": used}
+    return {
+        "frontier": best,
+        "bracket": [best, below],
+        "decided": all(p["decided"] for p in probes),  # every probe's interval excluded it
+        "probes": probes,
+        "items": used,
+    }
