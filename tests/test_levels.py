@@ -54,7 +54,7 @@ def test_mixtures_are_weighted_and_reproducible() -> None:
 @pytest.mark.parametrize(
     ("family", "renderer"),
     [("ksat/random", "formula"), ("zebra", "zebra"), ("coloring/planted", "coloring"),
-     ("2sat/backbone", "logic")],
+     ("2sat/backbone", "logic"), ("ordering", "deduction")],
 )  # fmt: skip
 def test_the_budgeted_reference_solver(family: str, renderer: str, tmp_path) -> None:
     """``budget:N``: with room to finish it is the oracle (every answer verified right); with
@@ -70,8 +70,18 @@ def test_the_budgeted_reference_solver(family: str, renderer: str, tmp_path) -> 
     assert acc[10**6] == 1.0 and acc[1] < 1.0, acc
 
 
-def test_budget_refuses_formats_without_a_budgeted_solver(tmp_path) -> None:
-    items = lf.render(lf.generate("ordering", level=2, count=2, seed=0), "deduction")
+def test_budget_refuses_formats_without_a_budgeted_solver(tmp_path, shared_data) -> None:
+    ps = lf.generate("ksat/random", {"n_vars": 5, "alpha": 3.0}, count=2, seed=0)
+    items = lf.render(lf.reduce(ps, "vc"), "vc")
     lf.run(items, "budget:100", tmp_path / "r.jsonl")
     recs = [__import__("json").loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
-    assert all("no budgeted solver for choice answers" in r["error"] for r in recs)
+    assert all("no budgeted solver for yes-no+cover answers" in r["error"] for r in recs)
+    from logicforge.families.ordering import load_logicaldeduction
+
+    ld = lf.render(
+        load_logicaldeduction(shared_data / "logiclm" / "logicaldeduction_dev.json")[:2],
+        "deduction",
+    )
+    lf.run(ld, "budget:100", tmp_path / "ld.jsonl")
+    recs = [__import__("json").loads(x) for x in (tmp_path / "ld.jsonl").read_text().splitlines()]
+    assert all("generated ordering puzzles" in r["error"] for r in recs)

@@ -22,6 +22,7 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Mapping
@@ -528,16 +529,35 @@ def load_logicaldeduction(
     return out
 
 
-register_kind(
-    Kind(
-        KIND,
-        (),
-        (
-            choice_format(
-                parse, lambda it: [chr(65 + i) for i in range(int(it.problem.get("n_objects", 7)))]
-            ),
-        ),
-    )
+def budgeted(item: Item, checks: int) -> Answer | None:
+    """The answer a brute-force solver reaches checking at most ``checks`` arrangements (in
+    lexicographic order) against the clues, or None when the budget runs out — the ``budget:N``
+    reference for deduction puzzles (N counts arrangements, not conflicts). Only generated
+    puzzles carry the clues it checks."""
+    import itertools
+
+    d = item.problem
+    if "clues" not in d or "objects" not in d:
+        raise ConfigError(
+            "item", item.item_id, "budget:N solves generated ordering puzzles (their clues) only"
+        )
+    objs = list(d["objects"])
+    index = {o: i for i, o in enumerate(objs)}
+    parsed = [c.split(" ") for c in d["clues"]]
+    ops = {"<": lambda x, y: x < y, ">": lambda x, y: x > y, "==": lambda x, y: x == y,
+           "!=": lambda x, y: x != y}  # fmt: skip
+    q = int(d["question_position"])
+    for pos in itertools.islice(itertools.permutations(range(1, len(objs) + 1)), checks):
+        if all(
+            ops[op](pos[index[a]], int(b) if b.isdigit() else pos[index[b]]) for a, op, b in parsed
+        ):
+            return Answer(label=chr(65 + pos.index(q)))
+    return None
+
+
+_CHOICE = choice_format(
+    parse, lambda it: [chr(65 + i) for i in range(int(it.problem.get("n_objects", 7)))]
 )
+register_kind(Kind(KIND, (), (dataclasses.replace(_CHOICE, budgeted=budgeted),)))
 FAMILIES.register(NAME, OrderingFamily())
 RENDERERS.register("deduction", DeductionRenderer())

@@ -9,7 +9,8 @@ with the format's ``to_text``; none of them knows any kind.
   all-true assignment); no answer for the others.
 * ``oracle`` — the solver's answer with its witness: the ceiling of every metric;
 * ``budget:N`` — a reference solver allowed at most N conflicts (MiniSat on the problem's CNF or
-  SAT encoding): its answer when it finishes, a seeded random guess when the budget runs out, so
+  SAT encoding; for generated deduction puzzles, N arrangements checked): its answer when it
+  finishes, a seeded random guess when the budget runs out, so
   its accuracy falls as problems get harder (the difficulty levels' yardstick); formats with no
   budgeted solver get an error record.
 """
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..errors import ConfigError
+from ..errors import ConfigError, LogicforgeError
 from ..kinds import answer_format
 from ..registry import MODELS
 from ..rng import stable_int
@@ -132,7 +133,10 @@ class BudgetBaseline(_Baseline):
                 text=None,
                 error=f"{self.name} has no budgeted solver for {answer_format(item).name} answers",
             )
-        return await super().generate(prompt, sampling, sample)
+        try:
+            return await super().generate(prompt, sampling, sample)
+        except LogicforgeError as e:  # the format's solver cannot take this item
+            return Response(text=None, error=f"{self.name}: {e}")
 
     def _answer(self, item: Item, sample: int) -> str:
         import numpy as np
