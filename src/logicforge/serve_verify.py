@@ -35,9 +35,11 @@ from .errors import LogicforgeError
 MAX_CACHE = 100_000  # items kept for /verify by id (oldest dropped first)
 
 
-def _verify_one(req: Any, known: dict[str, Any], partial: bool) -> dict[str, Any]:
+def _verify_one(req: Any, known: Any, partial: bool) -> dict[str, Any]:
+    """One /verify request; ``known`` is the item its ``item_id`` names (looked up in the event
+    loop, so the worker thread never reads the shared cache), or None."""
     from .kinds import parse_answer, verify
-    from .metrics.reward import reward
+    from .metrics.reward import reward_of
     from .schema import Item
 
     if not isinstance(req, dict):
@@ -45,17 +47,20 @@ def _verify_one(req: Any, known: dict[str, Any], partial: bool) -> dict[str, Any
     try:
         if "item" in req:
             item = Item.model_validate(req["item"])
-        elif str(req.get("item_id")) in known:
-            item = known[str(req["item_id"])]
+        elif known is not None:
+            item = known
         else:
             return {"item_id": req.get("item_id"), "error": "unknown item_id (send the item)"}
         text = req.get("response")
         if text is not None and not isinstance(text, str):
             return {"item_id": item.item_id, "error": "'response' must be a string or null"}
-        v = verify(item, parse_answer(text, item)) if text is not None else None
+        if item.gold.get("label") == "UNKNOWN":
+            return {"item_id": item.item_id, "error": "its gold label is unknown: no reward"}
+        answer = parse_answer(text, item) if text is not None else None
+        v = verify(item, answer) if answer is not None else None
         return {
             "item_id": item.item_id,
-            "reward": reward(item, text, partial=partial),
+            "reward": reward_of(item, answer, v, partial) if answer and v else 0.0,
             "correct": bool(v and v.correct),
             "parse_failure": bool(v is None or v.parse_failure),
             "witness_valid": v.witness_valid if v else None,
@@ -160,10 +165,10 @@ def make_app(
         if len(reqs) > max_batch:
             return bad(f"at most {max_batch} requests per call")
         partial = bool(obj.get("partial", False))
-        snapshot = dict(known)
+        named = [known.get(str(r.get("item_id"))) if isinstance(r, dict) else None for r in reqs]
         async with gate:
             results = await asyncio.to_thread(
-                lambda: [_verify_one(r, snapshot, partial) for r in reqs]
+                lambda: [_verify_one(r, it, partial) for r, it in zip(reqs, named, strict=True)]
             )
         return web.json_response({"results": results})
 

@@ -33,19 +33,26 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..kinds import verify
-from ..schema import Item
+from ..schema import Answer, Item, Verdict
 
 
 def reward(item: Item, response: str | None, partial: bool = False) -> float:
     """Reward in [0, 1] for one response to one item (see the module docstring for the rules)."""
-    from ..kinds import answer_format, parse_answer
+    from ..kinds import parse_answer
 
     if item.gold.get("label") == "UNKNOWN":
         raise ConfigError("item", item.item_id, "its gold label is unknown; it earns no reward")
     if not isinstance(response, str):
         return 0.0
     answer = parse_answer(response, item)
-    v = verify(item, answer)
+    return reward_of(item, answer, verify(item, answer), partial)
+
+
+def reward_of(item: Item, answer: Answer, v: Verdict, partial: bool = False) -> float:
+    """The reward of an answer already parsed and verified (:func:`reward` without doing the
+    parse and the check again)."""
+    from ..kinds import answer_format
+
     own = answer_format(item).reward
     if own is not None:
         return float(own(item, answer, v, partial))

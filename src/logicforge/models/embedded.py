@@ -90,8 +90,19 @@ class LlamaCppModel:
                 raise ModelError(f"{self.path}: llama.cpp cannot load it ({e})") from None
         return self._llm
 
-    def _complete(self, prompt: Prompt, s: Sampling, sample: int) -> Response:
+    def _chat(self, kw: dict[str, Any], fresh: bool = False) -> dict[str, Any]:
+        """One chat completion as an OpenAI-style dict; ``kw["schema"]`` constrains the answer,
+        ``fresh`` ignores any cached prompt prefix. Raises ValueError when llama.cpp refuses."""
         llm = self._load()
+        schema = kw.pop("schema", None)
+        if schema is not None:
+            kw["response_format"] = {"type": "json_object", "schema": schema}
+        if fresh:
+            llm.reset()
+        out: dict[str, Any] = llm.create_chat_completion(**kw)
+        return out
+
+    def _complete(self, prompt: Prompt, s: Sampling, sample: int) -> Response:
         kw: dict[str, Any] = {
             "messages": [m.model_dump() for m in prompt.messages],
             "temperature": s.temperature,
@@ -102,16 +113,20 @@ class LlamaCppModel:
         if s.stop:
             kw["stop"] = list(s.stop)
         if s.structured and prompt.schema:
-            kw["response_format"] = {"type": "json_object", "schema": prompt.schema}
+            kw["schema"] = prompt.schema
         t0 = time.perf_counter()
         try:
-            out = llm.create_chat_completion(**kw)
-        except ValueError as e:  # e.g. prompt longer than the context window
+            out = self._chat(kw)
+        except (ValueError, RuntimeError) as e:  # e.g. prompt longer than the context window
             return Response(text=None, error=f"llama.cpp: {e}")
+        if "error" in out or not out.get("choices"):
+            err = out.get("error")
+            msg = err.get("message") if isinstance(err, dict) else err
+            return Response(text=None, error=f"llama.cpp: {str(msg)[:300]}")
         choice = out["choices"][0]
         usage = out.get("usage") or {}
         return Response(
-            text=choice["message"].get("content") or "",
+            text=(choice.get("message") or {}).get("content") or "",
             finish_reason=choice.get("finish_reason"),
             prompt_tokens=usage.get("prompt_tokens"),
             completion_tokens=usage.get("completion_tokens"),
@@ -121,15 +136,13 @@ class LlamaCppModel:
     def speed(self, probe_tokens: int = 32) -> tuple[float, float]:
         """(prompt tokens/s, completion tokens/s) measured on this machine: one short prompt
         answered with 1 token (the prompt's cost), then with ``probe_tokens`` (decoding)."""
-        llm = self._load()
+        self._load()  # loading the weights is not the prompt's cost
         msgs = [{"role": "user", "content": "List the numbers from 1 to 60, separated by commas."}]
+        base = {"messages": msgs, "temperature": 0.0, "seed": 0}
         t0 = time.perf_counter()
-        a = llm.create_chat_completion(messages=msgs, max_tokens=1, temperature=0.0, seed=0)
+        a = self._chat({**base, "max_tokens": 1})
         t1 = time.perf_counter()
-        llm.reset()  # measure the prompt again, not a cached prefix
-        b = llm.create_chat_completion(
-            messages=msgs, max_tokens=probe_tokens, temperature=0.0, seed=0
-        )
+        b = self._chat({**base, "max_tokens": probe_tokens}, fresh=True)  # the prompt again
         t2 = time.perf_counter()
         n_prompt = (a.get("usage") or {}).get("prompt_tokens") or 1
         n_out = max(1, (b.get("usage") or {}).get("completion_tokens") or 1)
@@ -172,7 +185,7 @@ class XLlamaCppModel(LlamaCppModel):
                 raise ModelError(f"{self.path}: llama.cpp cannot load it ({e})") from None
         return self._llm
 
-    def _request(self, kw: dict[str, Any]) -> dict[str, Any]:
+    def _chat(self, kw: dict[str, Any], fresh: bool = False) -> dict[str, Any]:
         schema = kw.pop("schema", None)
         if schema is not None:
             kw["response_format"] = {
@@ -181,55 +194,12 @@ class XLlamaCppModel(LlamaCppModel):
             }
         if kw.get("seed") is None:
             kw.pop("seed", None)
+        if fresh:
+            kw["cache_prompt"] = False
         out = self._load().handle_chat_completions(kw)
         if not isinstance(out, dict):
             out = json.loads(out)
         return out
-
-    def _complete(self, prompt: Prompt, s: Sampling, sample: int) -> Response:
-        kw: dict[str, Any] = {
-            "messages": [m.model_dump() for m in prompt.messages],
-            "temperature": s.temperature,
-            "top_p": s.top_p,
-            "max_tokens": s.max_tokens,
-            "seed": stable_int(s.seed, sample) % (2**31) if s.seed is not None else None,
-        }
-        if s.stop:
-            kw["stop"] = list(s.stop)
-        if s.structured and prompt.schema:
-            kw["schema"] = prompt.schema
-        t0 = time.perf_counter()
-        try:
-            out = self._request(kw)
-        except (ValueError, RuntimeError) as e:
-            return Response(text=None, error=f"llama.cpp: {e}")
-        if "error" in out or not out.get("choices"):
-            err = out.get("error")
-            msg = err.get("message") if isinstance(err, dict) else err
-            return Response(text=None, error=f"llama.cpp: {str(msg)[:300]}")
-        choice = out["choices"][0]
-        usage = out.get("usage") or {}
-        return Response(
-            text=(choice.get("message") or {}).get("content") or "",
-            finish_reason=choice.get("finish_reason"),
-            prompt_tokens=usage.get("prompt_tokens"),
-            completion_tokens=usage.get("completion_tokens"),
-            latency_s=time.perf_counter() - t0,
-        )
-
-    def speed(self, probe_tokens: int = 32) -> tuple[float, float]:
-        msgs = [{"role": "user", "content": "List the numbers from 1 to 60, separated by commas."}]
-        base = {"messages": msgs, "temperature": 0.0, "seed": 0, "cache_prompt": False}
-        t0 = time.perf_counter()
-        a = self._request({**base, "max_tokens": 1})
-        t1 = time.perf_counter()
-        b = self._request({**base, "max_tokens": probe_tokens})
-        t2 = time.perf_counter()
-        n_prompt = (a.get("usage") or {}).get("prompt_tokens") or 1
-        n_out = max(1, (b.get("usage") or {}).get("completion_tokens") or 1)
-        prefill = n_prompt / max(t1 - t0, 1e-6)
-        decode = max(n_out - 1, 1) / max((t2 - t1) - (t1 - t0), 1e-6)
-        return prefill, decode
 
     async def aclose(self) -> None:
         self._llm = None  # the server stops when it is released
