@@ -52,22 +52,22 @@ def check_leakage(
     with the matching training ids; and duplicates within each set."""
     tr = list(train)
     te = list(test)
+    tr_keys = [(exact_key(p), canonical_key(p)) for p in tr]  # each key computed once
+    te_keys = [(exact_key(p), canonical_key(p)) for p in te]
     ex: dict[str, list[str]] = {}
     ca: dict[str, list[str]] = {}
-    for p in tr:
-        ex.setdefault(exact_key(p), []).append(p.problem_id)
-        ca.setdefault(canonical_key(p), []).append(p.problem_id)
+    for p, (e, c) in zip(tr, tr_keys, strict=True):
+        ex.setdefault(e, []).append(p.problem_id)
+        ca.setdefault(c, []).append(p.problem_id)
     exact, symmetric = [], []
-    for p in te:
-        e, c = exact_key(p), canonical_key(p)
+    for p, (e, c) in zip(te, te_keys, strict=True):
         if e in ex:
             exact.append({"test": p.problem_id, "train": ex[e][:5]})
         elif c in ca:
             symmetric.append({"test": p.problem_id, "train": ca[c][:5]})
 
-    def dups(ps: Sequence[LabelledProblem]) -> int:
-        keys = [canonical_key(p) for p in ps]
-        return len(keys) - len(set(keys))
+    def dups(keys: Sequence[tuple[str, str]]) -> int:
+        return len(keys) - len({c for _, c in keys})
 
     return {
         "train": len(tr),
@@ -76,8 +76,8 @@ def check_leakage(
         "symmetric": len(symmetric),
         "exact_pairs": exact,
         "symmetric_pairs": symmetric,
-        "duplicates_within_train": dups(tr),
-        "duplicates_within_test": dups(te),
+        "duplicates_within_train": dups(tr_keys),
+        "duplicates_within_test": dups(te_keys),
     }
 
 

@@ -110,7 +110,9 @@ def add_parsers(sub: Any) -> None:
         help="re-score replies collected by other harnesses (ZeroEval, Inspect, lm-eval, JSONL, "
         "DIMACS + reply) with logicforge's parser and verifiers",
     )
-    rs.add_argument("format", choices=["zeroeval", "jsonl", "inspect", "lm-eval", "dimacs-reply"])
+    from ..imports.replies import FORMATS
+
+    rs.add_argument("format", choices=FORMATS)
     rs.add_argument("paths", nargs="+", help="reply files, folders or globs")
     rs.add_argument("--out", required=True, help="folder for records.jsonl (+ items, report)")
     rs.add_argument(
@@ -142,7 +144,7 @@ def cmd_rescore(a: argparse.Namespace) -> int:
         a.format, a.paths, items=items, dataset=a.import_, model=a.model, marker=a.marker
     )
     out = Path(a.out)
-    replies = log.read
+    rows_read = log.read
     out.mkdir(parents=True, exist_ok=True)
     if problems:
         write_jsonl(out / "problems.jsonl", problems)
@@ -160,7 +162,7 @@ def cmd_rescore(a: argparse.Namespace) -> int:
         print(
             json.dumps(
                 {
-                    "rows_read": replies,
+                    "rows_read": rows_read,
                     "scored": len(records),
                     "left_out": len(log.rejected),
                     "accuracy": acc,
@@ -170,7 +172,7 @@ def cmd_rescore(a: argparse.Namespace) -> int:
         )
     else:
         print(
-            f"rescored {len(records)} replies of {replies} rows ({len(log.rejected)} left out, "
+            f"rescored {len(records)} replies of {rows_read} rows ({len(log.rejected)} left out, "
             f"see rescore_report.json); accuracy "
             + ", ".join(f"{m} {v:.1%}" for m, v in acc.items())
             + f"; wrote {out / 'records.jsonl'}"

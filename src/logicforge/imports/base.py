@@ -25,8 +25,8 @@ def import_problems(
     dataset: str, paths: Sequence[str | Path], **options: Any
 ) -> tuple[list[LabelledProblem], ImportLog]:
     """The problems of ``paths`` read by the dataset's reader, and what it noted. Readers with a
-    lenient ``read`` note each bad file or row and keep the rest; the others (FOLIO,
-    LogicalDeduction, SATLIB flat) read each path whole, and a path they refuse is noted as
+    lenient ``read`` note each bad file or row and keep the rest; the others
+    (LogicalDeduction, SATLIB flat) read each path whole, and a path they refuse is noted as
     rejected. ``options`` the reader does not take (``timeout``, ``licence``, …) are ignored."""
     ds: Any = DATASETS.get(dataset)
     log = ImportLog(dataset=dataset)
@@ -44,10 +44,6 @@ def import_problems(
             except LogicforgeError as e:
                 log.reject(str(p), str(e))
                 continue
-            if isinstance(got, tuple):  # (problems, rows the reader skipped)
-                got, skipped = got
-                if skipped:
-                    log.reject(str(p), f"{skipped} rows the {dataset} reader could not use")
             problems += got
         log.imported = len(problems)
     return problems, log

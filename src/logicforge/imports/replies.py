@@ -275,6 +275,7 @@ READERS: dict[str, Callable[[Path, str, ImportLog], Iterator[Reply]]] = {
     "jsonl": read_plain,
     "inspect": read_inspect,
 }
+FORMATS = (*READERS, "dimacs-reply")  # the formats rescore reads
 SUFFIXES = {
     "zeroeval": (".json",),
     "jsonl": (".jsonl", ".json"),

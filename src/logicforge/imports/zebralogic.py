@@ -30,6 +30,7 @@ import hashlib
 import math
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +114,11 @@ def _tokens(text: str) -> list[tuple[str, int, int]]:
     return [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text.lower())]
 
 
+@lru_cache(maxsize=4096)
+def _value_tokens(value: str) -> list[str]:
+    return [t for t, _, _ in _tokens(value)]
+
+
 def _mentions(
     sentence: str, values: list[list[str]], intros: list[str]
 ) -> list[tuple[int, int, int]]:
@@ -121,7 +127,7 @@ def _mentions(
     cands: list[tuple[int, int, int, int, int, int]] = []  # (-len, -exact, i, j, a, v)
     for a, vals in enumerate(values):
         for v, value in enumerate(vals):
-            vt = [t for t, _, _ in _tokens(value)]
+            vt = _value_tokens(value)
             if not vt:
                 continue
             for i in range(len(toks) - len(vt) + 1):
@@ -137,7 +143,7 @@ def _mentions(
     taken: set[int] = set()
     spans: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for _neg, _ex, i, j, a, v in sorted(cands):
-        if (i, j) in spans and spans[(i, j)][0][1] is not None:
+        if (i, j) in spans:  # the same words, another attribute's value
             if not any(x == a for x, _ in spans[(i, j)]):
                 spans[(i, j)].append((a, v))
             continue
