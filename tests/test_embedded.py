@@ -8,7 +8,7 @@ import pytest
 
 import logicforge as lf
 
-pytest.importorskip("llama_cpp", reason="installed by `make test` via the [embedded] extra")
+pytest.importorskip("xllamacpp", reason="installed by `make test` via the [embedded] extra")
 
 
 def test_embedded_model_answers_one_item(tmp_path) -> None:
@@ -66,11 +66,12 @@ def test_served_and_in_process_embedded_agree_under_greedy_decoding(tmp_path) ->
         assert a["answer"] == b["answer"] and a["verdict"] == b["verdict"]
 
 
-def test_the_xllamacpp_backend_gives_the_same_answers(tmp_path) -> None:
-    """The same GGUF through xllamacpp (prebuilt wheels, no compiler) and llama-cpp-python,
-    greedy and JSON-constrained: the parsed answers agree item for item; the raw texts differ in
-    the whitespace the two grammar engines allow inside the JSON, so they are not compared."""
-    pytest.importorskip("xllamacpp")
+def test_the_two_backends_give_the_same_answers(tmp_path) -> None:
+    """The same GGUF through xllamacpp (the default: prebuilt wheels, no compiler) and the optional
+    llama-cpp-python, greedy and JSON-constrained: the parsed answers agree item for item; the raw
+    texts differ in the whitespace the two grammar engines allow inside the JSON, so they are not
+    compared. Runs where llama-cpp-python is installed (``pip install 'logicforge[llama-cpp]'``)."""
+    pytest.importorskip("llama_cpp", reason="the optional backend: logicforge[llama-cpp]")
     from logicforge.kinds import parse_answer
 
     items = lf.render(lf.generate("ordering", {"n_objects": 4}, count=3, seed=1), "deduction")
@@ -85,9 +86,12 @@ def test_the_xllamacpp_backend_gives_the_same_answers(tmp_path) -> None:
         labels[backend] = [parse_answer(recs[it.item_id]["text"], it).label for it in items]
         assert all(x is not None for x in labels[backend])
     assert labels["xllamacpp"] == labels["llama-cpp"]
-    m = lf.load_model("embedded;backend=xllamacpp")
-    assert m.cache_id.startswith("xllamacpp:") and lf.load_model("embedded").cache_id.startswith(
-        "llama-cpp:"
-    )
+    m = lf.load_model("embedded;backend=llama-cpp")
+    assert m.cache_id.startswith("llama-cpp:")
+
+
+def test_the_default_backend_is_the_prebuilt_one() -> None:
+    assert lf.load_model("embedded").cache_id.startswith("xllamacpp:")
+    assert lf.load_model("embedded;backend=xllamacpp").cache_id.startswith("xllamacpp:")
     with pytest.raises(lf.ConfigError, match="backend"):
         lf.load_model("embedded;backend=vllm")

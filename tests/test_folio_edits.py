@@ -86,7 +86,7 @@ def test_logicedit_folio_suite_reads_its_data_and_reports(
 
 
 def test_logicedit_folio_suite_on_the_embedded_model(shared_data, tmp_path, monkeypatch) -> None:
-    pytest.importorskip("llama_cpp", reason="installed by `make test` via the [embedded] extra")
+    pytest.importorskip("xllamacpp", reason="installed by `make test` via the [embedded] extra")
     from logicforge.suites import load_suite, run_suite
 
     monkeypatch.setenv("LOGICFORGE_DATA", str(shared_data))

@@ -11,7 +11,7 @@ import pytest
 
 from logicforge.suites import load_suite, run_suite
 
-pytest.importorskip("llama_cpp", reason="installed by `make test` via the [embedded] extra")
+pytest.importorskip("xllamacpp", reason="installed by `make test` via the [embedded] extra")
 
 SUITE = """
 name: satbench-story-e2e

@@ -143,7 +143,7 @@ def test_qualitative_coding_tables() -> None:
 
 
 def test_symbcot_on_the_embedded_model(tmp_path) -> None:
-    pytest.importorskip("llama_cpp", reason="installed by `make test` via the [embedded] extra")
+    pytest.importorskip("xllamacpp", reason="installed by `make test` via the [embedded] extra")
     its = _items()[:1]
     c = lf.run(
         its,
@@ -188,7 +188,7 @@ def test_inference_time_scaling_samples_at_its_own_temperature() -> None:
 
 
 def test_qualitative_coding_with_the_embedded_judge() -> None:
-    pytest.importorskip("llama_cpp", reason="installed by `make test` via the [embedded] extra")
+    pytest.importorskip("xllamacpp", reason="installed by `make test` via the [embedded] extra")
     its = _items()[:1]
     rec = lf.score([{"record_id": "r", "item_id": its[0].item_id, "model": "m", "sample": 0,
                      "text": "The green book is left of the black one, so \\boxed{A}"}], its)[0]  # fmt: skip
@@ -202,7 +202,7 @@ def test_qualitative_coding_with_the_embedded_judge() -> None:
 
 def test_logicedit_strategies_suite_on_the_embedded_model(tmp_path) -> None:
     """CoT, inference-time scaling and SymbCoT on one cumulative chain, end to end."""
-    pytest.importorskip("llama_cpp", reason="installed by `make test` via the [embedded] extra")
+    pytest.importorskip("xllamacpp", reason="installed by `make test` via the [embedded] extra")
     from logicforge.suites import load_suite, run_suite
 
     suite = load_suite(

@@ -148,7 +148,7 @@ def test_cli_suite_list_and_run(tmp_path: Path, capsys) -> None:
 
 
 def test_embedded_model_on_a_small_suite(tmp_path: Path) -> None:
-    pytest.importorskip("llama_cpp", reason="installed by `make test` via the [embedded] extra")
+    pytest.importorskip("xllamacpp", reason="installed by `make test` via the [embedded] extra")
     suite = load_suite(
         "twosat-table1",
         models=["embedded"],
@@ -194,7 +194,7 @@ def test_coloring_suite(tmp_path: Path) -> None:
 
 
 def test_embedded_model_on_paired_and_reduced_suites(tmp_path: Path) -> None:
-    pytest.importorskip("llama_cpp", reason="installed by `make test` via the [embedded] extra")
+    pytest.importorskip("xllamacpp", reason="installed by `make test` via the [embedded] extra")
     suite = load_suite(
         "adr-vc", models=["embedded"], sampling={"max_tokens": 64, "structured": True}
     )

@@ -195,7 +195,7 @@ def test_zebra_suite_and_random_baseline(tmp_path) -> None:
 
 
 def test_embedded_model_on_a_zebra_puzzle(tmp_path) -> None:
-    pytest.importorskip("llama_cpp", reason="installed by `make test` via the [embedded] extra")
+    pytest.importorskip("xllamacpp", reason="installed by `make test` via the [embedded] extra")
     items = lf.render(
         lf.generate("zebra", {"n_houses": 2, "n_attributes": 2}, count=1, seed=0), "zebra"
     )

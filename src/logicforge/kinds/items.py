@@ -22,6 +22,25 @@ ANSWER_SCHEMA: dict[str, Any] = {
 }
 
 
+def cnf_answer_schema(names: list[str]) -> dict[str, Any]:
+    """The decision schema with the assignment's keys bounded to the formula's own variable
+    names (each at most once, in order): a constrained decoder cannot invent ``x21`` for a
+    20-variable formula and run to its token limit. Without names, :data:`ANSWER_SCHEMA`.
+
+    >>> cnf_answer_schema(["x1", "x2"])["properties"]["assignment"]["additionalProperties"]
+    False
+    """
+    if not names:
+        return ANSWER_SCHEMA
+    boolean = {"type": "boolean"}
+    assignment = {
+        "type": "object",
+        "properties": {n: boolean for n in names},
+        "additionalProperties": False,
+    }
+    return ANSWER_SCHEMA | {"properties": ANSWER_SCHEMA["properties"] | {"assignment": assignment}}
+
+
 def build_item(
     problem: LabelledProblem,
     rendering: str,
@@ -46,7 +65,7 @@ def build_item(
         gold={"label": problem.label},
         mapping={n: i for i, n in enumerate(names, start=1)},
         problem=cnf.to_json() | {"names": names},
-        answer_schema=ANSWER_SCHEMA,
+        answer_schema=cnf_answer_schema(names),
         answer_format=answer_format,
         metadata=dict(problem.metadata) | {"spawn_key": problem.spawn_key},
     )

