@@ -49,6 +49,7 @@ from .logic import (
 from .metrics.reward import reward
 from .models import Prompt, Sampling, load_model
 from .registry import FAMILIES, METRICS, MODELS, RENDERERS, TRANSFORMS
+from .runner.budget import Budget
 from .schema import Answer, Item, LabelledProblem, Record, Verdict
 
 __all__ = [
@@ -78,6 +79,7 @@ __all__ = [
     "equivalent",
     "Prompt",
     "Sampling",
+    "Budget",
     "load_model",
     "FAMILIES",
     "RENDERERS",

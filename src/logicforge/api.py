@@ -11,6 +11,7 @@ from typing import Any
 from .errors import ConfigError, DataFileError
 from .models.base import Model, Sampling, load_model
 from .renderers.base import render_problem
+from .runner.budget import Budget
 from .runner.cache import ResponseCache
 from .runner.runner import TRUNCATION, error_summary, item_meta, run_model, score_response
 from .runner.store import read_jsonl
@@ -150,6 +151,7 @@ def run(
     executor: str = "local",
     ray_address: str | None = None,
     truncation: str = "incorrect",
+    budget: Budget | None = None,
 ) -> dict[str, Any]:
     """Run a model over items, appending scored records to ``records_path`` (resumable).
 
@@ -164,7 +166,10 @@ def run(
     (how many, the first distinct messages), and the returned counts hold ``errors`` and
     ``error_messages``. They are never scored: reports count them as ``errors``, outside n.
     ``progress`` (default: on in a terminal or a notebook) draws a progress line on stderr from
-    the first second, with the requests in flight."""
+    the first second, with the requests in flight. ``budget`` (:class:`Budget`: ``max_cost`` in
+    US dollars with a price table, ``max_tokens_total``; one budget may span several runs) stops
+    the run cleanly before any request that could pass a cap; ``counts["budget"]`` says what was
+    spent and ``stopped`` which cap was reached; rerun to resume."""
     if truncation not in TRUNCATION:
         raise ConfigError("truncation", truncation, f"choose one of {', '.join(TRUNCATION)}")
     if samples < 1:
@@ -196,6 +201,7 @@ def run(
             max_errors=max_errors,
             ray=(model, ray_address) if executor == "ray" else None,  # type: ignore[arg-type]
             truncation=truncation,
+            budget=budget,
         )
     finally:
         if cache:

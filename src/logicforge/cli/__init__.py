@@ -159,7 +159,16 @@ def cmd_run(a: argparse.Namespace) -> int:
         total = min(total, a.limit)
     errors = 0
     runs: dict[str, Any] = {}
+    budget = None
+    if a.max_cost is not None or a.max_tokens_total is not None:
+        from ..runner.budget import Budget
+
+        budget = Budget(a.max_cost, a.max_tokens_total, prices)  # one budget for every model
+        for m in models:
+            budget.check_model(m.name)  # before any request
     for spec, m in zip(a.model, models, strict=True):
+        if budget is not None and budget.stopped:
+            break
         items = itertools.islice(api.iter_items(a.items), a.limit)
         c = api.run(
             items,
@@ -177,6 +186,7 @@ def cmd_run(a: argparse.Namespace) -> int:
             executor=a.executor,
             ray_address=a.ray_address,
             truncation=a.truncation,
+            budget=budget,
         )
         errors += c["errors"]
         runs[m.name] = c
@@ -200,6 +210,18 @@ def cmd_run(a: argparse.Namespace) -> int:
             "records": manifest.record_counts(rec),
         },
     )
+    if budget is not None:
+        b = budget.summary()
+        spent = f"${b['spent_usd']:.4f} of ${a.max_cost:g}" if a.max_cost is not None else ""
+        toks = f"{b['spent_tokens']:,} tokens" + (
+            f" of {a.max_tokens_total:,}" if a.max_tokens_total is not None else ""
+        )
+        head = f"stopped at the {budget.stopped} cap" if budget.stopped else "within budget"
+        tail = "; rerun the same command (with a higher cap) to resume" if budget.stopped else ""
+        print(f"{head}: spent {', '.join(x for x in (spent, toks) if x)} "
+              f"in {b['requests']} requests{tail}", file=sys.stderr)  # fmt: skip
+        if budget.stopped:
+            return EXIT_BUDGET
     return EXIT_ERRORS if errors and not a.allow_errors else 0
 
 
@@ -465,6 +487,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     u.add_argument("--prices", help="price table (YAML: model pattern → {prompt, completion} $/1M)")
     u.add_argument(
+        "--max-cost",
+        type=float,
+        help="stop before any request that could take the spend past this many US dollars "
+        "(needs --prices; exit 4; rerun to resume)",
+    )
+    u.add_argument(
+        "--max-tokens-total",
+        type=int,
+        help="stop before any request that could take prompt + completion tokens past N (exit 4)",
+    )
+    u.add_argument(
         "--max-errors",
         type=natural,
         help="error budget: stop cleanly once more records than this end in an error",
@@ -559,6 +592,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 EXIT_ERRORS = 3  # the run finished, but some records ended in an error (a rerun retries them)
+EXIT_BUDGET = 4  # the run stopped at --max-cost / --max-tokens-total (a rerun resumes)
 
 
 def main(argv: list[str] | None = None) -> int:

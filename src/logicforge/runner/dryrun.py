@@ -20,22 +20,9 @@ from ..models.base import Model, Sampling
 from ..models.prices import PriceTable
 from ..models.tokens import TokenCounter
 from ..schema import Item
+from .budget import calls_per_sample
 from .runner import record_id
 from .store import read_jsonl
-
-
-def calls_per_sample(model: Model) -> int:
-    """Requests one sample costs: wrappers multiply their inner model's calls."""
-    inner = getattr(model, "inner", None)
-    base = calls_per_sample(inner) if inner is not None else 1
-    n = getattr(model, "n", None)
-    rounds = getattr(model, "rounds", None)
-    if n is not None:  # best-of-n: n candidates, and n judge calls when a model scores them
-        judge = getattr(getattr(model, "scorer", None), "model", None)
-        return int(n) * base + (int(n) if judge is not None else 0)
-    if rounds is not None:
-        return base * (1 + int(rounds))
-    return base
 
 
 def estimate(

@@ -19,6 +19,7 @@ from ..kinds import parse_answer, verify
 from ..models.base import Model, Prompt, Response, Sampling
 from ..models.tokens import TokenCounter
 from ..schema import Item, Record, Usage, Verdict
+from .budget import Budget, calls_per_sample
 from .cache import ResponseCache, cache_key
 from .progress import Progress
 from .store import RecordStore
@@ -216,6 +217,7 @@ async def _run(
     tokens: TokenCounter | None,
     max_errors: int | None,
     truncation: str,
+    budget: Budget | None = None,
 ) -> dict[str, Any]:
     def todo() -> Iterator[tuple[Item, int]]:
         for it in items:
@@ -230,21 +232,31 @@ async def _run(
     counts: dict[str, Any] = {"done": 0, "errors": 0, "cached": 0, "error_messages": []}
     it_todo = todo()
     config = run_config(model, sampling)
+    calls = calls_per_sample(model)
+    factor = float(getattr(model, "cost_factor", 1.0))
 
     async def worker() -> None:
         for item, s in it_todo:
             if max_errors is not None and counts["errors"] > max_errors:
+                return
+            if budget is not None and budget.stopped:
                 return
             cid = model.cache_id
             key = cache_key(cache.scope(cid), item, sampling, s) if (cache and cid) else None
             r = cache.get(key) if (cache and key) else None
             hit = r is not None
             if r is None:
+                if budget is not None:
+                    worst = budget.worst(item, sampling, calls)
+                    if not budget.admit(model.name, *worst, factor):
+                        return  # this item stays to do: the next run takes it
                 progress.inflight += 1
                 try:
                     r = await model.generate(Prompt.of(item), sampling, s)
                 finally:
                     progress.inflight -= 1
+                    if budget is not None:
+                        budget.settle(model.name, *worst, r or Response(text=None), factor)
                 r.text = clean_text(r.text)
                 if cache and cid:  # keyed by what the server says it runs now
                     cache.observe(cid, r)
@@ -306,6 +318,7 @@ def run_model(
     max_errors: int | None = None,
     ray: tuple[str, str | None] | None = None,
     truncation: str = "incorrect",
+    budget: Budget | None = None,
 ) -> dict[str, Any]:
     """Run every (item, sample) not yet in ``records_path`` and append its scored record.
 
@@ -314,11 +327,17 @@ def run_model(
     :mod:`logicforge.models.tokens`; ``None`` leaves them unknown). With ``max_errors``, the run
     stops cleanly (:class:`ModelError`) once more records than that have ended in an error.
     ``ray=(model spec, address)`` runs the shards on a Ray cluster (see :mod:`.ray_exec`); the
-    store, resume and compaction are the same.
+    store, resume and compaction are the same. With a ``budget`` (:mod:`.budget`), no request is
+    sent that could pass its cost or token cap; at the cap the run stops cleanly (counts
+    ``budget.stopped``) and a rerun resumes.
     Returns counts: ``done`` (this call), ``errors``, ``cached``, ``total`` (records in the file).
     """
     sampling = sampling or Sampling()
     tokens = TokenCounter(tokenizer) if tokenizer else None
+    if budget is not None:
+        if ray is not None:
+            raise ConfigError("executor", "ray", "cost and token caps need the local executor")
+        budget.check_model(model.name)
     store = RecordStore(records_path)
     try:
         check_config(store, model.name, run_config(model, sampling), records_path)
@@ -351,6 +370,7 @@ def run_model(
                 tokens,
                 max_errors,
                 truncation,
+                budget,
             )
         finally:
             await model.aclose()
@@ -389,4 +409,6 @@ def run_model(
     finally:
         store.release()
     counts["total"] = len(store)
+    if budget is not None:
+        counts["budget"] = budget.summary()
     return counts
