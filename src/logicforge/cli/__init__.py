@@ -288,8 +288,21 @@ def _dry_run(a: argparse.Namespace, models: list[Any], sampling: Sampling, price
 
 
 def cmd_score(a: argparse.Namespace) -> int:
+    from ..runner.progress import Progress
+
     items = api.load_items(a.items)
-    recs = api.score(read_jsonl(a.records), items, truncation=a.truncation)
+    bar = Progress(api.count_lines(a.records), "scoring", enabled=not a.quiet)
+
+    def counted() -> Any:
+        for r in read_jsonl(a.records):
+            yield r
+            bar.update()
+            bar.draw()
+
+    try:
+        recs = api.score(counted(), items, truncation=a.truncation)
+    finally:
+        bar.close()
     write_jsonl(a.out, recs)
     print(f"scored {len(recs)} records into {a.out}")
     return 0
@@ -522,6 +535,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--records", required=True)
     s.add_argument("--out", required=True)
     s.add_argument("--truncation", choices=["incorrect", "as-parsed"], default="incorrect")
+    s.add_argument("--quiet", action="store_true", help="no progress line")
     s.set_defaults(fn=cmd_score)
 
     p = sub.add_parser("report", help="tables, figures and an HTML report from records")
