@@ -20,6 +20,9 @@ from logicforge.families.zebra import generate as zg
 from logicforge.families.zebra.encoding import size_pool
 
 
+TARGETS = {6: (2, 2.5), 8: (8, 10), 10: (50, 50)}  # ms per certified irredundant puzzle
+
+
 def main() -> None:
     print(
         f"logicforge {lf.__version__}; peers measured on this machine (issue #5): ancestor generator 6×6 ≈ 3.3 s, "
@@ -52,6 +55,9 @@ def main() -> None:
         zg.recheck = real_recheck
         g, f = 1000 * statistics.median(gen), 1000 * statistics.median(full)
         extra = f"; vs ancestor 3.3 s: {3300 / f:,.0f}×" if n == 6 else ""
+        goal = TARGETS.get(n)
+        if goal:
+            extra += f"  (target ≤ {goal[0]:g} ms, ≤ {goal[1]:g} ms with re-check)"
         print(
             f"    {n}×{n}: {g:7.2f} ms generation, {f:7.2f} ms with re-check (median of {count}); "
             f"pool start-up {1000 * startup:.0f} ms{extra}"

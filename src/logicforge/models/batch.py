@@ -199,7 +199,6 @@ class BatchModel:
     def _start(self) -> None:
         if self._pump is not None:
             return
-        self._http = self.provider.http()
         for st in self.state.batches(self.provider.kind):  # earlier runs' batches
             if st.get("status") in ACTIVE:
                 self._adopt(st)
@@ -227,8 +226,12 @@ class BatchModel:
                     await self._check(st)
             await asyncio.sleep(tick)
 
+    def _client(self) -> BatchHTTP:
+        if self._http is None:
+            self._http = self.provider.http()
+        return self._http
+
     async def _submit(self, chunk: list[tuple[str, dict[str, Any], dict[str, Any]]]) -> None:
-        assert self._http is not None
         local_id = uuid.uuid4().hex[:16]
         st: dict[str, Any] = {
             "provider": self.provider.kind,
@@ -241,7 +244,7 @@ class BatchModel:
         self.state.write(st)  # the mapping is on disk before anything is sent
         try:
             st["batch_id"] = await self.provider.create(
-                self._http, local_id, [(cid, body) for cid, body, _ in chunk]
+                self._client(), local_id, [(cid, body) for cid, body, _ in chunk]
             )
         except ModelError as e:
             st["status"] = "failed"
@@ -260,10 +263,9 @@ class BatchModel:
         self._adopt(st)
 
     async def _check(self, st: dict[str, Any]) -> None:
-        assert self._http is not None
         st["next_poll"] = time.monotonic() + self.poll
         if not st.get("batch_id"):  # cut off between create and the write of its id
-            st["batch_id"] = await self.provider.recover(self._http, st["local_id"])
+            st["batch_id"] = await self.provider.recover(self._client(), st["local_id"])
             if not st["batch_id"]:
                 self._drop(st, "abandoned")
                 for cid in st["requests"]:  # the ones this run waits for are submitted again
@@ -273,7 +275,7 @@ class BatchModel:
             st["status"] = "submitted"
             self.state.write(st)
         try:
-            ended, info = await self.provider.status(self._http, st["batch_id"])
+            ended, info = await self.provider.status(self._client(), st["batch_id"])
         except ModelError as e:
             self._fail_waiters(st, f"polling batch {st['batch_id']}: {e}")
             return
@@ -285,7 +287,7 @@ class BatchModel:
                 )  # fmt: skip
             return
         try:
-            results = await self.provider.fetch(self._http, st["batch_id"], info)
+            results = await self.provider.fetch(self._client(), st["batch_id"], info)
         except ModelError as e:
             self._fail_waiters(st, f"downloading batch {st['batch_id']}: {e}")
             return
