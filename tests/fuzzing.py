@@ -90,6 +90,15 @@ FRAGMENTS = [
     "🙂",
     "A",
     "B",
+    "C1 = resolve(",
+    "C2, C5",
+    ") on x1: (",
+    " = rup: (",
+    "¬",
+    " ∨ ",
+    "⊥",
+    "()",
+    "\n",
 ]
 texts = st.one_of(
     st.text(max_size=300),

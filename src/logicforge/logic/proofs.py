@@ -1,0 +1,281 @@
+"""Refutation proofs over numbered clauses: a text format, a small trusted checker, and a
+reference prover.
+
+A proof is numbered steps over the formula's clauses ``C1 … Cm``, each deriving one clause, the
+last one empty::
+
+    C7 = resolve(C2, C5) on x3: (x1 ∨ ¬x4)
+    L1 = rup: (¬x1)
+    C9 = resolve(C7, L1) on x1: ()
+
+* ``resolve(A, B) on v`` — ``A`` and ``B`` are formula clauses or earlier steps; ``v`` occurs
+  positively in one and negatively in the other; the stated clause must be *exactly* the
+  resolvent (A ∖ {v, ¬v}) ∪ (B ∖ {v, ¬v}), as a set of literals (order and repeats free).
+* ``rup`` — the stated clause is implied by reverse unit propagation: assuming every one of its
+  literals false, unit propagation over the formula and all earlier steps reaches a conflict.
+* The empty clause is written ``()``, ``⊥``, ``□`` or ``empty``; it must be the last step and
+  nowhere before it.
+
+Literals: a variable name of the formula (``x3``, or the renderer's names), negated by ``¬``,
+``~``, ``-``, ``!`` or ``not``; separators ``∨``, ``v``, ``|``, ``,`` or ``or``. Step names are
+any ``[A-Za-z]\\w*`` not already used (a step may not redefine a formula clause).
+
+:func:`check_proof` verifies every step and stops at the first invalid one; the
+:class:`ProofCheck` says how many steps were valid before it, which step failed and why.
+The checker is the ~120 lines from ``_resolvent`` to ``check_proof``: set operations and one
+unit propagation, nothing else. :func:`refute` is a reference prover (DPLL without propagation,
+whose search tree is a tree-like resolution refutation) for small formulas: the oracle's proof.
+
+Example:
+    >>> clauses = [(1, 2), (-1, 2), (1, -2), (-1, -2)]
+    >>> text = '''C5 = resolve(C1, C2) on x1: (x2)
+    ... C6 = resolve(C3, C4) on x1: (¬x2)
+    ... C7 = resolve(C5, C6) on x2: ()'''
+    >>> check_proof(clauses, parse_proof(text, {"x1": 1, "x2": 2})).valid
+    True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ..errors import LogicforgeError
+
+
+class ProofError(LogicforgeError):
+    """A proof that cannot be read (the message names the line and what is wrong)."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One derived clause: ``name = rule(premises) on pivot: clause``."""
+
+    name: str
+    rule: str  # "resolve" or "rup"
+    clause: frozenset[int]
+    premises: tuple[str, ...] = ()
+    pivot: int | None = None  # a variable (positive)
+
+
+@dataclass(frozen=True)
+class ProofCheck:
+    valid: bool
+    steps: int
+    valid_steps: int  # valid steps before the first invalid one
+    first_error: int | None = None  # 1-based index of the first invalid step
+    reason: str | None = None
+    width: int = 0  # the widest derived clause
+
+    @property
+    def step_fraction(self) -> float:
+        """The per-step reward component: valid steps before the first error / all steps."""
+        return self.valid_steps / self.steps if self.steps else 0.0
+
+
+_EMPTY = {"", "⊥", "□", "empty", "false"}
+_STEP = re.compile(
+    r"^\s*(?:step\s*\d+\s*[:.)]\s*)?(?P<name>[A-Za-z]\w*)\s*(?:=|:=|←)\s*"
+    r"(?P<rule>resolve|resolution|res|rup)\s*(?:\((?P<prem>[^)]*)\))?"
+    r"\s*(?:on\s+(?P<pivot>[^\s:]+))?\s*:\s*(?P<clause>.*?)\s*$",
+    re.I,
+)
+_NEG = re.compile(r"^(?:¬|~|-|!|not\s+)\s*", re.I)
+_SEP = re.compile(r"\s*(?:∨|\||,|\bv\b|\bor\b)\s*", re.I)
+
+
+def _literal(tok: str, names: Mapping[str, int], line: int) -> int:
+    tok = tok.strip()
+    neg = _NEG.match(tok)
+    var = tok[neg.end() :].strip() if neg else tok
+    if var not in names:
+        raise ProofError(f"line {line}: {var!r} is not a variable of the formula")
+    return -names[var] if neg else names[var]
+
+
+def _clause(text: str, names: Mapping[str, int], line: int) -> frozenset[int]:
+    body = text.strip().rstrip(".")
+    if body.startswith("(") and body.endswith(")"):
+        body = body[1:-1].strip()
+    if body.lower() in _EMPTY:
+        return frozenset()
+    return frozenset(_literal(t, names, line) for t in _SEP.split(body) if t.strip())
+
+
+def parse_proof(text: str, names: Mapping[str, int]) -> list[Step]:
+    """The steps of a proof written as above; lines that are not steps (prose, blank, code
+    fences) are skipped. Raises :class:`ProofError` on a step line that cannot be read, or when
+    there is no step at all."""
+    steps = []
+    for i, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip().strip("`*").replace("**", "")
+        m = _STEP.match(line)
+        if not m:
+            continue
+        rule = "rup" if m["rule"].lower() == "rup" else "resolve"
+        prem = tuple(p.strip() for p in (m["prem"] or "").split(",") if p.strip())
+        pivot = None
+        if rule == "resolve":
+            if len(prem) != 2 or m["pivot"] is None:
+                raise ProofError(f"line {i}: resolve needs two premises and 'on <variable>'")
+            pivot = abs(_literal(m["pivot"], names, i))
+        steps.append(Step(m["name"], rule, _clause(m["clause"], names, i), prem, pivot))
+    if not steps:
+        raise ProofError(
+            "no proof step found (expected lines like 'C7 = resolve(C2, C5) on x3: (x1)')"
+        )
+    return steps
+
+
+# ---------------------------------------------------------------- the trusted checker
+
+
+def _resolvent(a: frozenset[int], b: frozenset[int], v: int) -> frozenset[int] | None:
+    """The resolvent of ``a`` and ``b`` on variable ``v``, or None when ``v`` does not clash."""
+    if v in a and -v in b:
+        return (a - {v}) | (b - {-v})
+    if -v in a and v in b:
+        return (a - {-v}) | (b - {v})
+    return None
+
+
+def _rup(clauses: Iterable[frozenset[int]], target: frozenset[int]) -> bool:
+    """Whether unit propagation from ¬target over ``clauses`` reaches a conflict."""
+    value = {-lit for lit in target}  # the literals made true
+    if any(-lit in value for lit in value):
+        return True  # a tautology is implied by anything
+    pending = list(clauses)
+    changed = True
+    while changed:
+        changed = False
+        rest = []
+        for c in pending:
+            if any(lit in value for lit in c):
+                continue  # satisfied
+            open_ = [lit for lit in c if -lit not in value]
+            if not open_:
+                return True  # falsified: conflict
+            if len(open_) == 1:
+                value.add(open_[0])
+                changed = True
+            else:
+                rest.append(c)
+        pending = rest
+    return False
+
+
+def check_proof(clauses: Sequence[Iterable[int]], steps: Sequence[Step]) -> ProofCheck:
+    """Verify every step of a refutation of ``clauses`` (numbered C1 … Cm) in order."""
+    known: dict[str, frozenset[int]] = {f"C{i}": frozenset(c) for i, c in enumerate(clauses, 1)}
+    width = 0
+
+    def fail(k: int, why: str) -> ProofCheck:
+        return ProofCheck(
+            False, len(steps), k, k + 1, f"step {k + 1} ({steps[k].name}): {why}", width
+        )
+
+    if not steps:
+        return ProofCheck(False, 0, 0, None, "the proof has no step")
+    for k, s in enumerate(steps):
+        if s.name in known:
+            return fail(k, f"{s.name} is already defined; name each derived clause anew")
+        if not s.clause and k != len(steps) - 1:
+            return fail(k, "the empty clause must be the last step")
+        if s.rule == "resolve":
+            if len(s.premises) != 2 or s.pivot is None:
+                return fail(k, "resolve needs two premises and a pivot")
+            missing = [p for p in s.premises if p not in known]
+            if missing:
+                return fail(k, f"premise {missing[0]} is neither a clause nor an earlier step")
+            a, b = (known[p] for p in s.premises)
+            r = _resolvent(a, b, s.pivot)
+            if r is None:
+                return fail(
+                    k,
+                    f"x{s.pivot} does not occur with opposite signs in {s.premises[0]} and {s.premises[1]}",
+                )
+            if r != s.clause:
+                return fail(k, "the stated clause is not the resolvent")
+        elif s.rule == "rup":
+            if not _rup(known.values(), s.clause):
+                return fail(k, "the clause is not implied by unit propagation (RUP)")
+        else:
+            return fail(k, f"unknown rule {s.rule!r}")
+        known[s.name] = s.clause
+        width = max(width, len(s.clause))
+    if steps[-1].clause:
+        return ProofCheck(
+            False,
+            len(steps),
+            len(steps),
+            len(steps),
+            "the last step is not the empty clause",
+            width,
+        )
+    return ProofCheck(True, len(steps), len(steps), None, None, width)
+
+
+# ---------------------------------------------------------------- the reference prover
+
+
+def refute(
+    clauses: Sequence[Iterable[int]], num_vars: int, max_steps: int = 20_000
+) -> list[Step] | None:
+    """A tree-like resolution refutation of an unsatisfiable formula, read off a DPLL search
+    without propagation (branch on variables 1, 2, …; a leaf is a clause the partial assignment
+    falsifies); identical derived clauses are reused. None when the formula is satisfiable;
+    :class:`ProofError` past ``max_steps`` (meant for small formulas)."""
+    cls = [frozenset(c) for c in clauses]
+    name_of: dict[frozenset[int], str] = {}
+    for i, c in enumerate(cls, 1):
+        name_of.setdefault(c, f"C{i}")
+    steps: list[Step] = []
+
+    def derive(a: frozenset[int], b: frozenset[int], v: int) -> frozenset[int]:
+        r = (a - {v, -v}) | (b - {v, -v})
+        if r not in name_of:
+            if len(steps) >= max_steps:
+                raise ProofError(f"refutation longer than {max_steps} steps")
+            name = f"C{len(cls) + len(steps) + 1}"
+            steps.append(Step(name, "resolve", r, (name_of[a], name_of[b]), v))
+            name_of[r] = name
+        return r
+
+    def search(assign: dict[int, bool], v: int) -> frozenset[int] | None:
+        for leaf in cls:  # a clause every literal of which is false: a leaf
+            if all(abs(lit) in assign and assign[abs(lit)] != (lit > 0) for lit in leaf):
+                return leaf
+        if v > num_vars:
+            return None  # a model
+        sub = []
+        for val in (True, False):
+            c = search(assign | {v: val}, v + 1)
+            if c is None:
+                return None
+            if (-v if val else v) not in c:  # false without the literal this branch set
+                return c  # no resolution needed
+            sub.append(c)
+        return derive(sub[0], sub[1], v)
+
+    if search({}, 1) is None:
+        return None
+    return steps  # empty when the formula itself holds the empty clause
+
+
+def proof_text(steps: Sequence[Step], names: Sequence[str]) -> str:
+    """The steps in the text format, variables by ``names`` (``names[i-1]`` names variable i)."""
+
+    def lit(x: int) -> str:
+        return ("¬" if x < 0 else "") + names[abs(x) - 1]
+
+    lines = []
+    for s in steps:
+        body = " ∨ ".join(lit(x) for x in sorted(s.clause, key=lambda x: (abs(x), x)))
+        head = (
+            f"resolve({', '.join(s.premises)}) on {names[s.pivot - 1]}"
+            if s.rule == "resolve" and s.pivot
+            else "rup"
+        )
+        lines.append(f"{s.name} = {head}: ({body})")
+    return "\n".join(lines)
