@@ -14,7 +14,6 @@ request unanswered). Counters: ``creates``, ``uploads``, ``polls``, ``downloads`
 
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
 import time
@@ -22,6 +21,8 @@ from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
+
+from logicforge.serve_verify import InThread
 
 from .fakeserver import reply_for
 
@@ -210,29 +211,12 @@ class FakeBatchServer:
         return app
 
     def __enter__(self) -> FakeBatchServer:
-        started = threading.Event()
-
-        def run() -> None:
-            loop = asyncio.new_event_loop()
-            self._loop = loop
-            runner = web.AppRunner(self.app(), access_log=None)
-            loop.run_until_complete(runner.setup())
-            site = web.TCPSite(runner, "127.0.0.1", 0)
-            loop.run_until_complete(site.start())
-            self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-            started.set()
-            loop.run_forever()
-            loop.run_until_complete(runner.cleanup())
-            loop.close()
-
-        self._thread = threading.Thread(target=run, daemon=True)
-        self._thread.start()
-        assert started.wait(30), "the fake batch server did not start"
+        self._srv = InThread(app=self.app()).__enter__()
+        self.port = self._srv.port
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(30)
+        self._srv.__exit__(*exc)
 
     @property
     def url(self) -> str:

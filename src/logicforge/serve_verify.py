@@ -207,7 +207,8 @@ def serve_verify(
 
 class InThread:
     """The server on a free port of ``host`` in a background thread, for a ``with`` block — for a
-    training loop or a test in the same process.
+    training loop or a test in the same process. ``app`` serves another aiohttp application
+    the same way (a test's fake server).
 
     Example:
         >>> with InThread() as srv:
@@ -215,8 +216,14 @@ class InThread:
         True
     """
 
-    def __init__(self, host: str = "127.0.0.1", items: list[Any] | None = None, **kw: Any) -> None:
-        self.host, self.items, self.kw, self.port = host, items, kw, 0
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        items: list[Any] | None = None,
+        app: Any = None,
+        **kw: Any,
+    ) -> None:
+        self.host, self.items, self.kw, self.port, self.app = host, items, kw, 0, app
 
     def __enter__(self) -> InThread:
         import threading
@@ -228,7 +235,8 @@ class InThread:
         def run() -> None:
             loop = asyncio.new_event_loop()
             self.loop = loop
-            runner = web.AppRunner(make_app(self.items, **self.kw), access_log=None)
+            app = self.app if self.app is not None else make_app(self.items, **self.kw)
+            runner = web.AppRunner(app, access_log=None)
             loop.run_until_complete(runner.setup())
             site = web.TCPSite(runner, self.host, 0)
             loop.run_until_complete(site.start())
