@@ -18,6 +18,7 @@ from logicforge.logic.proofs import (
     parse_proof,
     proof_text,
     refute,
+    refute_rup,
 )
 
 from .fuzzing import texts
@@ -140,3 +141,21 @@ def test_the_proof_parser_and_checker_never_crash(text: str) -> None:
         return
     r = check_proof([(1, 2), (-1, 2), (1, -2), (-1, -2)], steps)
     assert 0 <= r.valid_steps <= r.steps
+
+
+def test_rup_refutations_from_dpll_with_propagation_check_on_larger_formulas() -> None:
+    import logicforge as lf
+
+    ps = lf.generate(
+        "ksat/random", {"n_vars": 20, "alpha": 5.0, "target_label": "UNSAT"}, count=20, seed=2
+    )
+    for p in ps:
+        clauses = [tuple(c) for c in p.problem["clauses"]]
+        steps = refute_rup(clauses, p.problem["num_vars"])
+        assert steps is not None and not steps[-1].clause
+        r = check_proof(clauses, steps)
+        assert r.valid, r.reason
+        k = len(steps) // 2  # an empty clause before the end is refused at its step
+        early = steps[:k] + [dataclasses.replace(steps[k], clause=frozenset())] + steps[k + 1 :]
+        assert check_proof(clauses, early).first_error == k + 1 or len(steps) == 1
+    assert refute_rup([(1, 2), (-1,)], 2) is None
