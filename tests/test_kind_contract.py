@@ -79,6 +79,7 @@ def _items(kind: str, fmt: str, tmp: Path) -> list[Item]:
             "decision+assignment": "formula",
             "decision+stats": "formula-stats",
             "decision+conflict": "formula-trace",
+            "decision+proof": "formula-proof",
         }[fmt]
         return lf.render(_cnf(), renderer)
     if kind in ("vc", "packing"):

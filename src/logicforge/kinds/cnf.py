@@ -6,7 +6,9 @@ Answer formats (all read by one parser; they differ in what is asked and in the 
 * ``decision+stats`` — the same plus the branches and conflicts a solver would need (the ADR
   paper's Listing 1; the oracle reports MiniSat's own counts);
 * ``decision+conflict`` — SAT with an assignment, or UNSAT citing the conditions that conflict
-  (traces and stories; a cited set is checked to be unsatisfiable and minimal).
+  (traces and stories; a cited set is checked to be unsatisfiable and minimal);
+* ``decision+proof`` — SAT with an assignment, or UNSAT with a checked refutation
+  (:mod:`.proof`, the ``formula-proof`` renderer).
 
 Example:
     >>> import logicforge as lf
@@ -33,6 +35,7 @@ from ..parse.answer import cited_conditions, reported_counts
 from ..parse.assignment import parse_assignment
 from ..parse.decision import parse_decision
 from ..schema import Answer, Item, Verdict
+from . import proof
 from .base import AnswerFormat, Kind, register_kind
 
 LABELS = ("SAT", "UNSAT")
@@ -254,6 +257,19 @@ KIND = register_kind(
             _fmt("decision+assignment"),
             _fmt("decision+stats", stats=True),
             _fmt("decision+conflict", conflict=True),
+            AnswerFormat(
+                "decision+proof",
+                "binary",
+                proof.parse,
+                proof.to_text,
+                proof.check,
+                proof.oracle,
+                random,
+                wrong,
+                constant,
+                budgeted=budgeted,
+                reward=proof.reward,
+            ),
         ),
         default_renderer="formula",
         group_columns=("alpha", "n_vars"),

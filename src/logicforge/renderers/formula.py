@@ -104,6 +104,30 @@ class FormulaStatsRenderer(FormulaRenderer):
         )
 
 
+class FormulaProofRenderer:
+    """``formula-proof``: the clauses numbered ``C1 … Cm``; SAT is answered with an assignment,
+    UNSAT with a refutation (resolution steps and RUP lemmas ending in the empty clause), checked
+    step by step (answer format ``decision+proof``, :mod:`logicforge.kinds.proof`)."""
+
+    name = "formula-proof"
+    kind = "cnf"
+
+    def render(self, problem: LabelledProblem) -> Item:
+        from ..kinds.proof import proof_instructions
+
+        cnf = CNF.from_json(problem.problem)
+        names = display_names(problem, cnf.num_vars)
+        body = "\n".join(f"C{i}: {clause_text(c, names)}" for i, c in enumerate(cnf.clauses, 1))
+        prompt = (
+            "You are a SAT logic solver.\n"
+            f"Decide whether this CNF formula over {names[0]} … {names[-1]} is satisfiable. It is the "
+            f"conjunction (AND) of these {cnf.num_clauses} numbered clauses:\n{body}\n\n"
+            + proof_instructions(names)
+        )
+        item = build_item(problem, self.name, cnf, prompt, names, "decision+proof")
+        return item.model_copy(update={"answer_schema": None})
+
+
 class Listing1Renderer:
     """``formula-listing1``: the ADR paper's Listing 1, word for word (the formula as the
     conjunction of its clauses). The reply is free text — a verdict line, the branch and conflict
@@ -133,5 +157,6 @@ class Listing1Renderer:
 
 RENDERERS.register("formula", FormulaRenderer())
 RENDERERS.register("formula-listing1", Listing1Renderer())
+RENDERERS.register("formula-proof", FormulaProofRenderer())
 RENDERERS.register("formula-stats", FormulaStatsRenderer())
 RENDERERS.register("formula-ascii", FormulaRenderer("formula-ascii", "ascii"))

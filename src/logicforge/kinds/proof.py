@@ -1,0 +1,170 @@
+"""The ``decision+proof`` answer format of the ``cnf`` kind: UNSAT must be shown, not said.
+
+SAT is answered as in ``decision+assignment`` (checked assignment). UNSAT comes with a
+refutation over the numbered clauses ``C1 … Cm`` in the text format of
+:mod:`logicforge.logic.proofs` — resolution steps and RUP lemmas ending in the empty clause —
+checked step by step by the trusted checker.
+
+* ``correct`` — the label equals the gold label (accuracy stays comparable with the other
+  formats); ``witness_valid`` — for SAT the assignment satisfies the formula, for UNSAT the proof
+  checks out (no proof given: False). ``details`` hold the proof's steps, valid steps, first
+  invalid step and why, and its width.
+* reward: 0 for a wrong label; SAT as the default rule; UNSAT 1 for a valid proof and 0 otherwise,
+  or with ``partial=True`` half the fraction of steps valid before the first error plus half for
+  a whole valid proof.
+* oracle: for SAT the solver's assignment; for UNSAT a RUP refutation read off DPLL with unit
+  propagation (:func:`~logicforge.logic.proofs.refute_rup`), up to 20,000 lemmas (beyond that
+  the oracle answers UNSAT without a proof and its witness is invalid).
+
+Example:
+    >>> import logicforge as lf
+    >>> from logicforge.kinds import answer_format, parse_answer, verify
+    >>> p = lf.generate("ksat/random", {"n_vars": 5, "alpha": 8.0, "target_label": "UNSAT"}, count=1)
+    >>> it = lf.render(p, "formula-proof")[0]
+    >>> a = answer_format(it).oracle(it)
+    >>> verify(it, parse_answer(answer_format(it).to_text(a, it), it)).witness_valid
+    True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..logic.cnf import CNF
+from ..logic.proofs import ProofError, Step, check_proof, parse_proof, proof_text, refute_rup
+from ..logic.sat import solve
+from ..schema import Answer, Item, Verdict
+
+MAX_LEMMAS = 20_000
+
+
+def _names(item: Item) -> list[str]:
+    by_var = {v: k for k, v in item.mapping.items()}
+    n = int(item.problem.get("num_vars") or 0)
+    return [by_var.get(v, f"x{v}") for v in range(1, n + 1)]
+
+
+def _ser(steps: list[Step]) -> list[list[Any]]:
+    return [
+        [s.name, s.rule, sorted(s.clause, key=lambda x: (abs(x), x)), list(s.premises), s.pivot]
+        for s in steps
+    ]
+
+
+def _de(rows: list[list[Any]]) -> list[Step]:
+    return [Step(r[0], r[1], frozenset(r[2]), tuple(r[3]), r[4]) for r in rows]
+
+
+def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
+    from . import cnf  # the cnf kind builds this format: imported when used, not at load
+
+    a = cnf.parse(body, objs, item)
+    if a.label != "UNSAT":
+        return a
+    text = next((o["proof"] for o in objs if isinstance(o.get("proof"), str)), body)
+    names = dict(item.mapping)
+    names.update({f"x{v}": v for v in item.mapping.values() if f"x{v}" not in names})
+    try:
+        steps = parse_proof(text, names)
+    except ProofError as e:
+        if "no proof step" in str(e):
+            return a.model_copy(update={"certificate": None})
+        return a.model_copy(update={"certificate": {"proof_error": str(e)}})
+    return a.model_copy(update={"certificate": {"proof": _ser(steps)}})
+
+
+def check(item: Item, answer: Answer) -> Verdict:
+    from . import cnf
+
+    if answer.label != "UNSAT":
+        return cnf.check(item, answer)
+    gold = item.gold.get("label")
+    correct = gold == "UNSAT"
+    cert = answer.certificate or {}
+    if "proof" not in cert:
+        why = cert.get("proof_error") or "no proof given"
+        return Verdict(
+            correct=correct,
+            witness_valid=False,
+            reason=f"proof invalid: {why}" if correct else f"said UNSAT, gold {gold}",
+            error_type=None if not correct else "no proof" if not cert else "unreadable proof",
+            details={"proof_steps": 0, "proof_valid_steps": 0, "proof_first_error": None},
+        )
+    r = check_proof([tuple(c) for c in item.problem["clauses"]], _de(cert["proof"]))
+    details = {
+        "proof_steps": r.steps,
+        "proof_valid_steps": r.valid_steps,
+        "proof_first_error": r.first_error,
+        "proof_width": r.width,
+    }
+    if not correct:  # a "proof" of a satisfiable formula cannot be valid; said all the same
+        return Verdict(
+            correct=False,
+            witness_valid=False,
+            reason=f"said UNSAT, gold {gold}" + (f"; {r.reason}" if r.reason else ""),
+            error_type="spurious contradiction",
+            details=details,
+        )
+    return Verdict(
+        correct=True,
+        witness_valid=r.valid,
+        reason="" if r.valid else f"proof invalid: {r.reason}",
+        error_type=None if r.valid else "invalid proof step",
+        details=details,
+    )
+
+
+def to_text(a: Answer, item: Item) -> str:
+    from . import cnf
+
+    proof = (a.certificate or {}).get("proof")
+    if a.label == "UNSAT" and proof:
+        return (
+            "Proof:\n"
+            + proof_text(_de(proof), _names(item))
+            + '\nFinal answer:\n{"answer": "UNSAT"}'
+        )
+    return cnf.to_text(a, item)
+
+
+def oracle(item: Item) -> Answer:
+    from . import cnf
+
+    sol = solve(CNF(item.problem["clauses"], item.problem.get("num_vars")))
+    if sol.label != "UNSAT":
+        return cnf._oracle(item)
+    try:
+        steps = refute_rup(
+            [tuple(c) for c in item.problem["clauses"]],
+            int(item.problem.get("num_vars") or 0),
+            max_steps=MAX_LEMMAS,
+        )
+    except ProofError:
+        return Answer(label="UNSAT")
+    return Answer(label="UNSAT", certificate={"proof": _ser(steps or [])})
+
+
+def reward(item: Item, a: Answer, v: Verdict, partial: bool) -> float:
+    if not v.correct:
+        return 0.0
+    if a.label != "UNSAT":
+        return 1.0 if v.witness_valid else 0.0
+    if not partial:
+        return 1.0 if v.witness_valid else 0.0
+    steps = int(v.details.get("proof_steps") or 0)
+    frac = int(v.details.get("proof_valid_steps") or 0) / steps if steps else 0.0
+    return 0.5 * frac + 0.5 * (1.0 if v.witness_valid else 0.0)
+
+
+def proof_instructions(names: list[str]) -> str:
+    """The closing instruction of a proof prompt."""
+    ex = ", ".join(f'"{n}": {"true" if i % 2 == 0 else "false"}' for i, n in enumerate(names[:3]))
+    return (
+        "If a satisfying assignment exists, end with one JSON object on its own line: "
+        f'{{"answer": "SAT", "assignment": {{{ex}, ...}}}} giving every variable a value.\n'
+        "If none exists, prove it: write a refutation, one step per line, each deriving a new "
+        "clause from the numbered clauses and earlier steps, and ending in the empty clause ():\n"
+        "  C{k} = resolve(Ci, Cj) on v: (the resolvent)   — v occurs in Ci and negated in Cj\n"
+        "  L{k} = rup: (clause)   — a clause unit propagation derives from all clauses so far\n"
+        'then end with {"answer": "UNSAT"} on its own line.'
+    )
