@@ -184,3 +184,44 @@ def test_batch_specs_fail_before_work_starts(tmp_path) -> None:
         lf.load_model("openai-batch:127.0.0.1:9/v1")
     m = lf.load_model(f"anthropic-batch:http://127.0.0.1:9/v1:claude-x;state={tmp_path}")
     assert m.name == "claude-x" and m.cost_factor == 0.5
+
+
+def test_greedy_samples_share_one_request_also_after_a_restart(tmp_path) -> None:
+    items = _items(4)
+    with FakeBatchServer() as srv:
+        spec = _spec("openai-batch", srv, tmp_path / "state")
+        c = lf.run(items, spec, tmp_path / "a.jsonl", samples=3, concurrency=64)
+        assert c["done"] == 12 and len(srv.requests_seen) == 4  # greedy: one request per item
+        c = lf.run(items, spec, tmp_path / "b.jsonl", samples=3, concurrency=64)
+        assert c["done"] == 12 and c["errors"] == 0 and srv.creates == 1  # all from disk
+        sampled = lf.Sampling(temperature=0.7)
+        lf.run(items, spec, tmp_path / "c.jsonl", samples=3, sampling=sampled, concurrency=64)
+        assert len(srv.requests_seen) == 4 + 12  # sampled: one request per sample
+
+
+def test_an_unexpected_failure_ends_every_request_with_an_error_not_a_hang(
+    tmp_path, monkeypatch
+) -> None:
+    from logicforge.models.batch import BatchState
+
+    real = BatchState.write
+    calls = [0]
+
+    def flaky(self, st):  # noqa: ANN001
+        calls[0] += 1
+        if calls[0] == 2:  # the write of the batch id
+            raise OSError(28, "No space left on device")
+        real(self, st)
+
+    monkeypatch.setattr(BatchState, "write", flaky)
+    items = _items(5)
+    with FakeBatchServer() as srv:
+        c = lf.run(
+            items,
+            _spec("anthropic-batch", srv, tmp_path / "state"),
+            tmp_path / "r.jsonl",
+            concurrency=64,
+        )
+    assert c["done"] == 5 and c["errors"] == 5
+    recs = _records(tmp_path / "r.jsonl")
+    assert all("No space left" in r["error"] for r in recs)

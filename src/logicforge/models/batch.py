@@ -169,9 +169,11 @@ class BatchModel:
         # greedy samples of one prompt share a request; sampled ones are distinct requests
         cid = custom_id({"body": body, "sample": sample if sampling.temperature > 0 else 0})
         self._start()
-        r = self._results.pop(cid, None)
-        if r is not None and r.error is None:
-            return r
+        r = self._results.get(cid)
+        if r is not None:
+            if r.error is None:  # answered already (an earlier run, or another greedy sample)
+                return dataclasses.replace(r, extra=dict(r.extra))
+            del self._results[cid]  # a failed request is sent again
         fut: asyncio.Future[Response] = asyncio.get_running_loop().create_future()
         first = cid not in self._waiters
         self._waiters.setdefault(cid, []).append(fut)
@@ -213,6 +215,19 @@ class BatchModel:
             self._owner[cid] = st["local_id"]
 
     async def _run(self) -> None:
+        """The pump; an unexpected failure ends every waiting request with an error (the
+        requests in submitted batches stay in the state directory for the next run)."""
+        try:
+            await self._pump_loop()
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # noqa: BLE001 — no request may wait forever
+            why = f"batch backend failed: {type(e).__name__}: {e}"
+            self._queue.clear()
+            self._resolve({cid: Response(text=None, error=why) for cid in list(self._waiters)})
+            self._pump = None  # the next request starts a fresh pump
+
+    async def _pump_loop(self) -> None:
         tick = min(self.window, self.poll, 0.5) / 2
         while True:
             now = time.monotonic()
@@ -306,7 +321,7 @@ class BatchModel:
         }
         self.state.save_results(st["local_id"], results)
         self._drop(st, "collected")
-        self._results.update({c: r for c, r in results.items() if not self._waiters.get(c)})
+        self._results.update({c: r for c, r in results.items() if r.error is None})
         self._resolve(results)
 
     def _drop(self, st: dict[str, Any], status: str) -> None:
