@@ -103,7 +103,7 @@ def test_oracle_scores_perfectly_and_perturbed_fails(family: str, renderer: str)
         text = asyncio.run(oracle.generate(lf.Prompt.of(it), lf.Sampling(), 0)).text
         v = verify(it, parse_answer(text, it))
         assert v.correct and v.witness_valid in (True, None) and not v.parse_failure
-        obj = json.loads(text.split("\n", 1)[1])
+        obj = json.loads(text.rsplit("\n", 1)[-1])  # the closing JSON line
         if (
             it.gold.get("cell") or it.kind == "deduction"
         ):  # multiple choice: any other letter must fail
@@ -158,7 +158,7 @@ def test_reward_is_one_for_the_oracle_and_less_for_a_perturbed_answer(
     for it in items:
         text = asyncio.run(oracle.generate(lf.Prompt.of(it), lf.Sampling(), 0)).text
         assert lf.reward(it, text) == 1.0
-        obj = json.loads(text.split("\n", 1)[1])
+        obj = json.loads(text.rsplit("\n", 1)[-1])  # the closing JSON line
         if it.gold.get("cell") or it.kind == "deduction":
             obj["answer"] = next(c for c in "ABCDEFGHIJ" if c != obj["answer"])
         elif "solution" in obj:

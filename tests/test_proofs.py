@@ -159,3 +159,12 @@ def test_rup_refutations_from_dpll_with_propagation_check_on_larger_formulas() -
         early = steps[:k] + [dataclasses.replace(steps[k], clause=frozenset())] + steps[k + 1 :]
         assert check_proof(clauses, early).first_error == k + 1 or len(steps) == 1
     assert refute_rup([(1, 2), (-1,)], 2) is None
+
+
+def test_names_with_commas_and_brackets_and_case_are_read_exactly() -> None:
+    names = {"x(0, 0)": 1, "x(0, 1)": 2}
+    text = "C5 = resolve(C1, C2) on x(0, 0): (x(0, 1))\nC6 = resolve(C3, C4) on x(0, 0): (¬x(0, 1))\nC7 = resolve(C5, C6) on x(0, 1): ()"
+    clauses = [(1, 2), (-1, 2), (1, -2), (-1, -2)]
+    assert check_proof(clauses, parse_proof(text, names)).valid
+    with pytest.raises(ProofError, match="not a variable"):
+        parse_proof("L1 = rup: (X1)", {"x1": 1})  # names are case-sensitive

@@ -78,29 +78,42 @@ _EMPTY = {"", "⊥", "□", "empty", "false"}
 _STEP = re.compile(
     r"^\s*(?:step\s*\d+\s*[:.)]\s*)?(?P<name>[A-Za-z]\w*)\s*(?:=|:=|←)\s*"
     r"(?P<rule>resolve|resolution|res|rup)\s*(?:\((?P<prem>[^)]*)\))?"
-    r"\s*(?:on\s+(?P<pivot>[^\s:]+))?\s*:\s*(?P<clause>.*?)\s*$",
+    r"\s*(?:on\s+(?P<pivot>[^:]+?))?\s*:\s*(?P<clause>.*?)\s*$",
     re.I,
 )
-_NEG = re.compile(r"^(?:¬|~|-|!|not\s+)\s*", re.I)
-_SEP = re.compile(r"\s*(?:∨|\||,|\bv\b|\bor\b)\s*", re.I)
+_NEG = r"(?i:¬|~|-|!|not\s+)"
+_SEPS = r"(?i:∨|\||,|\bv\b|\bor\b)"
 
 
-def _literal(tok: str, names: Mapping[str, int], line: int) -> int:
-    tok = tok.strip()
-    neg = _NEG.match(tok)
-    var = tok[neg.end() :].strip() if neg else tok
-    if var not in names:
-        raise ProofError(f"line {line}: {var!r} is not a variable of the formula")
-    return -names[var] if neg else names[var]
+def _literals(names: Mapping[str, int]) -> re.Pattern[str]:
+    """One literal: an optional negation, then a name of the formula — the longest first, so
+    names holding commas or brackets (SATBench's ``x(0, 1)``) are read whole."""
+    alts = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"\s*(?:{_SEPS}\s*)?(?P<neg>{_NEG})?\s*(?P<name>{alts})\s*")
 
 
-def _clause(text: str, names: Mapping[str, int], line: int) -> frozenset[int]:
+def _literal(tok: str, names: Mapping[str, int], pat: re.Pattern[str], line: int) -> int:
+    m = pat.fullmatch(tok)
+    if m is None:
+        raise ProofError(f"line {line}: {tok.strip()!r} is not a variable of the formula")
+    return -names[m["name"]] if m["neg"] else names[m["name"]]
+
+
+def _clause(text: str, names: Mapping[str, int], pat: re.Pattern[str], line: int) -> frozenset[int]:
     body = text.strip().rstrip(".")
     if body.startswith("(") and body.endswith(")"):
         body = body[1:-1].strip()
     if body.lower() in _EMPTY:
         return frozenset()
-    return frozenset(_literal(t, names, line) for t in _SEP.split(body) if t.strip())
+    out, pos = [], 0
+    while pos < len(body):
+        m = pat.match(body, pos)
+        if m is None or m.end() == pos:
+            rest = re.split(rf"\s*{_SEPS}\s*", body[pos:].strip(), maxsplit=1)[0]
+            raise ProofError(f"line {line}: {rest!r} is not a variable of the formula")
+        out.append(-names[m["name"]] if m["neg"] else names[m["name"]])
+        pos = m.end()
+    return frozenset(out)
 
 
 def parse_proof(text: str, names: Mapping[str, int]) -> list[Step]:
@@ -108,6 +121,7 @@ def parse_proof(text: str, names: Mapping[str, int]) -> list[Step]:
     fences) are skipped. Raises :class:`ProofError` on a step line that cannot be read, or when
     there is no step at all."""
     steps = []
+    pat = _literals(names) if names else re.compile(r"(?!x)x")  # no names: nothing matches
     for i, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip().strip("`*").replace("**", "")
         m = _STEP.match(line)
@@ -119,8 +133,8 @@ def parse_proof(text: str, names: Mapping[str, int]) -> list[Step]:
         if rule == "resolve":
             if len(prem) != 2 or m["pivot"] is None:
                 raise ProofError(f"line {i}: resolve needs two premises and 'on <variable>'")
-            pivot = abs(_literal(m["pivot"], names, i))
-        steps.append(Step(m["name"], rule, _clause(m["clause"], names, i), prem, pivot))
+            pivot = abs(_literal(m["pivot"], names, pat, i))
+        steps.append(Step(m["name"], rule, _clause(m["clause"], names, pat, i), prem, pivot))
     if not steps:
         raise ProofError(
             "no proof step found (expected lines like 'C7 = resolve(C2, C5) on x3: (x1)')"
