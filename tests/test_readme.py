@@ -31,9 +31,7 @@ SHARED = Path(os.environ.get("LOGICFORGE_SHARED_DATA", "/work/shared/data"))
 # (pattern, replacement) applied to each command line, in order
 REWRITES = [
     (r"--count \d+", "--count 1"),
-    (r"--workers 2", "--workers 2"),  # kept: two processes, one puzzle each
-    (r"--model embedded(?= --dry-run)", "--model embedded"),  # a dry run only probes speed
-    (r"--model embedded\b", "--model random"),
+    (r"--model embedded\b(?! --dry-run)", "--model random"),  # a dry run only probes its speed
     (r"--writer embedded\b", "--writer random"),
     (r"--judge embedded\b", "--judge {server}"),
     (r"\bMODEL\b", "{server}"),

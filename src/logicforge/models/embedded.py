@@ -78,8 +78,21 @@ class GGUFModel:
         self._llm: Any = None
         self._lock = asyncio.Lock()
 
-    def _load(self) -> Any:
+    load_errors: tuple[type[BaseException], ...] = (ValueError,)  # a damaged or unsupported GGUF
+
+    def _open(self) -> Any:
+        """Import the binding (ModelError naming the install command when missing) and load."""
         raise NotImplementedError
+
+    def _load(self) -> Any:
+        if self._llm is None:
+            try:
+                self._llm = self._open()
+            except ModelError:
+                raise  # the binding is missing: its own message says what to install
+            except self.load_errors as e:
+                raise ModelError(f"{self.path}: llama.cpp cannot load it ({e})") from None
+        return self._llm
 
     def _chat(self, kw: dict[str, Any], fresh: bool = False) -> dict[str, Any]:
         """One chat completion as an OpenAI-style dict; ``kw["schema"]`` constrains the answer,
@@ -168,28 +181,24 @@ class XLlamaCppModel(GGUFModel):
     """The same model through xllamacpp's in-process server (``handle_chat_completions``)."""
 
     backend = "xllamacpp"
+    load_errors = (Exception,)  # the server reports a bad file as a plain exception
 
-    def _load(self) -> Any:
-        if self._llm is None:
-            try:
-                import xllamacpp as xl
-            except ImportError:
-                raise ModelError(
-                    "xllamacpp is missing; run: pip install 'logicforge[embedded]'"
-                ) from None
-            p = xl.CommonParams()
-            p.model.path = str(self.path)
-            p.n_ctx = self.n_ctx
-            p.n_parallel = 1
-            p.cpuparams.n_threads = self.threads
-            p.cpuparams_batch.n_threads = self.threads
-            p.warmup = False
-            p.verbosity = -1  # llama.cpp's log lines stay off stderr
-            try:
-                self._llm = xl.Server(p)
-            except Exception as e:  # a damaged or unsupported GGUF file
-                raise ModelError(f"{self.path}: llama.cpp cannot load it ({e})") from None
-        return self._llm
+    def _open(self) -> Any:
+        try:
+            import xllamacpp as xl
+        except ImportError:
+            raise ModelError(
+                "xllamacpp is missing; run: pip install 'logicforge[embedded]'"
+            ) from None
+        p = xl.CommonParams()
+        p.model.path = str(self.path)
+        p.n_ctx = self.n_ctx
+        p.n_parallel = 1
+        p.cpuparams.n_threads = self.threads
+        p.cpuparams_batch.n_threads = self.threads
+        p.warmup = False
+        p.verbosity = -1  # llama.cpp's log lines stay off stderr
+        return xl.Server(p)
 
     def _chat(self, kw: dict[str, Any], fresh: bool = False) -> dict[str, Any]:
         schema = kw.pop("schema", None)
@@ -216,26 +225,21 @@ class LlamaCppModel(GGUFModel):
 
     backend = "llama-cpp"
 
-    def _load(self) -> Any:
-        if self._llm is None:
-            try:
-                from llama_cpp import Llama
-            except ImportError:
-                raise ModelError(
-                    "llama-cpp-python is missing (it compiles on install): "
-                    "pip install 'logicforge[llama-cpp]', or use backend=xllamacpp"
-                ) from None
-            try:
-                self._llm = Llama(
-                    model_path=str(self.path),
-                    n_ctx=self.n_ctx,
-                    n_threads=self.threads,
-                    verbose=False,
-                    seed=0,
-                )
-            except ValueError as e:  # a damaged or unsupported GGUF file
-                raise ModelError(f"{self.path}: llama.cpp cannot load it ({e})") from None
-        return self._llm
+    def _open(self) -> Any:
+        try:
+            from llama_cpp import Llama
+        except ImportError:
+            raise ModelError(
+                "llama-cpp-python is missing (it compiles on install): "
+                "pip install 'logicforge[llama-cpp]', or use backend=xllamacpp"
+            ) from None
+        return Llama(
+            model_path=str(self.path),
+            n_ctx=self.n_ctx,
+            n_threads=self.threads,
+            verbose=False,
+            seed=0,
+        )
 
     def _chat(self, kw: dict[str, Any], fresh: bool = False) -> dict[str, Any]:
         llm = self._load()
