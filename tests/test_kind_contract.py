@@ -80,6 +80,10 @@ def _items(kind: str, fmt: str, tmp: Path) -> list[Item]:
             "decision+stats": "formula-stats",
             "decision+conflict": "formula-trace",
             "decision+proof": "formula-proof",
+            "mus": "formula-mus",
+            "mcs": "formula-mcs",
+            "maxsat": "formula-maxsat",
+            "search": "formula-search",
         }[fmt]
         return lf.render(_cnf(), renderer)
     if kind in ("vc", "packing"):
@@ -156,13 +160,17 @@ def test_oracle_wrong_and_random_answers(kind: str, fmt: str, tmp_path: Path) ->
         wrong = f.wrong(it)
         w = verify(it, wrong)
         assert not w.correct and not w.parse_failure, w
-        if f.metric_set == "grid" and w.score is not None:
+        if f.metric_set in ("grid", "certificate") and w.score is not None:
             assert w.score == 0.0
         assert _same(parse_answer(f.to_text(wrong, it), it), wrong)
         for s in range(4):
             r = f.random(it, np.random.default_rng(s))
             assert _same(parse_answer(f.to_text(r, it), it), r)
             assert verify(it, r) == f.check(it, r)
+            if f.metric_set == "certificate":  # right only with the certificate asked for
+                vr = verify(it, r)
+                assert not vr.correct or (r.label == it.gold["label"] and vr.score == 1.0)
+                continue
             assert verify(it, r).correct == (
                 r.label == it.gold["label"]
                 and (f.metric_set != "grid" or r.label != "SAT" or verify(it, r).score == 1.0)

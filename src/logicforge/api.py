@@ -129,9 +129,18 @@ def reduce(problems: Iterable[LabelledProblem], kind: str) -> list[LabelledProbl
     return [reduce_problem(p, kind) for p in problems]
 
 
-def render(problems: Iterable[LabelledProblem], renderer: str = "formula") -> list[Item]:
-    """Render each problem into an Item with the named renderer."""
-    return [render_problem(p, renderer) for p in problems]
+def render(problems: Iterable[LabelledProblem], renderer: str | None = None) -> list[Item]:
+    """Render each problem into an Item with the named renderer (None: each problem's kind's
+    default renderer — ``formula`` for CNF, ``zebra`` for zebra puzzles …).
+
+    Example:
+        >>> ps = generate("zebra", {"n_houses": 2, "n_attributes": 2}, count=1, seed=0)
+        >>> render(ps)[0].rendering
+        'zebra'
+    """
+    from .kinds import get_kind
+
+    return [render_problem(p, renderer or get_kind(p.kind).renderer) for p in problems]
 
 
 def run(

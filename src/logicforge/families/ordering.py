@@ -37,7 +37,7 @@ from ..kinds import Kind, choice_format, register_kind
 from ..logic.csp import parse_program, solutions, solve_csp
 from ..parse.decision import hedged
 from ..registry import FAMILIES, RENDERERS
-from ..schema import Answer, Item, LabelledProblem
+from ..schema import Answer, Item, LabelledProblem, Verdict
 from .knobs import Knob, exact
 from .levels import Levels, log10_factorial
 
@@ -558,6 +558,14 @@ def budgeted(item: Item, checks: int) -> Answer | None:
 _CHOICE = choice_format(
     parse, lambda it: [chr(65 + i) for i in range(int(it.problem.get("n_objects", 7)))]
 )
-register_kind(Kind(KIND, (), (dataclasses.replace(_CHOICE, budgeted=budgeted),)))
+
+
+def _facts(item: Item, answer: Answer, verdict: Verdict) -> list[str]:
+    from .ordering_feedback import deduction_facts
+
+    return deduction_facts(item, answer, verdict)
+
+
+register_kind(Kind(KIND, (), (dataclasses.replace(_CHOICE, budgeted=budgeted, feedback=_facts),)))
 FAMILIES.register(NAME, OrderingFamily())
 RENDERERS.register("deduction", DeductionRenderer())

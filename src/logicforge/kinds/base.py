@@ -30,10 +30,11 @@ from ..errors import ConfigError
 from ..registry import KINDS
 from ..schema import Answer, Item, Verdict
 
-MetricSet = Literal["binary", "choice", "grid"]
+MetricSet = Literal["binary", "choice", "grid", "certificate"]
 """Which metrics apply: ``binary`` (two labels: precision / recall / MCC / SAT-prediction rate /
 witness validity / ADR), ``choice`` (one option of several: accuracy), ``grid`` (a filled grid:
-accuracy and cell accuracy)."""
+accuracy and cell accuracy), ``certificate`` (a checked object — a core, a correction set, an
+optimum: accuracy and the mean partial credit)."""
 
 FINAL = "Final answer:\n"  # how the exact answers of the baselines begin
 
@@ -71,6 +72,9 @@ class AnswerFormat:
     # the training reward, when the format defines its own (partial: allow partial credit);
     # else the default rule of :func:`logicforge.metrics.reward.reward`
     reward: Callable[[Item, Answer, Verdict, bool], float] | None = None
+    # what a checker can tell a model about a wrong answer (facts drawn from the solver, never
+    # the solution), for multi-turn repair (:mod:`logicforge.kinds.feedback`); None: nothing
+    feedback: Callable[[Item, Answer, Verdict], list[str]] | None = None
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,10 @@ Answer formats (all read by one parser; they differ in what is asked and in the 
 * ``decision+conflict`` — SAT with an assignment, or UNSAT citing the conditions that conflict
   (traces and stories; a cited set is checked to be unsatisfiable and minimal);
 * ``decision+proof`` — SAT with an assignment, or UNSAT with a checked refutation
-  (:mod:`.proof`, the ``formula-proof`` renderer).
+  (:mod:`.proof`, the ``formula-proof`` renderer);
+* ``mus``, ``mcs``, ``maxsat``, ``search`` — certificate tasks (:mod:`.certificates`): a minimal
+  unsatisfiable subset, a minimal correction set, an optimal assignment with its count, a
+  satisfying assignment; metric set ``certificate``.
 
 Example:
     >>> import logicforge as lf
@@ -23,6 +26,7 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -35,8 +39,9 @@ from ..parse.answer import cited_conditions, reported_counts
 from ..parse.assignment import parse_assignment
 from ..parse.decision import parse_decision
 from ..schema import Answer, Item, Verdict
-from . import proof
+from . import certificates, proof
 from .base import AnswerFormat, Kind, register_kind
+from .feedback import cnf_facts
 
 LABELS = ("SAT", "UNSAT")
 
@@ -246,6 +251,7 @@ def _fmt(name: str, **oracle_kw: bool) -> AnswerFormat:
         wrong,
         constant,
         budgeted=budgeted,
+        feedback=cnf_facts,
     )
 
 
@@ -269,7 +275,9 @@ KIND = register_kind(
                 constant,
                 budgeted=budgeted,
                 reward=proof.reward,
+                feedback=cnf_facts,
             ),
+            *(dataclasses.replace(f, feedback=cnf_facts) for f in certificates.formats()),
         ),
         default_renderer="formula",
         group_columns=("alpha", "n_vars"),

@@ -51,6 +51,7 @@ METRIC_NAMES = [
     "error_rate",
     "cell_accuracy",
     "cell_accuracy_macro",
+    "certificate_score",
     "mean_completion_tokens",
     "mean_reasoning_tokens",
     "unlabelled",
@@ -168,6 +169,12 @@ BINARY_ONLY = (
     "witness_valid_on_sat",
 )
 GRID_ONLY = ("cell_accuracy", "cell_accuracy_macro")
+CERTIFICATE_ONLY = ("certificate_score",)
+
+
+def _certificate_score(rows: Sequence[Mapping[str, Any]]) -> float | None:
+    """The mean partial credit of certificate answers (an unreadable answer earns 0)."""
+    return _div(sum(float(r.get("score") or 0.0) for r in rows), len(rows))
 
 
 def metrics_of(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -219,10 +226,15 @@ def metrics_of(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "error_rate": _div(errors, n + errors),
         "cell_accuracy": _cell_accuracy(rows),
         "cell_accuracy_macro": _cell_accuracy_macro(rows),
+        "certificate_score": _certificate_score(rows),
         "mean_completion_tokens": _mean_of(rows, "completion_tokens"),
         "mean_reasoning_tokens": _mean_of(rows, "reasoning_tokens"),
     }
-    drop = (() if sets == {"binary"} else BINARY_ONLY) + (() if sets == {"grid"} else GRID_ONLY)
+    drop = (
+        (() if sets == {"binary"} else BINARY_ONLY)
+        + (() if sets == {"grid"} else GRID_ONLY)
+        + (() if sets == {"certificate"} else CERTIFICATE_ONLY)
+    )
     return {k: v for k, v in out.items() if k not in drop}
 
 
@@ -311,6 +323,8 @@ for _m in METRIC_NAMES:
             if _m in BINARY_ONLY
             else ("grid",)
             if _m in GRID_ONLY
-            else ("binary", "choice", "grid"),
+            else ("certificate",)
+            if _m in CERTIFICATE_ONLY
+            else ("binary", "choice", "grid", "certificate"),
         ),
     )

@@ -78,10 +78,13 @@ def reported_counts(body: str, objs: list[dict[str, Any]]) -> dict[str, int] | N
     return out or None
 
 
-def cited_conditions(objs: list[dict[str, Any]]) -> list[int] | None:
-    """The condition numbers an UNSAT answer cites (``"conflict": [1, 4]``, also ``"C4"``), or None."""
+def cited_conditions(
+    objs: list[dict[str, Any]], keys: tuple[str, ...] = ("conflict", "conditions")
+) -> list[int] | None:
+    """The condition numbers an UNSAT answer cites under the first of ``keys`` the last object
+    holding one has (``"conflict": [1, 4]``, also ``"C4"``), or None."""
     for obj in reversed(objs):
-        v = obj.get("conflict", obj.get("conditions"))
+        v = next((obj[k] for k in keys if k in obj), None)
         if isinstance(v, list):
             out = []
             for x in v:

@@ -128,6 +128,41 @@ class FormulaProofRenderer:
         return item.model_copy(update={"answer_schema": None})
 
 
+class FormulaCertificateRenderer:
+    """``formula-mus`` / ``formula-mcs`` / ``formula-maxsat`` / ``formula-search``: the clauses
+    numbered ``C1 … Cm`` and a certificate asked for (a minimal unsatisfiable subset, a minimal
+    correction set, an optimal assignment with its count, a satisfying assignment), checked by a
+    solver (:mod:`logicforge.kinds.certificates`)."""
+
+    kind = "cnf"
+
+    def __init__(self, task: str) -> None:
+        self.task = task
+        self.name = f"formula-{task}"
+
+    def render(self, problem: LabelledProblem) -> Item:
+        from ..kinds.certificates import answer_schema, instructions
+
+        cnf = CNF.from_json(problem.problem)
+        names = display_names(problem, cnf.num_vars)
+        body = "\n".join(f"C{i}: {clause_text(c, names)}" for i, c in enumerate(cnf.clauses, 1))
+        ask = (
+            "Find the best assignment for"
+            if self.task == "maxsat"
+            else "Decide whether there is an assignment satisfying"
+        )
+        prompt = (
+            "You are a SAT logic solver.\n"
+            f"{ask} this CNF formula over {names[0]} … {names[-1]}. It is the conjunction (AND) "
+            f"of these {cnf.num_clauses} numbered clauses:\n{body}\n\n"
+            + instructions(self.task, names)
+        )
+        item = build_item(problem, self.name, cnf, prompt, names, self.task)
+        return item.model_copy(
+            update={"answer_schema": answer_schema(self.task, names, cnf.num_clauses)}
+        )
+
+
 class Listing1Renderer:
     """``formula-listing1``: the ADR paper's Listing 1, word for word (the formula as the
     conjunction of its clauses). The reply is free text — a verdict line, the branch and conflict
@@ -160,3 +195,5 @@ RENDERERS.register("formula-listing1", Listing1Renderer())
 RENDERERS.register("formula-proof", FormulaProofRenderer())
 RENDERERS.register("formula-stats", FormulaStatsRenderer())
 RENDERERS.register("formula-ascii", FormulaRenderer("formula-ascii", "ascii"))
+for _task in ("mus", "mcs", "maxsat", "search"):
+    RENDERERS.register(f"formula-{_task}", FormulaCertificateRenderer(_task))

@@ -454,6 +454,12 @@ def zebra_key(d: dict[str, Any]) -> str:
     return "zebra:" + graph_key(labels, edges)
 
 
+def _grid_facts(item: Item, answer: Answer, verdict: Verdict) -> list[str]:
+    from .feedback import grid_facts  # imports this module: looked up when first used
+
+    return grid_facts(item, answer, verdict)
+
+
 GRID = AnswerFormat(
     "grid",
     "grid",
@@ -466,6 +472,7 @@ GRID = AnswerFormat(
     vote_units=grid_units,
     budgeted=grid_budgeted,
     reward=grid_reward,
+    feedback=_grid_facts,
 )
 register_kind(
     Kind(
