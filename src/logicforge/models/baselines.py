@@ -8,6 +8,8 @@ with the format's ``to_text``; none of them knows any kind.
 * ``always-sat`` / ``always-unsat`` — constant labels for binary formats (always-sat gives an
   all-true assignment); no answer for the others.
 * ``oracle`` — the solver's answer with its witness: the ceiling of every metric;
+* ``learner`` — right on a share ``p`` of items at first, and on a later turn only when told
+  what the checker found (the ``repair`` strategy's test subject; ``listens=no`` ignores it);
 * ``budget:N`` — a reference solver allowed at most N conflicts (MiniSat on the problem's CNF or
   SAT encoding; for generated deduction puzzles, N arrangements checked): its answer when it
   finishes, a seeded random guess when the budget runs out, so
@@ -108,6 +110,41 @@ class NoisyBaseline(_Baseline):
         return _text(item, right)
 
 
+class LearnerBaseline(_Baseline):
+    """A scripted model for multi-turn repair: its first answer is right on a fixed
+    pseudo-random share ``p`` of items and wrong (the format's wrong answer) on the rest; on a
+    later turn it answers right only when the last message carries the checker's facts
+    (:func:`logicforge.kinds.feedback.feedback`) — plain retries and review prompts get its first
+    answer again. With ``listens=False`` it ignores every message and repeats its first answer.
+
+    Example:
+        >>> LearnerBaseline(0.3, True, 0).name, LearnerBaseline(0.3, False, 0).name
+        ('learner:p=0.3', 'learner:p=0.3;listens=no')
+    """
+
+    def __init__(self, p: float, listens: bool, seed: int) -> None:
+        name = f"learner:p={p:g}" + ("" if listens else ";listens=no")
+        super().__init__(name + (f";seed={seed}" if seed else ""))
+        self.p, self.listens, self.seed = p, listens, seed
+
+    async def generate(self, prompt: Prompt, sampling: Sampling, sample: int) -> Response:
+        from ..kinds.feedback import HEAD
+
+        item = prompt.item
+        last = prompt.messages[-1].content if prompt.messages else ""
+        if item is not None and self.listens and last.startswith(HEAD):
+            text = _text(item, answer_format(item).oracle(item))
+            return Response(text=text, finish_reason="stop", prompt_tokens=0, completion_tokens=0)
+        return await super().generate(prompt, sampling, sample)
+
+    def _answer(self, item: Item, sample: int) -> str:
+        import numpy as np
+
+        rng = np.random.default_rng(stable_int(self.seed, "learner", item.item_id, sample))
+        fmt = answer_format(item)
+        return _text(item, fmt.oracle(item) if rng.random() < self.p else fmt.wrong(item))
+
+
 class OracleBaseline(_Baseline):
     def __init__(self) -> None:
         super().__init__("oracle")
@@ -202,6 +239,22 @@ def _noisy(head: str, opts: dict[str, str]) -> NoisyBaseline:
     return NoisyBaseline(p, w, seed)
 
 
+def _learner(head: str, opts: dict[str, str]) -> LearnerBaseline:
+    _no_opts("learner", head, opts, ("p", "listens", "seed"))
+    listens = opts.get("listens", "yes")
+    if listens not in ("yes", "no"):
+        raise ConfigError("listens", listens, "must be yes or no")
+    try:
+        p, seed = float(opts.get("p", "0.3")), int(opts.get("seed", "0"))
+    except ValueError:
+        raise ConfigError(
+            "model", opts, "learner takes p=<0..1>;listens=yes|no;seed=<int>"
+        ) from None
+    if not 0.0 <= p <= 1.0:
+        raise ConfigError("p", p, "must be in [0, 1]")
+    return LearnerBaseline(p, listens == "yes", seed)
+
+
 def _oracle(head: str, opts: dict[str, str]) -> OracleBaseline:
     _no_opts("oracle", head, opts)
     return OracleBaseline()
@@ -213,3 +266,4 @@ MODELS.register("always-unsat", _const("UNSAT"))
 MODELS.register("oracle", _oracle)
 MODELS.register("noisy", _noisy)
 MODELS.register("budget", _budget)
+MODELS.register("learner", _learner)

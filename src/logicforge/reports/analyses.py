@@ -560,3 +560,33 @@ def _search_space(ctx: Context) -> None:
             f"{metric} vs log10 search space",
         )
         ctx.figure((file, cap) if cap else None)
+
+
+def _repair(ctx: Context) -> bool:
+    return any((r.get("extra") or {}).get("repair_mode") for r in ctx.records)
+
+
+@analysis(
+    "repair",
+    _repair,
+    "multi-turn repair: solver feedback against plain retries and self-review, turn by turn",
+)
+def _repair_tables(ctx: Context) -> None:
+    from . import repair
+
+    turns = repair.repair_turn_table(ctx.records)
+    if not turns:
+        return
+    ctx.table(
+        "repair_turns",
+        turns,
+        "accuracy of the answer in hand after each extra turn, turns used and tokens spent",
+        top=True,
+    )
+    ctx.table(
+        "repair_vs_retry",
+        repair.repair_vs_retry(ctx.records),
+        "final accuracy per arm; solver feedback − plain retries on the same items",
+        top=True,
+    )
+    ctx.figure(repair.repair_figure(turns, ctx.out))
