@@ -12,7 +12,9 @@ checked step by step by the trusted checker.
 * reward: 0 for a wrong label; SAT as the default rule; UNSAT 1 for a valid proof and 0 otherwise,
   or with ``partial=True`` half the fraction of steps valid before the first error plus half for
   a whole valid proof.
-* oracle: for SAT the solver's assignment; for UNSAT a RUP refutation read off DPLL with unit
+* oracle: for SAT the solver's assignment; for an unsatisfiable 2-CNF the SCC certificate's two
+  implication paths resolved into units x and ¬x and then the empty clause
+  (:func:`~logicforge.logic.twosat.two_path_proof`); otherwise a RUP refutation read off DPLL with unit
   propagation (:func:`~logicforge.logic.proofs.refute_rup`), up to 20,000 lemmas (beyond that
   the oracle answers UNSAT without a proof and its witness is invalid).
 
@@ -133,6 +135,15 @@ def oracle(item: Item) -> Answer:
     sol = solve(CNF(item.problem["clauses"], item.problem.get("num_vars")))
     if sol.label != "UNSAT":
         return cnf._oracle(item)
+    clauses = [tuple(c) for c in item.problem["clauses"]]
+    if all(len(c) <= 2 for c in clauses):  # 2-CNF: the SCC certificate's two paths, resolved
+        from ..logic.twosat import solve_2sat, two_path_proof
+
+        f = CNF(clauses, item.problem.get("num_vars"))
+        r = solve_2sat(f)
+        if r.certificate is not None and r.witness_var is not None:
+            two = two_path_proof(f, r.witness_var, *r.certificate)
+            return Answer(label="UNSAT", certificate={"proof": _ser(two)})
     try:
         steps = refute_rup(
             [tuple(c) for c in item.problem["clauses"]],

@@ -231,3 +231,44 @@ def free_variables(cnf: CNF) -> list[int]:
     """Variables of a satisfiable 2-CNF that take both values across its models (not backbone)."""
     bb = forced_literals(cnf)
     return [v for v in range(1, cnf.num_vars + 1) if v not in bb]
+
+
+def two_path_proof(cnf: CNF, x: int, p1: list[int], p2: list[int]) -> list[Any]:
+    """The SCC certificate as a resolution refutation: chain-resolving the clauses of
+    x ⇝ ¬x derives the unit (¬x), those of ¬x ⇝ x the unit (x), and one last step the empty
+    clause — a proof :func:`logicforge.logic.proofs.check_proof` accepts (steps named after the
+    clauses ``C1 … Cm``).
+
+    Example:
+        >>> f = CNF([[1, 2], [-1, 2], [1, -2], [-1, -2]])
+        >>> r = solve_2sat(f)
+        >>> from logicforge.logic.proofs import check_proof
+        >>> check_proof(f.clauses, two_path_proof(f, r.witness_var, *r.certificate)).valid
+        True
+    """
+    from .proofs import Step
+
+    steps: list[Step] = []
+    m = len(cnf.clauses)
+
+    def chain(start: int, path: list[int]) -> tuple[str, frozenset[int]]:
+        """Resolve along ``path`` from ``start``; the unit (¬start) and its name."""
+        first = path[0]
+        name, clause = f"C{first + 1}", frozenset(cnf.clauses[first])
+        cur = next((lit for lit in clause if lit != -start), -start)
+        for ci in path[1:]:
+            if clause == {-start}:
+                break
+            nxt = frozenset(cnf.clauses[ci])
+            v = abs(cur)
+            clause = (clause - {cur}) | (nxt - {-cur})
+            steps.append(Step(f"C{m + len(steps) + 1}", "resolve", clause, (name, f"C{ci + 1}"), v))
+            name = steps[-1].name
+            cur = next((lit for lit in clause if lit != -start), -start)
+        certify(clause == {-start}, "the implication path does not end in the start's negation")
+        return name, clause
+
+    neg, _ = chain(x, p1)
+    pos, _ = chain(-x, p2)
+    steps.append(Step(f"C{m + len(steps) + 1}", "resolve", frozenset(), (pos, neg), abs(x)))
+    return steps

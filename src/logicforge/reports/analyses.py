@@ -590,3 +590,22 @@ def _repair_tables(ctx: Context) -> None:
         top=True,
     )
     ctx.figure(repair.repair_figure(turns, ctx.out))
+
+
+@analysis(
+    "proof_stats",
+    lambda ctx: any(r.get("answer_format") == "decision+proof" for r in ctx.rows),
+    "UNSAT proofs: given, valid, steps and width, against the solvers' own proof sizes",
+)
+def _proof_stats(ctx: Context) -> None:
+    from .proofs import proof_table
+
+    rows = proof_table(ctx.records, ctx.items)
+    if rows:
+        ctx.table(
+            "proof_stats",
+            rows,
+            "gold-UNSAT items; reference sizes: logicforge's RUP proof, Glucose 4's DRAT lemmas, "
+            "a minimal core",
+            top=True,
+        )
