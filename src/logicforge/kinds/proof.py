@@ -167,14 +167,17 @@ def reward(item: Item, a: Answer, v: Verdict, partial: bool) -> float:
     return 0.5 * frac + 0.5 * (1.0 if v.witness_valid else 0.0)
 
 
-def proof_instructions(names: list[str]) -> str:
-    """The closing instruction of a proof prompt."""
+def proof_instructions(names: list[str], numbering: str = "", legend: str = "") -> str:
+    """The closing instruction of a proof prompt. ``numbering`` says how the prompt's numbered
+    items are cited (e.g. ``" (condition i is Ci)"``); ``legend`` how a literal is written when the
+    prompt's statements are sentences (e.g. ``Alice`` for "Alice is on the Red team")."""
     ex = ", ".join(f'"{n}": {"true" if i % 2 == 0 else "false"}' for i, n in enumerate(names[:3]))
     return (
         "If a satisfying assignment exists, end with one JSON object on its own line: "
         f'{{"answer": "SAT", "assignment": {{{ex}, ...}}}} giving every variable a value.\n'
         "If none exists, prove it: write a refutation, one step per line, each deriving a new "
-        "clause from the numbered clauses and earlier steps, and ending in the empty clause ():\n"
+        f"clause from the numbered clauses{numbering} and earlier steps, and ending in the empty "
+        f"clause (){legend}:\n"
         "  C{k} = resolve(Ci, Cj) on v: (the resolvent)   — v occurs in Ci and negated in Cj\n"
         "  L{k} = rup: (clause)   — a clause unit propagation derives from all clauses so far\n"
         'then end with {"answer": "UNSAT"} on its own line.'

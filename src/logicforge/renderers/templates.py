@@ -249,23 +249,44 @@ def value_words(s: Scheme) -> dict[str, bool]:
 
 
 class TemplateRenderer:
+    """A scheme's prompt (``<scheme>-proof``: the sentences numbered ``C1 … Cm``, one per line,
+    and UNSAT answered with a refutation whose literals are the entity names — ``Alice`` for
+    the true phrase, ``¬Alice`` for the false one — checked step by step)."""
+
     kind = "cnf"
 
-    def __init__(self, scheme: str) -> None:
+    def __init__(self, scheme: str, proof: bool = False) -> None:
         self.scheme = SCHEMES[scheme]
-        self.name = scheme
+        self.proof = proof
+        self.name = f"{scheme}-proof" if proof else scheme
 
     def render(self, problem: LabelledProblem) -> Item:
         cnf = CNF.from_json(problem.problem)
         names = self.scheme.names(cnf.num_vars)
-        sentences = " ".join(self.scheme.clause(c, names) for c in cnf.clauses)
         s = self.scheme
-        prompt = f"{s.preamble} {sentences}\n\n{s.question}\n\n" + answer_instructions(
-            names, s.true_phrase.format(e="").strip(), s.false_phrase.format(e="").strip()
+        true, false = s.true_phrase.format(e="").strip(), s.false_phrase.format(e="").strip()
+        if not self.proof:
+            sentences = " ".join(s.clause(c, names) for c in cnf.clauses)
+            prompt = f"{s.preamble} {sentences}\n\n{s.question}\n\n" + answer_instructions(
+                names, true, false
+            )
+            item = build_item(problem, self.name, cnf, prompt, names)
+            return item.model_copy(update={"value_words": value_words(s)})
+        from ..kinds.proof import proof_instructions
+
+        lines = "\n".join(f"C{i}: {s.clause(c, names)}" for i, c in enumerate(cnf.clauses, 1))
+        legend = (
+            f"; in a clause write {names[0]} for “{names[0]} {true}” and ¬{names[0]} for "
+            f"“{names[0]} {false}”, e.g. ({names[0]} ∨ ¬{names[-1]})"
         )
-        item = build_item(problem, self.name, cnf, prompt, names)
-        return item.model_copy(update={"value_words": value_words(s)})
+        prompt = (
+            f"{s.preamble}\n{lines}\n\n{s.question}\n(In the JSON answer, true = {true}, "
+            f"false = {false}.)\n\n" + proof_instructions(names, legend=legend)
+        )
+        item = build_item(problem, self.name, cnf, prompt, names, "decision+proof")
+        return item.model_copy(update={"value_words": value_words(s), "answer_schema": None})
 
 
 for _s in SCHEMES:
     RENDERERS.register(_s, TemplateRenderer(_s))
+    RENDERERS.register(f"{_s}-proof", TemplateRenderer(_s, proof=True))

@@ -45,12 +45,28 @@ def trace_instructions(names: list[str], legend: str = "", aware: bool = False) 
     )
 
 
+def closing(names: list[str], proof: bool, aware: bool = False) -> tuple[str, str]:
+    """The closing request and the answer format: the trace's cited conflict, or (``proof``) a
+    refutation citing condition i as Ci (:mod:`logicforge.kinds.proof`)."""
+    if not proof:
+        return trace_instructions(names, aware=aware), "decision+conflict"
+    from ..kinds.proof import proof_instructions
+
+    head = ERROR_AWARE + "\n\n" if aware else ""
+    return head + proof_instructions(names, " (condition i is Ci)"), "decision+proof"
+
+
 class TraceRenderer:
+    """``formula-trace`` (``-aware``: with SATBench's error reminder; ``-proof``: UNSAT answered
+    with a refutation over the conditions, checked step by step)."""
+
     name = "formula-trace"
     kind = "cnf"
 
-    def __init__(self, name: str = "formula-trace", aware: bool = False) -> None:
-        self.name, self.aware = name, aware
+    def __init__(
+        self, name: str = "formula-trace", aware: bool = False, proof: bool = False
+    ) -> None:
+        self.name, self.aware, self.proof = name, aware, proof
 
     def render(self, problem: LabelledProblem) -> Item:
         cnf = CNF.from_json(problem.problem)
@@ -61,12 +77,14 @@ class TraceRenderer:
         prompt = (
             f"Decide whether all of the following {cnf.num_clauses} conditions over the variables "
             f"{names[0]} … {names[-1]} can hold at the same time.\n\n{body}\n\n"
-            + trace_instructions(names, aware=self.aware)
         )
-        return build_item(problem, self.name, cnf, prompt, names, "decision+conflict")
+        ask, fmt = closing(names, self.proof, self.aware)
+        item = build_item(problem, self.name, cnf, prompt + ask, names, fmt)
+        return item.model_copy(update={"answer_schema": None}) if self.proof else item
 
 
 RENDERERS.register("formula-trace", TraceRenderer())
+RENDERERS.register("formula-trace-proof", TraceRenderer("formula-trace-proof", proof=True))
 RENDERERS.register("formula-trace-aware", TraceRenderer("formula-trace-aware", aware=True))
 
 
@@ -75,10 +93,13 @@ class StoredStoryRenderer:
     variable mapping, numbered conditions (one per clause, in the clauses' order) and question;
     any other CNF problem gets SATBench's template story (deterministic statements, one exact
     sentence per clause) — with the trace instructions, so its items are scored by the same
-    trace checks as ``formula-trace``."""
+    trace checks as ``formula-trace`` (``satbench-story-proof``: UNSAT with a checked
+    refutation)."""
 
-    name = "satbench-story"
     kind = "cnf"
+
+    def __init__(self, name: str = "satbench-story", proof: bool = False) -> None:
+        self.name, self.proof = name, proof
 
     def render(self, problem: LabelledProblem) -> Item:
         cnf = CNF.from_json(problem.problem)
@@ -100,8 +121,10 @@ class StoredStoryRenderer:
         parts = [story.get("scenario", ""), story.get("variable_mapping", ""), conds]
         parts.append(story.get("question", ""))
         prompt = "\n\n".join(p.strip() for p in parts if p and p.strip())
-        prompt += "\n\n" + trace_instructions(names)
-        return build_item(problem, self.name, cnf, prompt, names, "decision+conflict")
+        ask, fmt = closing(names, self.proof)
+        item = build_item(problem, self.name, cnf, prompt + "\n\n" + ask, names, fmt)
+        return item.model_copy(update={"answer_schema": None}) if self.proof else item
 
 
 RENDERERS.register("satbench-story", StoredStoryRenderer())
+RENDERERS.register("satbench-story-proof", StoredStoryRenderer("satbench-story-proof", True))
