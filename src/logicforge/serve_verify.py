@@ -6,8 +6,11 @@
   bounded cache) so ``/verify`` can name them by id;
 * ``POST /verify`` — ``{"requests": [{"item": Item | "item_id": str, "response": str}, …],
   "partial"?: bool}`` (at most ``max_batch``) → ``{"results": [{"item_id", "reward", "correct",
-  "parse_failure", "witness_valid", "reason"}, …]}``; a request that cannot be verified (an
-  unknown id, a malformed item) gets an ``error`` in its own result, the others are unaffected.
+  "parse_failure", "witness_valid", "reason", "components"}, …]}`` (``components``: format,
+  decision, witness, length and the combined reward, as
+  :func:`~logicforge.metrics.reward.reward_components` gives them); a request that cannot be
+  verified (an unknown id, a malformed item) gets an ``error`` in its own result, the others are
+  unaffected.
 
 Model text is only parsed and checked, never run. Verification happens in worker threads, at most
 ``concurrency`` at a time; request bodies over ``max_body_mb`` are refused (413); with
@@ -39,7 +42,7 @@ def _verify_one(req: Any, known: Any, partial: bool) -> dict[str, Any]:
     """One /verify request; ``known`` is the item its ``item_id`` names (looked up in the event
     loop, so the worker thread never reads the shared cache), or None."""
     from .kinds import parse_answer, verify
-    from .metrics.reward import reward_of
+    from .metrics.reward import components_of, reward_of
     from .schema import Item
 
     if not isinstance(req, dict):
@@ -65,6 +68,9 @@ def _verify_one(req: Any, known: Any, partial: bool) -> dict[str, Any]:
             "parse_failure": bool(v is None or v.parse_failure),
             "witness_valid": v.witness_valid if v else None,
             "reason": v.reason if v else "no response",
+            "components": components_of(item, answer, v, partial)
+            if answer and v
+            else {"format": 0.0, "decision": 0.0, "witness": None, "length": None, "reward": 0.0},
         }
     except (LogicforgeError, ValueError, TypeError, KeyError) as e:
         return {"item_id": req.get("item_id"), "error": f"{type(e).__name__}: {str(e)[:300]}"}

@@ -63,6 +63,60 @@ def reward_of(item: Item, answer: Answer, v: Verdict, partial: bool = False) -> 
     return 0.0 if (answer.assignment or answer.certificate) else 0.5
 
 
+COMPONENTS = ("format", "decision", "witness", "length", "reward")
+
+
+def reward_components(
+    item: Item, response: str | None, partial: bool = False, max_chars: int | None = None
+) -> dict[str, float | None]:
+    """The reward's parts, for logging and multi-objective training:
+
+    * ``format`` — 1 when an answer could be read in the asked format, else 0;
+    * ``decision`` — 1 when the label (or option) is right;
+    * ``witness`` — 1 / 0 for the witness (assignment, colouring, grid, proof, certificate) when
+      the answer has one to check, None when it has none;
+    * ``length`` — 1 within ``max_chars`` characters, else ``max_chars / len`` (None without a
+      limit);
+    * ``reward`` — the combined scalar: :func:`reward`'s rule (a false witness is worth 0, not a
+      weighted share), times ``length`` when a limit is given.
+
+    Example:
+        >>> import logicforge as lf
+        >>> it = lf.render(lf.generate("ksat/random", {"n_vars": 3, "alpha": 1.0}, count=1, seed=0))[0]
+        >>> reward_components(it, '{"answer": "SAT"}', max_chars=8)["length"]
+        0.47058823529411764
+    """
+    from ..kinds import parse_answer
+
+    if item.gold.get("label") == "UNKNOWN":
+        raise ConfigError("item", item.item_id, "its gold label is unknown; it earns no reward")
+    length = None
+    if max_chars is not None:
+        if max_chars < 1:
+            raise ConfigError("max_chars", max_chars, "must be a positive number of characters")
+        n = len(response) if isinstance(response, str) else 0
+        length = 1.0 if n <= max_chars else max_chars / n
+    if not isinstance(response, str):
+        return {"format": 0.0, "decision": 0.0, "witness": None, "length": length, "reward": 0.0}
+    answer = parse_answer(response, item)
+    return components_of(item, answer, verify(item, answer), partial, length)
+
+
+def components_of(
+    item: Item, answer: Answer, v: Verdict, partial: bool = False, length: float | None = None
+) -> dict[str, float | None]:
+    """:func:`reward_components` of an answer already parsed and verified."""
+    combined = reward_of(item, answer, v, partial)
+    right = answer.label is not None and answer.label == item.gold.get("label")
+    return {
+        "format": 0.0 if v.parse_failure else 1.0,
+        "decision": 1.0 if right else 0.0,
+        "witness": None if v.witness_valid is None else float(v.witness_valid),
+        "length": length,
+        "reward": combined * (1.0 if length is None else length),
+    }
+
+
 def compute_score(
     data_source: str,
     solution_str: str,
