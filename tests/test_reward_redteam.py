@@ -22,7 +22,10 @@ ITEMS = _items()
 
 def _more() -> list[lf.Item]:
     """Items of the other label too (UNSAT formulas, contradictory zebra twins)."""
-    out = lf.render(lf.generate("ksat/random", {"n_vars": 6, "alpha": 6.0}, count=3, seed=2))
+    unsat = lf.generate("ksat/random", {"n_vars": 6, "alpha": 6.0}, count=3, seed=2)
+    out = lf.render(unsat)
+    for r in ("formula-proof", "formula-mus", "formula-mcs", "formula-maxsat", "formula-search"):
+        out += lf.render(unsat, r)  # the certificate formats' UNSAT side
     out += lf.render(lf.generate("2sat/backbone", {"n_clauses": 20}, count=3, seed=2), "logic")
     out += render_any(lf.generate("satbench", {"n_clauses": 8}, count=2, seed=2), "formula-trace")
     pairs, _ = lf.transforms.pair.make_pairs(
