@@ -123,6 +123,10 @@ def test_oracle_scores_perfectly_and_perturbed_fails(family: str, renderer: str)
             obj["colouring"][str(u)] = obj["colouring"][str(v)]
             assert verify(it, parse_answer(json.dumps(obj), it)).witness_valid is False
             continue
+        if "satisfied" in obj:  # MaxSAT: a count one too high must fail
+            obj["satisfied"] += 1
+            assert not verify(it, parse_answer(json.dumps(obj), it)).correct
+            continue
         if obj["answer"] in ("UNSAT", "NO"):
             bad = '{"answer": "SAT"}'
         else:  # flip every value: the witness must now fail (or the decision must)
@@ -167,6 +171,8 @@ def test_reward_is_one_for_the_oracle_and_less_for_a_perturbed_answer(
                 sol["House 2"]["Name"],
                 sol["House 1"]["Name"],
             )
+        elif "satisfied" in obj:  # MaxSAT: a false count
+            obj["satisfied"] += 1
         elif obj["answer"] in ("SAT", "YES"):
             obj = {"answer": obj["answer"]}  # the right decision without its witness
         else:

@@ -133,19 +133,7 @@ def generate_problems(
             p.model_copy(update={"metadata": {**p.metadata, "level": level}}) for p in tagged
         )
         return
-    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_COUNT:
-        raise ConfigError("count", count, f"must be an integer in 0..{MAX_COUNT:,} per point")
-    if not isinstance(workers, int) or not 1 <= workers <= 1024:
-        raise ConfigError("workers", workers, "must be an integer in 1..1024")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ConfigError("seed", seed, "must be an integer ≥ 0")
-    built = [make_params(fam, p) for p in points]  # validate every point before any work
-    shards = (  # lazy: a large count streams instead of listing its shards first
-        (family, dataclasses.asdict(p), j, start, min(count, start + _CHUNK), seed)
-        for j, p in enumerate(built)
-        for start in range(0, count, _CHUNK)
-    )
-    n_shards = len(built) * -(-count // _CHUNK)
+    shards, n_shards = _plan(family, fam, points, count, seed, workers)
     if executor == "local" and (workers == 1 or n_shards < 2):
         for sh in shards:  # in this process: problems as built, no round trip through dicts
             yield from _shard(*sh)
@@ -155,8 +143,68 @@ def generate_problems(
         yield from (LabelledProblem.model_construct(**f) for f in fields)
 
 
+def _plan(
+    family: str,
+    fam: Family,
+    points: Sequence[Mapping[str, Any]],
+    count: int,
+    seed: int,
+    workers: int,
+) -> tuple[Iterator[tuple[Any, ...]], int]:
+    """Every argument and point validated before any work, and the shards (lazy: a large count
+    streams instead of listing its shards first) with their number."""
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_COUNT:
+        raise ConfigError("count", count, f"must be an integer in 0..{MAX_COUNT:,} per point")
+    if not isinstance(workers, int) or not 1 <= workers <= 1024:
+        raise ConfigError("workers", workers, "must be an integer in 1..1024")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ConfigError("seed", seed, "must be an integer ≥ 0")
+    built = [make_params(fam, p) for p in points]
+    shards = (
+        (family, dataclasses.asdict(p), j, start, min(count, start + _CHUNK), seed)
+        for j, p in enumerate(built)
+        for start in range(0, count, _CHUNK)
+    )
+    return shards, len(built) * -(-count // _CHUNK)
+
+
+def generate_lines(
+    family: str,
+    params: Mapping[str, Any] | Sequence[Mapping[str, Any]],
+    count: int,
+    seed: int,
+    workers: int = 1,
+    executor: str = "local",
+    ray_address: str | None = None,
+) -> Iterator[str]:
+    """The problems of :func:`generate_problems` (without ``level``: pass the level's
+    parameters) as their JSON lines (``model_dump_json()``,
+    byte for byte), serialised where they are built: with ``workers > 1`` the workers write the
+    lines and this process only passes them on — what ``problems.jsonl`` needs, at the pool's
+    full speed.
+
+    Example:
+        >>> a = list(generate_lines("ksat/random", {"n_vars": 5, "alpha": 2.0}, 2, seed=1))
+        >>> a == [p.model_dump_json() for p in generate_problems("ksat/random", {"n_vars": 5, "alpha": 2.0}, 2, seed=1)]
+        True
+    """
+    fam: Family = FAMILIES.get(family)  # type: ignore[assignment]
+    points = [params] if isinstance(params, Mapping) else list(params)
+    shards, n_shards = _plan(family, fam, points, count, seed, workers)
+    if executor == "local" and (workers == 1 or n_shards < 2):
+        for sh in shards:
+            yield from _shard_lines(*sh)
+        return
+    for lines in ordered_map(_shard_lines, shards, executor, workers, ray_address):
+        yield from lines
+
+
 def _shard_fields(*shard: Any) -> list[dict[str, Any]]:
     return [dict(p) for p in _shard(*shard)]
+
+
+def _shard_lines(*shard: Any) -> list[str]:
+    return [p.model_dump_json() for p in _shard(*shard)]
 
 
 def _shard(
