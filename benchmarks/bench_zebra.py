@@ -19,7 +19,6 @@ import logicforge as lf
 from logicforge.families.zebra import generate as zg
 from logicforge.families.zebra.encoding import size_pool
 
-
 TARGETS = {6: (2, 2.5), 8: (8, 10), 10: (50, 50)}  # ms per certified irredundant puzzle
 
 
