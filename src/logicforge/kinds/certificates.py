@@ -44,31 +44,18 @@ Example:
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from ..logic import optimum as opt
 from ..parse.answer import cited_conditions
-from ..parse.assignment import parse_assignment
 from ..schema import Answer, Item, Verdict
+from . import maxsat
 from .base import FINAL, AnswerFormat
+from .maxsat import clauses_of, n_vars_of, random_values, scored
 
 CERT_KEYS = {"mus": ("mus", "core", "clauses", "conflict"), "mcs": ("mcs", "correction", "remove")}
-COUNT_KEYS = ("satisfied", "satisfied_clauses", "count")
-
-
-def _clauses(item: Item) -> list[list[int]]:
-    return [list(c) for c in item.problem["clauses"]]
-
-
-def _n(item: Item) -> int:
-    return int(item.problem.get("num_vars") or 0)
-
-
-def _score(correct: bool, score: float, **kw: Any) -> Verdict:
-    return Verdict(correct=correct, witness_valid=correct, score=score, **kw)
 
 
 def _sat_part(item: Item, answer: Answer) -> Verdict:
@@ -103,17 +90,17 @@ def _set_check(task: str) -> Any:
         gold = item.gold.get("label")
         if gold != "UNSAT":
             why = f"said UNSAT, gold {gold}"
-            return _score(False, 0.0, reason=why, error_type="spurious contradiction")
+            return scored(False, 0.0, reason=why, error_type="spurious contradiction")
         cited = (answer.certificate or {}).get(task)
         if cited is None:
-            return _score(False, 0.0, reason=f"no {task} given", error_type="no certificate")
-        clauses = _clauses(item)
+            return scored(False, 0.0, reason=f"no {task} given", error_type="no certificate")
+        clauses = clauses_of(item)
         bad = sorted({i for i in cited if not 1 <= i <= len(clauses)})
         if bad:
             why = f"clauses that do not exist: {bad[:5]}"
-            return _score(False, 0.0, reason=why, error_type="condition hallucination")
+            return scored(False, 0.0, reason=why, error_type="condition hallucination")
         idx = sorted({i - 1 for i in cited})
-        with opt.Subsets(clauses, _n(item)) as s:
+        with opt.Subsets(clauses, n_vars_of(item)) as s:
             if task == "mus":
                 valid = bool(idx) and not s.sat(idx)
                 minimal = valid and s.is_mus(idx)
@@ -131,12 +118,12 @@ def _set_check(task: str) -> Any:
             "minimal_inside": len(inner),
         }
         if minimal:
-            return _score(True, 1.0, details=details)
+            return scored(True, 1.0, details=details)
         if not valid:
-            return _score(
+            return scored(
                 False, 0.0, reason=what, error_type="invalid certificate", details=details
             )
-        return _score(
+        return scored(
             False,
             0.5 * len(inner) / len(idx),
             reason=f"not minimal: {len(inner)} of the {len(idx)} clauses suffice",
@@ -160,15 +147,15 @@ def _set_format(task: str) -> AnswerFormat:
         if item.gold.get("label") != "UNSAT":
             return cnf._oracle(item)
         found = (
-            opt.mus(_clauses(item), _n(item))
+            opt.mus(clauses_of(item), n_vars_of(item))
             if task == "mus"
-            else opt.minimum_correction_set(_clauses(item), _n(item))
+            else opt.minimum_correction_set(clauses_of(item), n_vars_of(item))
         )
         return Answer(label="UNSAT", certificate={task: [i + 1 for i in found]})
 
     def random(item: Item, rng: np.random.Generator) -> Answer:
         if rng.random() < 0.5:
-            return _random_assignment(item, rng)
+            return Answer(label="SAT", assignment=random_values(item, rng))
         m = len(item.problem["clauses"])
         chosen = [i + 1 for i in range(m) if rng.random() < 0.5]
         return Answer(label="UNSAT", certificate={task: chosen})
@@ -196,125 +183,6 @@ def _set_format(task: str) -> AnswerFormat:
     )
 
 
-def _random_assignment(item: Item, rng: np.random.Generator) -> Answer:
-    n = len(item.mapping)
-    vals = rng.random(n) < 0.5
-    return Answer(label="SAT", assignment={v: bool(vals[v - 1]) for v in range(1, n + 1)})
-
-
-# -- MaxSAT: an assignment and its count --------------------------------------------------------
-
-
-@lru_cache(maxsize=4096)
-def _optimum(
-    clauses: tuple[tuple[int, ...], ...], n: int
-) -> tuple[int, tuple[tuple[int, bool], ...]]:
-    o, values = opt.maxsat(clauses, n)
-    return o, tuple(sorted(values.items()))
-
-
-def optimum(item: Item) -> tuple[int, dict[int, bool]]:
-    """The item's MaxSAT optimum and an assignment reaching it (RC2; cached per formula)."""
-    o, values = _optimum(tuple(tuple(c) for c in item.problem["clauses"]), _n(item))
-    return o, dict(values)
-
-
-def _count(objs: list[dict[str, Any]]) -> int | None:
-    for obj in reversed(objs):
-        for k in COUNT_KEYS:
-            v = obj.get(k)
-            if isinstance(v, int) and not isinstance(v, bool):
-                return v
-    return None
-
-
-def _max_parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
-    tw = [w for w, v in item.value_words.items() if v]
-    fw = [w for w, v in item.value_words.items() if not v]
-    values, unknown, conflict = parse_assignment(body, item.mapping, objs, tw, fw)
-    if conflict:
-        return Answer(parse_error=conflict)
-    if not values:
-        return Answer(parse_error="no assignment found")
-    claim = _count(objs)
-    m = len(item.problem["clauses"])
-    reached = claim if claim is not None else opt.satisfied(_clauses(item), values)
-    return Answer(
-        label="SAT" if reached == m else "UNSAT",
-        assignment=values,
-        unknown_names=unknown,
-        certificate={"satisfied": claim},
-    )
-
-
-def _max_check(item: Item, answer: Answer) -> Verdict:
-    clauses = _clauses(item)
-    o, _ = optimum(item)
-    values = answer.assignment or {}
-    s = opt.satisfied(clauses, values)
-    claim = (answer.certificate or {}).get("satisfied")
-    details = {"optimum": o, "satisfied": s, "claimed": claim}
-    if answer.unknown_names:
-        why = f"unknown names {answer.unknown_names[:5]}"
-        return _score(False, 0.0, reason=why, error_type="incomplete witness", details=details)
-    if claim != s:
-        why = (
-            "no count given"
-            if claim is None
-            else f"claims {claim} satisfied, the assignment satisfies {s}"
-        )
-        return _score(False, 0.0, reason=why, error_type="false count", details=details)
-    if s == o:
-        return _score(True, 1.0, details=details)
-    r = opt.expected_random(clauses)
-    part = 0.5 * min(1.0, max(0.0, (s - r) / (o - r))) if o > r else 0.0
-    why = f"not optimal: satisfies {s} of {len(clauses)}, the optimum is {o}"
-    return _score(False, part, reason=why, error_type="not optimal", details=details)
-
-
-def _max_text(a: Answer, item: Item) -> str:
-    names = {v: k for k, v in item.mapping.items()}
-    obj: dict[str, Any] = {
-        "assignment": {names[v]: b for v, b in sorted((a.assignment or {}).items()) if v in names}
-    }
-    claim = (a.certificate or {}).get("satisfied")
-    if claim is not None:
-        obj["satisfied"] = claim
-    return FINAL + json.dumps(obj)
-
-
-def _max_answer(item: Item, values: dict[int, bool], claim: int) -> Answer:
-    named = set(item.mapping.values())
-    m = len(item.problem["clauses"])
-    kept = {v: b for v, b in values.items() if v in named}
-    return Answer(
-        label="SAT" if claim == m else "UNSAT", assignment=kept, certificate={"satisfied": claim}
-    )
-
-
-def _max_oracle(item: Item) -> Answer:
-    o, values = optimum(item)
-    return _max_answer(item, values, o)
-
-
-def _max_random(item: Item, rng: np.random.Generator) -> Answer:
-    values = _random_assignment(item, rng).assignment or {}
-    return _max_answer(item, values, opt.satisfied(_clauses(item), values))
-
-
-def _max_constant(item: Item, label: str) -> Answer:
-    values = {v: True for v in item.mapping.values()}
-    m = len(item.problem["clauses"])
-    claim = m if label == "SAT" else opt.satisfied(_clauses(item), values)
-    return _max_answer(item, values, claim)
-
-
-def _max_wrong(item: Item) -> Answer:
-    """The optimal assignment with a count one too high (a false claim earns nothing)."""
-    o, values = optimum(item)
-    return _max_answer(item, values, o + 1)
-
-
 # -- SAT search: an assignment, or UNSAT ---------------------------------------------------------
 
 
@@ -323,7 +191,7 @@ def _search_check(item: Item, answer: Answer) -> Verdict:
         return _sat_part(item, answer)
     ok = item.gold.get("label") == "UNSAT"
     why = "" if ok else f"said UNSAT, gold {item.gold.get('label')}"
-    return _score(ok, float(ok), reason=why, error_type=None if ok else "spurious contradiction")
+    return scored(ok, float(ok), reason=why, error_type=None if ok else "spurious contradiction")
 
 
 def certificate_reward(item: Item, a: Answer, v: Verdict, partial: bool) -> float:
@@ -340,18 +208,7 @@ def formats() -> tuple[AnswerFormat, ...]:
     return (
         _set_format("mus"),
         _set_format("mcs"),
-        AnswerFormat(
-            "maxsat",
-            "certificate",
-            _max_parse,
-            _max_text,
-            _max_check,
-            _max_oracle,
-            _max_random,
-            _max_wrong,
-            _max_constant,
-            reward=certificate_reward,
-        ),
+        maxsat.maxsat_format(certificate_reward),
         AnswerFormat(
             "search",
             "certificate",
