@@ -95,3 +95,27 @@ def test_the_default_backend_is_the_prebuilt_one() -> None:
     assert lf.load_model("embedded;backend=xllamacpp").cache_id.startswith("xllamacpp:")
     with pytest.raises(lf.ConfigError, match="backend"):
         lf.load_model("embedded;backend=vllm")
+
+
+def test_repair_runs_on_the_embedded_model(tmp_path) -> None:
+    """The repair strategy end to end on the real embedded model: a wrong first answer is
+    followed by the checker's facts, turns and tokens add up, and the report's repair tables
+    are written."""
+    ps = lf.generate("ksat/random", {"n_vars": 5, "alpha": 5.0}, count=2, seed=1)
+    items = lf.render(ps, "formula-ascii")
+    recs = tmp_path / "r.jsonl"
+    c = lf.run(
+        items,
+        "repair:1:solver:embedded",
+        recs,
+        sampling=lf.Sampling(max_tokens=60, structured=True),
+    )
+    assert c["done"] == 2 and c["errors"] == 0
+    for r in (json.loads(x) for x in recs.read_text().splitlines()):
+        ex = r["extra"]
+        assert ex["repair_mode"] == "solver" and 1 <= ex["turns"] <= 2
+        assert len(ex["repair_solved"]) == ex["turns"] and ex["repair_tokens"][-1] > 0
+        if not ex["repair_solved"][0]:
+            assert ex["turns"] == 2  # a wrong first answer is always followed up
+    lf.report(recs, tmp_path / "rep")
+    assert (tmp_path / "rep" / "repair_vs_retry.csv").exists()
