@@ -74,6 +74,9 @@ def expand_grid(
 
 
 _CHUNK = 64  # items generated per pause of the cyclic GC
+# items per shard when shards go to workers: small enough that the last shards leave no worker
+# idle for long (the output is the same whatever the shard size: item i draws from its own stream)
+_POOL_CHUNK = 16
 MAX_COUNT = 100_000_000  # problems per parameter point
 
 
@@ -133,7 +136,7 @@ def generate_problems(
             p.model_copy(update={"metadata": {**p.metadata, "level": level}}) for p in tagged
         )
         return
-    shards, n_shards = _plan(family, fam, points, count, seed, workers)
+    shards, n_shards = _plan(family, fam, points, count, seed, workers, executor != "local")
     if executor == "local" and (workers == 1 or n_shards < 2):
         for sh in shards:  # in this process: problems as built, no round trip through dicts
             yield from _shard(*sh)
@@ -150,6 +153,7 @@ def _plan(
     count: int,
     seed: int,
     workers: int,
+    pooled: bool = False,
 ) -> tuple[Iterator[tuple[Any, ...]], int]:
     """Every argument and point validated before any work, and the shards (lazy: a large count
     streams instead of listing its shards first) with their number."""
@@ -160,12 +164,13 @@ def _plan(
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ConfigError("seed", seed, "must be an integer ≥ 0")
     built = [make_params(fam, p) for p in points]
+    chunk = _CHUNK if workers == 1 and not pooled else _POOL_CHUNK
     shards = (
-        (family, dataclasses.asdict(p), j, start, min(count, start + _CHUNK), seed)
+        (family, dataclasses.asdict(p), j, start, min(count, start + chunk), seed)
         for j, p in enumerate(built)
-        for start in range(0, count, _CHUNK)
+        for start in range(0, count, chunk)
     )
-    return shards, len(built) * -(-count // _CHUNK)
+    return shards, len(built) * -(-count // chunk)
 
 
 def generate_lines(
@@ -190,7 +195,7 @@ def generate_lines(
     """
     fam: Family = FAMILIES.get(family)  # type: ignore[assignment]
     points = [params] if isinstance(params, Mapping) else list(params)
-    shards, n_shards = _plan(family, fam, points, count, seed, workers)
+    shards, n_shards = _plan(family, fam, points, count, seed, workers, executor != "local")
     if executor == "local" and (workers == 1 or n_shards < 2):
         for sh in shards:
             yield from _shard_lines(*sh)
