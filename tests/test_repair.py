@@ -160,3 +160,29 @@ def test_a_token_budget_stops_the_turns_and_bad_specs_fail_first() -> None:
     it = next(i for i in _cnf() if i.gold["label"] == "UNSAT")
     a = parse_answer('{"answer": "SAT"}', it)
     assert feedback(it, a, verify(it, a)).startswith(HEAD)  # no assignment: that is the fact
+
+
+def test_equal_token_cost_cuts_every_arm_at_the_cheapest_arms_spend() -> None:
+    from logicforge.reports.repair import repair_vs_retry
+
+    def rec(arm: str, item: str, solved: list[bool], tokens: list[int]) -> dict:
+        ex = {
+            "repair_mode": arm,
+            "repair_turns": 2,
+            "repair_solved": solved,
+            "repair_tokens": tokens,
+        }
+        return {"model": f"m+repair2-{arm}", "item_id": item, "sample": 0, "extra": ex}
+
+    recs = [
+        rec("solver", "a", [False, True], [100, 200]),  # solved within 200 tokens
+        rec("solver", "b", [False, False, True], [100, 200, 300]),  # only after 300
+        rec("retry", "a", [False, False, False], [100, 150, 200]),
+        rec("retry", "b", [True], [100]),
+    ]
+    (row,) = repair_vs_retry(recs)
+    assert row["token_budget"] == (200 + 100) / 2  # the retry arm's mean final spend
+    # at 150 tokens: solver a has turn 0 only (unsolved), b turn 0 (unsolved); retry a turn 1, b turn 0
+    assert row["solver_at_budget"] == 0.0 and row["retry_at_budget"] == 0.5
+    assert row["solver_accuracy"] == 1.0 and row["retry_accuracy"] == 0.5
+    assert row["review_at_budget"] is None

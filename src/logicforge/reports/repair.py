@@ -7,9 +7,10 @@ model, arm (``solver`` / ``retry`` / ``review``) and turn budget:
 * ``repair_turns`` — the share right after 0, 1, … extra turns (the answer in hand: an arm that
   stopped keeps its right answer), the mean turns used and the mean completion tokens spent by
   then, so arms are compared at equal turns and, through the tokens, at equal cost;
-* ``repair_vs_retry`` — per inner model and budget, the final accuracy of each arm, solver −
-  retry, and the items one arm repairs and the other does not (discordant pairs, with an exact
-  two-sided sign test).
+* ``repair_vs_retry`` — per inner model and budget, the final accuracy of each arm, each arm's
+  accuracy at equal token cost (the cheapest arm's mean completion tokens as the budget; a
+  record keeps the answer of its last turn within it), solver − retry, and the items one arm
+  repairs and the other does not (discordant pairs, with an exact two-sided sign test).
 
 Example:
     >>> r = {"model": "m+repair1-solver", "item_id": "a", "sample": 0,
@@ -101,6 +102,7 @@ def repair_vs_retry(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]
         for mode, got in final.items():
             row[f"{mode}_n"] = len(got)
             row[f"{mode}_accuracy"] = sum(got.values()) / len(got) if got else None
+        row |= _at_equal_tokens(runs, inner, turns)
         s, t = final["solver"], final["retry"]
         both = sorted(s.keys() & t.keys())
         if both:
@@ -123,6 +125,32 @@ def repair_vs_retry(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]
                 "sign_test_p": None,
             }
         out.append(row)
+    return out
+
+
+def _at_equal_tokens(
+    runs: Mapping[tuple[str, str, int], list[Mapping[str, Any]]], inner: str, turns: int
+) -> dict[str, Any]:
+    """Each arm's accuracy at the same completion-token cost: the cheapest arm's mean final
+    tokens is the budget; a record counts the answer it had after the last turn that ended
+    within it (its first answer when even that went over)."""
+    arms = {m: runs.get((inner, m, turns), []) for m in ("solver", "retry", "review")}
+    means = [
+        sum((r["extra"].get("repair_tokens") or [0])[-1] or 0 for r in recs) / len(recs)
+        for recs in arms.values()
+        if recs
+    ]
+    if not means:
+        return {}
+    budget = min(means)
+    out: dict[str, Any] = {"token_budget": budget}
+    for mode, recs in arms.items():
+        hits = []
+        for r in recs:
+            spent = r["extra"].get("repair_tokens") or [0]
+            k = max([i for i, t in enumerate(spent) if (t or 0) <= budget], default=0)
+            hits.append(bool(_at(r["extra"]["repair_solved"], k)))
+        out[f"{mode}_at_budget"] = sum(hits) / len(hits) if hits else None
     return out
 
 
