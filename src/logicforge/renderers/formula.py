@@ -34,6 +34,11 @@ def clause_text(clause: tuple[int, ...], names: list[str], notation: str = "unic
     return "(" + sep.join((neg if lit < 0 else "") + names[abs(lit) - 1] for lit in clause) + ")"
 
 
+def numbered_clauses(cnf: CNF, names: list[str]) -> str:
+    """The clauses one per line as ``C1: (x1 ∨ ¬x2)``, the numbering proofs and certificates cite."""
+    return "\n".join(f"C{i}: {clause_text(c, names)}" for i, c in enumerate(cnf.clauses, 1))
+
+
 class FormulaRenderer:
     """``formula`` writes ``(x1 ∨ ¬x2 ∨ x3)``; ``formula-ascii`` writes ``(x1 OR NOT x2 OR x3)``,
     which costs small models' tokenisers about a fifth fewer tokens."""
@@ -117,7 +122,7 @@ class FormulaProofRenderer:
 
         cnf = CNF.from_json(problem.problem)
         names = display_names(problem, cnf.num_vars)
-        body = "\n".join(f"C{i}: {clause_text(c, names)}" for i, c in enumerate(cnf.clauses, 1))
+        body = numbered_clauses(cnf, names)
         prompt = (
             "You are a SAT logic solver.\n"
             f"Decide whether this CNF formula over {names[0]} … {names[-1]} is satisfiable. It is the "
@@ -145,7 +150,7 @@ class FormulaCertificateRenderer:
 
         cnf = CNF.from_json(problem.problem)
         names = display_names(problem, cnf.num_vars)
-        body = "\n".join(f"C{i}: {clause_text(c, names)}" for i, c in enumerate(cnf.clauses, 1))
+        body = numbered_clauses(cnf, names)
         ask = (
             "Find the best assignment for"
             if self.task == "maxsat"

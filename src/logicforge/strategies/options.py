@@ -51,3 +51,23 @@ def strategy_options(opts: dict[str, str], strategy: str) -> tuple[StrategyOptio
 def inner_spec(head: str, rest: dict[str, str]) -> str:
     """The inner model's spec with the options meant for it."""
     return head + "".join(f";{k}={v}" for k, v in rest.items())
+
+
+def strategy_head(strategy: str, head: str, usage: str, count: str) -> tuple[int, str, str]:
+    """Split ``<count>:<mode>:<inner spec>`` (``usage`` names the parts in the error), the count
+    read as an integer: ``(count, mode, inner spec)``.
+
+    Example:
+        >>> strategy_head("repair", "2:solver:oracle", "<turns>:<mode>", "turns")
+        (2, 'solver', 'oracle')
+    """
+    parts = head.split(":", 2)
+    if len(parts) != 3:
+        raise ConfigError(
+            "model", f"{strategy}:{head}", f"expected {strategy}:{usage}:<inner spec>"
+        )
+    try:
+        n = int(parts[0])
+    except ValueError:
+        raise ConfigError(count, parts[0], "must be an integer") from None
+    return n, parts[1], parts[2]

@@ -26,7 +26,7 @@ from ..errors import ConfigError, ModelError
 from ..models.base import Model, Prompt, Response, Sampling, load_model
 from ..registry import MODELS
 from ..schema import Message
-from .options import StrategyOptions, inner_spec, strategy_options
+from .options import StrategyOptions, inner_spec, strategy_head, strategy_options
 from .selfverify import REVIEW
 
 MODES = ("solver", "retry", "review")
@@ -119,15 +119,7 @@ class RepairModel:
 
 
 def _factory(head: str, opts: dict[str, str]) -> RepairModel:
-    parts = head.split(":", 2)
-    if len(parts) != 3:
-        raise ConfigError(
-            "model", f"repair:{head}", "expected repair:<turns>:<solver|retry|review>:<inner spec>"
-        )
-    try:
-        turns = int(parts[0])
-    except ValueError:
-        raise ConfigError("turns", parts[0], "must be an integer") from None
+    turns, mode, inner = strategy_head("repair", head, "<turns>:<solver|retry|review>", "turns")
     rest = dict(opts)
     budget = None
     if "budget" in rest:
@@ -136,7 +128,7 @@ def _factory(head: str, opts: dict[str, str]) -> RepairModel:
         except ValueError:
             raise ConfigError("budget", opts["budget"], "must be an integer") from None
     mine, rest = strategy_options(rest, "repair")
-    return RepairModel(load_model(inner_spec(parts[2], rest)), turns, parts[1], budget, mine)
+    return RepairModel(load_model(inner_spec(inner, rest)), turns, mode, budget, mine)
 
 
 MODELS.register("repair", _factory)

@@ -15,7 +15,7 @@ from ..errors import ConfigError, ModelError
 from ..models.base import Model, Prompt, Response, Sampling, load_model
 from ..registry import MODELS
 from ..schema import Message
-from .options import StrategyOptions, inner_spec, strategy_options
+from .options import StrategyOptions, inner_spec, strategy_head, strategy_options
 
 REVIEW = (
     "Review your answer against every clue and constraint in the problem above. If you find a mistake, "
@@ -88,17 +88,9 @@ class SelfVerifyModel:
 
 
 def _factory(head: str, opts: dict[str, str]) -> SelfVerifyModel:
-    parts = head.split(":", 2)
-    if len(parts) != 3:
-        raise ConfigError(
-            "model", f"selfverify:{head}", "expected selfverify:<rounds>:<none|oracle>:<inner spec>"
-        )
-    try:
-        rounds = int(parts[0])
-    except ValueError:
-        raise ConfigError("rounds", parts[0], "must be an integer") from None
+    rounds, feedback, inner = strategy_head("selfverify", head, "<rounds>:<none|oracle>", "rounds")
     mine, rest = strategy_options(opts, "selfverify")
-    return SelfVerifyModel(load_model(inner_spec(parts[2], rest)), rounds, parts[1], mine)
+    return SelfVerifyModel(load_model(inner_spec(inner, rest)), rounds, feedback, mine)
 
 
 MODELS.register("selfverify", _factory)
