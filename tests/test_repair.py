@@ -186,3 +186,29 @@ def test_equal_token_cost_cuts_every_arm_at_the_cheapest_arms_spend() -> None:
     assert row["solver_at_budget"] == 0.0 and row["retry_at_budget"] == 0.5
     assert row["solver_accuracy"] == 1.0 and row["retry_accuracy"] == 0.5
     assert row["review_at_budget"] is None
+
+
+def test_a_reply_cut_off_is_never_solved_and_the_solver_says_so() -> None:
+    """The run scores a reply that hit the token limit as wrong; repair agrees, and its feedback
+    tells the model it was cut off."""
+    import asyncio
+
+    from logicforge.models.base import Response
+    from logicforge.strategies.repair import CUT, RepairModel
+
+    it = next(i for i in _cnf() if i.gold["label"] == "UNSAT")
+    seen: list[str] = []
+
+    class Cut:
+        name, cache_id = "cut", None
+
+        async def generate(self, prompt, sampling, sample):  # type: ignore[no-untyped-def]
+            seen.append(prompt.messages[-1].content)
+            return Response(text='{"answer": "UNSAT"}', finish_reason="length", completion_tokens=5)
+
+        async def aclose(self) -> None:
+            return None
+
+    r = asyncio.run(RepairModel(Cut(), 1, "solver").generate(lf.Prompt.of(it), lf.Sampling(), 0))
+    assert r.extra["repair_solved"] == [False, False] and r.completion_tokens == 10
+    assert seen[-1].startswith(HEAD) and CUT in seen[-1]

@@ -20,6 +20,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..schema import Answer, Item, Verdict
@@ -56,9 +57,10 @@ def facts(item: Item, answer: Answer, verdict: Verdict) -> list[str]:
     return list(own(item, answer, verdict))[:MAX_FACTS] if own is not None else []
 
 
-def feedback(item: Item, answer: Answer, verdict: Verdict) -> str:
-    """The message after a wrong answer: the checker's facts, or :data:`RETRY` without any."""
-    found = facts(item, answer, verdict)
+def feedback(item: Item, answer: Answer, verdict: Verdict, also: Sequence[str] = ()) -> str:
+    """The message after a wrong answer: the checker's facts (``also`` first: facts about the
+    reply itself, e.g. that it was cut off), or :data:`RETRY` without any."""
+    found = [*also, *facts(item, answer, verdict)]
     if not found:
         return RETRY
     return "\n".join([HEAD, *(f"- {f}" for f in found), TAIL])

@@ -5,7 +5,8 @@ most ``turns`` more turns (and, with ``budget=N``, until its completion tokens r
 
 * ``solver`` — what the checker found (:func:`logicforge.kinds.feedback.feedback`: the clauses
   its assignment leaves false, a model of the set it called contradictory, the first invalid
-  proof step, the clues its grid breaks …); stops once the answer is right;
+  proof step, the clues its grid breaks …, and that the reply was cut off when it hit the token
+  limit); stops once the answer is right (a reply cut off is never right, as the run scores it);
 * ``retry`` — only "your answer is wrong, try again"; stops once the answer is right;
 * ``review`` — self-verification without any verdict: "review your answer…" after every turn
   (the model cannot know when to stop, so every turn is used).
@@ -30,6 +31,7 @@ from .options import StrategyOptions, inner_spec, strategy_head, strategy_option
 from .selfverify import REVIEW
 
 MODES = ("solver", "retry", "review")
+CUT = "your reply was cut off at the token limit: reason more briefly"
 
 
 class RepairModel:
@@ -82,7 +84,8 @@ class RepairModel:
                 break
             answer = parse_answer(r.text, item)
             verdict = verify(item, answer)
-            ok.append(solved(verdict))
+            cut = r.finish_reason == "length"  # scored wrong by the run, so never "solved" here
+            ok.append(solved(verdict) and not cut)
             spent.append(completion_t)
             if len(ok) > self.turns or (self.budget is not None and completion_t >= self.budget):
                 break
@@ -91,8 +94,9 @@ class RepairModel:
             elif ok[-1]:
                 break
             elif self.mode == "solver":
-                note = feedback(item, answer, verdict)
-                told.append(len(facts(item, answer, verdict)))
+                also = [CUT] if cut else []
+                note = feedback(item, answer, verdict, also)
+                told.append(len(also) + len(facts(item, answer, verdict)))
             else:
                 note = RETRY
             msgs += [
