@@ -42,7 +42,7 @@ def _verify_one(req: Any, known: Any, partial: bool) -> dict[str, Any]:
     """One /verify request; ``known`` is the item its ``item_id`` names (looked up in the event
     loop, so the worker thread never reads the shared cache), or None."""
     from .kinds import parse_answer, verify
-    from .metrics.reward import components_of, reward_of
+    from .metrics.reward import components_of
     from .schema import Item
 
     if not isinstance(req, dict):
@@ -61,16 +61,19 @@ def _verify_one(req: Any, known: Any, partial: bool) -> dict[str, Any]:
             return {"item_id": item.item_id, "error": "its gold label is unknown: no reward"}
         answer = parse_answer(text, item) if text is not None else None
         v = verify(item, answer) if answer is not None else None
+        parts = (
+            components_of(item, answer, v, partial)
+            if answer and v
+            else {"format": 0.0, "decision": 0.0, "witness": None, "length": None, "reward": 0.0}
+        )
         return {
             "item_id": item.item_id,
-            "reward": reward_of(item, answer, v, partial) if answer and v else 0.0,
+            "reward": parts["reward"],
             "correct": bool(v and v.correct),
             "parse_failure": bool(v is None or v.parse_failure),
             "witness_valid": v.witness_valid if v else None,
             "reason": v.reason if v else "no response",
-            "components": components_of(item, answer, v, partial)
-            if answer and v
-            else {"format": 0.0, "decision": 0.0, "witness": None, "length": None, "reward": 0.0},
+            "components": parts,
         }
     except (LogicforgeError, ValueError, TypeError, KeyError) as e:
         return {"item_id": req.get("item_id"), "error": f"{type(e).__name__}: {str(e)[:300]}"}

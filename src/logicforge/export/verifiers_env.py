@@ -48,11 +48,18 @@ def classes() -> tuple[Any, Any, Any, Any]:
             return str(self.data.id)
 
         def _parts(self, trace: Any) -> dict[str, float | None]:
+            """The reward's parts, parsed and checked once per trace (reward and metric share)."""
             from ..metrics.reward import reward_components
             from ..schema import Item
 
-            item = Item.model_validate_json(self.data.item)
-            return reward_components(item, trace.last_reply, self.data.partial, self.data.max_chars)
+            got = trace.info.get("logicforge")
+            if got is None:
+                item = Item.model_validate_json(self.data.item)
+                got = reward_components(
+                    item, trace.last_reply, self.data.partial, self.data.max_chars
+                )
+                trace.info["logicforge"] = got
+            return dict(got)
 
         @vf.reward
         async def logicforge(self, task: Any, trace: Any) -> float:

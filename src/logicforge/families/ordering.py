@@ -544,15 +544,27 @@ def budgeted(item: Item, checks: int) -> Answer | None:
     objs = list(d["objects"])
     index = {o: i for i, o in enumerate(objs)}
     parsed = [c.split(" ") for c in d["clues"]]
-    ops = {"<": lambda x, y: x < y, ">": lambda x, y: x > y, "==": lambda x, y: x == y,
-           "!=": lambda x, y: x != y}  # fmt: skip
     q = int(d["question_position"])
     for pos in itertools.islice(itertools.permutations(range(1, len(objs) + 1)), checks):
-        if all(
-            ops[op](pos[index[a]], int(b) if b.isdigit() else pos[index[b]]) for a, op, b in parsed
-        ):
+        if holds(parsed, pos, index):
             return Answer(label=chr(65 + pos.index(q)))
     return None
+
+
+OPS = {"<": lambda x, y: x < y, ">": lambda x, y: x > y, "==": lambda x, y: x == y,
+       "!=": lambda x, y: x != y}  # fmt: skip
+
+
+def holds(clues: list[list[str]], pos: tuple[int, ...], index: Mapping[str, int]) -> bool:
+    """Every clue (``[a, op, b]``, b an object or a position) holds where object i stands at
+    ``pos[i]``.
+
+    >>> holds([["a", "<", "b"]], (1, 2), {"a": 0, "b": 1})
+    True
+    """
+    return all(
+        OPS[op](pos[index[a]], int(b) if b.isdigit() else pos[index[b]]) for a, op, b in clues
+    )
 
 
 _CHOICE = choice_format(

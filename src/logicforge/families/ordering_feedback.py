@@ -16,29 +16,18 @@ Example:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
 
 from ..schema import Answer, Item, Verdict
-
-_OPS = {
-    "<": lambda x, y: x < y,
-    ">": lambda x, y: x > y,
-    "==": lambda x, y: x == y,
-    "!=": lambda x, y: x != y,
-}
+from .ordering import holds
 
 
-def _consistent(objs: list[str], clues: Sequence[list[str]], fixed: tuple[int, int]) -> bool:
+def _consistent(objs: list[str], clues: list[list[str]], fixed: tuple[int, int]) -> bool:
     """Some arrangement puts object ``fixed[0]`` at position ``fixed[1]`` and satisfies ``clues``."""
     index = {o: i for i, o in enumerate(objs)}
-    for pos in itertools.permutations(range(1, len(objs) + 1)):
-        if pos[fixed[0]] != fixed[1]:
-            continue
-        if all(
-            _OPS[op](pos[index[a]], int(b) if b.isdigit() else pos[index[b]]) for a, op, b in clues
-        ):
-            return True
-    return False
+    return any(
+        pos[fixed[0]] == fixed[1] and holds(clues, pos, index)
+        for pos in itertools.permutations(range(1, len(objs) + 1))
+    )
 
 
 def deduction_facts(item: Item, answer: Answer, verdict: Verdict) -> list[str]:

@@ -53,6 +53,7 @@ from ..parse.answer import cited_conditions
 from ..schema import Answer, Item, Verdict
 from . import maxsat
 from .base import FINAL, AnswerFormat
+from .feedback import cnf_facts
 from .maxsat import clauses_of, n_vars_of, random_values, scored
 
 CERT_KEYS = {"mus": ("mus", "core", "clauses", "conflict"), "mcs": ("mcs", "correction", "remove")}
@@ -111,12 +112,14 @@ def _set_check(task: str) -> Any:
                 minimal = valid and s.is_mcs(idx)
                 inner = opt.shrink_correction(s, idx) if valid and not minimal else idx
                 what = "the clauses left can still not all hold"
-        details = {
+        details: dict[str, Any] = {
             "cited": len(idx),
             "valid": valid,
             "minimal": minimal,
             "minimal_inside": len(inner),
         }
+        if valid and not minimal:  # the minimal set found inside it, as clause numbers
+            details["inside"] = [i + 1 for i in inner]
         if minimal:
             return scored(True, 1.0, details=details)
         if not valid:
@@ -180,6 +183,7 @@ def _set_format(task: str) -> AnswerFormat:
         wrong,
         constant,
         reward=certificate_reward,
+        feedback=cnf_facts,
     )
 
 
@@ -208,7 +212,7 @@ def formats() -> tuple[AnswerFormat, ...]:
     return (
         _set_format("mus"),
         _set_format("mcs"),
-        maxsat.maxsat_format(certificate_reward),
+        maxsat.maxsat_format(certificate_reward, cnf_facts),
         AnswerFormat(
             "search",
             "certificate",
@@ -221,6 +225,7 @@ def formats() -> tuple[AnswerFormat, ...]:
             cnf.constant,
             budgeted=cnf.budgeted,
             reward=certificate_reward,
+            feedback=cnf_facts,
         ),
     )
 

@@ -26,7 +26,6 @@ Example:
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from typing import Any
 
@@ -277,7 +276,7 @@ KIND = register_kind(
                 reward=proof.reward,
                 feedback=cnf_facts,
             ),
-            *(dataclasses.replace(f, feedback=cnf_facts) for f in certificates.formats()),
+            *certificates.formats(),
         ),
         default_renderer="formula",
         group_columns=("alpha", "n_vars"),

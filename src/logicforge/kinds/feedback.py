@@ -60,7 +60,11 @@ def facts(item: Item, answer: Answer, verdict: Verdict) -> list[str]:
 def feedback(item: Item, answer: Answer, verdict: Verdict, also: Sequence[str] = ()) -> str:
     """The message after a wrong answer: the checker's facts (``also`` first: facts about the
     reply itself, e.g. that it was cut off), or :data:`RETRY` without any."""
-    found = [*also, *facts(item, answer, verdict)]
+    return message([*also, *facts(item, answer, verdict)])
+
+
+def message(found: Sequence[str]) -> str:
+    """The message that tells ``found`` (:data:`RETRY` when there is nothing to tell)."""
     if not found:
         return RETRY
     return "\n".join([HEAD, *(f"- {f}" for f in found), TAIL])
@@ -87,11 +91,9 @@ def _values(item: Item, values: dict[int, bool], among: set[int]) -> str:
 
 
 def _false_clauses(item: Item, values: dict[int, bool]) -> list[str]:
-    bad = [
-        i
-        for i, c in enumerate(item.problem["clauses"])
-        if not any(values.get(abs(x)) is (x > 0) for x in c)
-    ]
+    from ..logic.cnf import CNF
+
+    bad = CNF.from_json(item.problem).falsified(values)
     out = [f"{_clause(item, i)} is false under your assignment" for i in bad[:MAX_FACTS]]
     if len(bad) > MAX_FACTS:
         out[-1] += f" (and {len(bad) - MAX_FACTS + 1} more clauses are false)"
@@ -158,7 +160,7 @@ def cnf_facts(item: Item, answer: Answer, verdict: Verdict) -> list[str]:
         return [f"the formula has no clause {', '.join(map(str, bad[:5]))}"]
     if key == "mcs":
         rest = [j for j in range(len(item.problem["clauses"])) if j not in set(idx)]
-        if _model_of(item, rest) is None:
+        if d.get("valid") is False:  # the checker found the clauses left unsatisfiable
             from ..logic.optimum import mus
 
             core = mus([item.problem["clauses"][j] for j in rest], int(item.problem["num_vars"]))
@@ -174,12 +176,10 @@ def cnf_facts(item: Item, answer: Answer, verdict: Verdict) -> list[str]:
 
 
 def _needless(item: Item, idx: list[int], d: dict[str, Any], what: str) -> list[str]:
-    """Members of a set that is valid but not minimal (the checker's shrunk set says which)."""
-    from ..logic.optimum import Subsets, shrink_correction, shrink_unsat
-
-    if d.get("minimal_inside") is None or d.get("minimal"):
+    """Members of a set that is valid but not minimal: those outside the minimal set the
+    checker found inside it (``details["inside"]``, clause numbers)."""
+    inside = d.get("inside")
+    if d.get("minimal") or not isinstance(inside, list):
         return []
-    with Subsets(item.problem["clauses"], int(item.problem.get("num_vars") or 0)) as s:
-        inner = shrink_unsat(s, idx) if "not needed" in what else shrink_correction(s, idx)
-    spare = [i for i in idx if i not in set(inner)]
+    spare = [i for i in idx if i + 1 not in set(inside)]
     return [f"{_clause(item, i)} {what}" for i in spare[:MAX_FACTS]]

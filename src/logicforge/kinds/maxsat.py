@@ -157,8 +157,11 @@ def _max_wrong(item: Item) -> Answer:
     return _max_answer(item, values, o + 1)
 
 
-def maxsat_format(reward: Callable[[Item, Answer, Verdict, bool], float]) -> AnswerFormat:
-    """The format, with the certificate formats' reward rule."""
+def maxsat_format(
+    reward: Callable[[Item, Answer, Verdict, bool], float],
+    feedback: Callable[[Item, Answer, Verdict], list[str]],
+) -> AnswerFormat:
+    """The format, with the certificate formats' reward rule and the cnf kind's checker facts."""
     return AnswerFormat(
         "maxsat",
         "certificate",
@@ -170,4 +173,5 @@ def maxsat_format(reward: Callable[[Item, Answer, Verdict, bool], float]) -> Ans
         _max_wrong,
         _max_constant,
         reward=reward,
+        feedback=feedback,
     )

@@ -63,7 +63,7 @@ class RepairModel:
 
     async def generate(self, prompt: Prompt, sampling: Sampling, sample: int) -> Response:
         from ..kinds import parse_answer, verify
-        from ..kinds.feedback import RETRY, facts, feedback, solved
+        from ..kinds.feedback import RETRY, facts, message, solved
 
         item = prompt.item
         if item is None:
@@ -94,9 +94,9 @@ class RepairModel:
             elif ok[-1]:
                 break
             elif self.mode == "solver":
-                also = [CUT] if cut else []
-                note = feedback(item, answer, verdict, also)
-                told.append(len(also) + len(facts(item, answer, verdict)))
+                found = [CUT] * cut + facts(item, answer, verdict)
+                note = message(found)
+                told.append(len(found))
             else:
                 note = RETRY
             msgs += [
