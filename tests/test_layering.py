@@ -198,3 +198,43 @@ def test_the_kind_branch_checker_sees_a_branch() -> None:
         assert len(found) == 2, found
     finally:
         p.unlink()
+
+
+def test_a_lookup_by_name_imports_only_that_module() -> None:
+    """Every name of the manifest's by-name map is registered by the module it names (a lookup
+    in a fresh process imports that module alone, not the whole registry), and
+    ``logicforge run``'s path — the CLI parser, an openai-compatible model, the cnf kind — loads
+    no family and not numpy."""
+    import json
+    import subprocess
+    import sys
+
+    from logicforge import _manifest
+
+    modules = {(what, m) for what, names in _manifest.NAMED.items() for m in names.values()}
+    for what, module in sorted(modules):
+        names = [n for n, m in _manifest.NAMED[what].items() if m == module]
+        code = f"""
+import json
+from logicforge import registry
+reg = next(r for r in vars(registry).values()
+           if isinstance(r, registry.Registry) and r.what == {what!r})
+print(json.dumps([[n, reg.find(n) is not None and not reg._loaded] for n in {names!r}]))
+"""
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        assert dict(json.loads(out.stdout)) == dict.fromkeys(names, True), (what, module)
+    code = """
+import json, sys
+from logicforge.cli import build_parser
+from logicforge.models.base import load_model
+from logicforge.registry import KINDS
+build_parser()
+load_model("openai-compatible:http://127.0.0.1:9/v1:m")
+KINDS.get("cnf")
+print(json.dumps(sorted(m for m in sys.modules
+    if m == "numpy" or m.startswith("logicforge.families."))))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == []

@@ -16,23 +16,43 @@ _KIND_MODULES = (
     "logicforge.families.ordering",
     "logicforge.families.folio",
 )
-_FAMILY_MODULES = ("logicforge.families",)
+_FAMILY_MODULES = (
+    "logicforge.families.coloring",
+    "logicforge.families.folio",
+    "logicforge.families.ksat",
+    "logicforge.families.ordering",
+    "logicforge.families.satbench",
+    "logicforge.families.twosat_backbone",
+    "logicforge.families.twosat_bridge",
+    "logicforge.families.twosat_cycle",
+    "logicforge.families.twosat_equiv",
+    "logicforge.families.twosat_symmetry",
+    "logicforge.families.zebra",
+)
+_MODEL_MODULES = (
+    "logicforge.models.baselines",
+    "logicforge.models.batch",
+    "logicforge.models.embedded",
+    "logicforge.models.local_batch",
+    "logicforge.models.openai_compat",
+    "logicforge.strategies",
+)
 
 BUILTINS: dict[str, tuple[str, ...]] = {
     "kind": _KIND_MODULES,
     "family": _FAMILY_MODULES,
     "renderer": (
-        "logicforge.families",
+        *_FAMILY_MODULES,
         "logicforge.reductions",
         "logicforge.renderers",
         "logicforge.llm",
     ),
-    "transform": ("logicforge.families", "logicforge.transforms"),
-    "model": ("logicforge.models", "logicforge.strategies"),
+    "transform": (*_FAMILY_MODULES, "logicforge.transforms"),
+    "model": _MODEL_MODULES,
     "metric": ("logicforge.metrics.aggregate",),
     "twin": (
         "logicforge.transforms.pair",
-        "logicforge.families",
+        *_FAMILY_MODULES,
         "logicforge.families.zebra.pairs",
     ),
     "reduction": ("logicforge.reductions", "logicforge.families.coloring"),
@@ -44,4 +64,38 @@ BUILTINS: dict[str, tuple[str, ...]] = {
         "logicforge.imports.zebralogic",
         "logicforge.imports.satbench",
     ),
+}
+
+# The module that registers a built-in name, for lookups by name: ``KINDS.get("cnf")`` imports
+# only ``logicforge.kinds.cnf``, so a run pays for the kinds and models it uses. Listing every
+# name (``names()``, iteration, an unknown name) still loads the whole registry and the plug-ins.
+_BASELINES = "logicforge.models.baselines"
+NAMED: dict[str, dict[str, str]] = {
+    "kind": {
+        "cnf": "logicforge.kinds.cnf",
+        "coloring": "logicforge.families.coloring",
+        "vc": "logicforge.reductions.vertex_cover",
+        "packing": "logicforge.reductions.packing",
+        "zebra": "logicforge.families.zebra.render",
+        "deduction": "logicforge.families.ordering",
+        "fol": "logicforge.families.folio",
+    },
+    "model": {
+        **dict.fromkeys(
+            ("always-sat", "always-unsat", "budget", "learner", "noisy", "oracle", "random"),
+            _BASELINES,
+        ),
+        "openai-compatible": "logicforge.models.openai_compat",
+        "openai": "logicforge.models.openai_compat",
+        "openai-batch": "logicforge.models.batch",
+        "anthropic-batch": "logicforge.models.batch",
+        "embedded": "logicforge.models.embedded",
+        "local": "logicforge.models.embedded",
+        "hf": "logicforge.models.local_batch",
+        "vllm": "logicforge.models.local_batch",
+        "bestofn": "logicforge.strategies.bestofn",
+        "repair": "logicforge.strategies.repair",
+        "selfverify": "logicforge.strategies.selfverify",
+        "symbcot": "logicforge.strategies.symbcot",
+    },
 }

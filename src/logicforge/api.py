@@ -351,9 +351,7 @@ def _item_problem(it: Item) -> str:
     kind does not have, a name mapped to a variable the problem does not declare."""
     from .registry import KINDS
 
-    labels: tuple[str, ...] = (
-        getattr(KINDS.get(it.kind), "labels", ()) if it.kind in KINDS.names() else ()
-    )
+    labels: tuple[str, ...] = getattr(KINDS.find(it.kind), "labels", ())
     gold = it.gold.get("label")
     if labels and gold not in (*labels, "UNKNOWN"):
         return f"gold.label: {str(gold)[:40]!r} is not a {it.kind} label ({', '.join(labels)})"

@@ -2,8 +2,10 @@
 optional kind capabilities (twins, reductions).
 
 The registry imports nothing of logicforge but :mod:`~logicforge.errors`. A registry fills
-itself on its first lookup: it imports the built-in modules that :mod:`logicforge._manifest`
-lists for it (by name, so no import edge runs upward), then every plug-in of the entry-point
+itself on its first lookup: a lookup by name imports the one built-in module that
+:mod:`logicforge._manifest` names for it where it names one; otherwise (and for ``names()``) it
+imports every built-in module listed for the registry (by name, so no import edge runs upward),
+then every plug-in of the entry-point
 group ``logicforge.plugins`` (a third-party package declares
 ``[project.entry-points."logicforge.plugins"] mine = "mypkg.logicforge_plugin"``; importing that
 module registers its objects).
@@ -64,6 +66,18 @@ class Registry(Generic[T]):
             importlib.import_module(module)
         _load_plugins()
 
+    def _load_name(self, name: str) -> None:
+        """Import the one built-in module the manifest names for ``name`` (all of them, and the
+        plug-ins, when it names none or that module does not register it)."""
+        if self._loaded or name in self._items:
+            return
+        manifest = importlib.import_module("logicforge._manifest")
+        module = manifest.NAMED.get(self.what, {}).get(name)
+        if module is not None:
+            importlib.import_module(module)
+        if name not in self._items:
+            self._load()
+
     def register(self, name: str, obj: T) -> T:
         if name in self._items:
             raise ValueError(f"{self.what} {name!r} is already registered")
@@ -77,7 +91,7 @@ class Registry(Generic[T]):
         return wrap
 
     def get(self, name: str) -> T:
-        self._load()
+        self._load_name(name)
         try:
             return self._items[name]
         except KeyError:
@@ -85,7 +99,7 @@ class Registry(Generic[T]):
 
     def find(self, name: str) -> T | None:
         """The registered object, or None (for optional capabilities)."""
-        self._load()
+        self._load_name(name)
         return self._items.get(name)
 
     def names(self) -> list[str]:
@@ -93,7 +107,10 @@ class Registry(Generic[T]):
         return sorted(self._items)
 
     def __contains__(self, name: object) -> bool:
-        self._load()
+        if isinstance(name, str):
+            self._load_name(name)
+        else:
+            self._load()
         return name in self._items
 
     def __iter__(self) -> Iterator[str]:

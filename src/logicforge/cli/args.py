@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable, Iterable, Iterator
 
 
 def natural(text: str) -> int:
@@ -28,3 +29,31 @@ def allow_errors(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="exit 0 even when records ended in an error (default: exit 3)",
     )
+
+
+class LazyChoices:
+    """Names for argparse ``choices``, read on first check rather than when the parser is built.
+
+    Building the parser then imports no plug-in, so ``logicforge run`` does not pay for the
+    importers' families; pass ``metavar`` too (argparse would list the choices in the usage line).
+
+    Example:
+        >>> from logicforge.registry import DATASETS
+        >>> "folio" in LazyChoices(DATASETS.names)
+        True
+    """
+
+    def __init__(self, names: Callable[[], Iterable[str]]) -> None:
+        self._read = names
+
+    def _names(self) -> list[str]:
+        return sorted(self._read())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(self._names())

@@ -13,6 +13,7 @@ from ..errors import LogicforgeError
 from ..registry import DATASETS
 from ..renderers.base import render_problem
 from ..runner.store import write_jsonl
+from .args import LazyChoices
 
 
 def cmd_import(a: argparse.Namespace) -> int:
@@ -77,6 +78,12 @@ def cmd_check_leakage(a: argparse.Namespace) -> int:
     return 1 if (r["exact"] or r["symmetric"]) and a.fail else 0
 
 
+def _reply_formats() -> tuple[str, ...]:
+    from ..imports.replies import FORMATS
+
+    return FORMATS
+
+
 def add_parsers(sub: Any) -> None:
     lk = sub.add_parser(
         "check-leakage",
@@ -93,7 +100,10 @@ def add_parsers(sub: Any) -> None:
         "problems and items, every label re-proved",
     )
     im.add_argument(
-        "dataset", choices=sorted(DATASETS.names()), help="the data's format (`list datasets`)"
+        "dataset",
+        choices=LazyChoices(DATASETS.names),
+        metavar="DATASET",
+        help="the data's format (`list datasets`)",
     )
     im.add_argument("paths", nargs="+", help="files, folders (recursive) or globs")
     im.add_argument("--out", required=True, help="folder for problems.jsonl, items.jsonl, report")
@@ -110,9 +120,7 @@ def add_parsers(sub: Any) -> None:
         help="re-score replies collected by other harnesses (ZeroEval, Inspect, lm-eval, JSONL, "
         "DIMACS + reply) with logicforge's parser and verifiers",
     )
-    from ..imports.replies import FORMATS
-
-    rs.add_argument("format", choices=FORMATS)
+    rs.add_argument("format", choices=LazyChoices(_reply_formats), metavar="FORMAT")
     rs.add_argument("paths", nargs="+", help="reply files, folders or globs")
     rs.add_argument("--out", required=True, help="folder for records.jsonl (+ items, report)")
     rs.add_argument(
@@ -121,7 +129,8 @@ def add_parsers(sub: Any) -> None:
     rs.add_argument(
         "--import",
         dest="import_",
-        choices=sorted(DATASETS.names()),
+        choices=LazyChoices(DATASETS.names),
+        metavar="DATASET",
         help="read the problems from the same files with this dataset's reader "
         "(zeroeval: zebralogic by default)",
     )

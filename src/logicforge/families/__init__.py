@@ -1,25 +1,20 @@
-"""Problem families, one module each; importing this package registers them."""
+"""Problem families, one module each; the ``FAMILIES`` registry imports them on first use
+(:mod:`logicforge._manifest`), so importing this package alone loads none of them.
 
-from . import (
-    coloring,
-    folio,
-    ksat,
-    ordering,
-    satbench,
-    twosat_backbone,
-    twosat_bridge,
-    twosat_cycle,
-    twosat_equiv,
-    twosat_symmetry,
-    zebra,
-)
-from .base import Family, generate_problems
+Example:
+    >>> from logicforge.families import generate_problems
+    >>> next(generate_problems("ksat/random", {"n_vars": 5, "alpha": 4.0}, 1, seed=0)).family
+    'ksat/random'
+"""
 
-__all__ = [
-    "Family",
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_MODULES = (
     "coloring",
     "folio",
-    "generate_problems",
     "ksat",
     "ordering",
     "satbench",
@@ -29,4 +24,14 @@ __all__ = [
     "twosat_equiv",
     "twosat_symmetry",
     "zebra",
-]
+)
+
+__all__ = ["Family", "generate_problems", *_MODULES]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("Family", "generate_problems"):
+        return getattr(import_module(".base", __name__), name)
+    if name in _MODULES:
+        return import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -22,13 +22,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import ConfigError
 from ..registry import KINDS
 from ..schema import Answer, Item, Verdict
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MetricSet = Literal["binary", "choice", "grid", "certificate"]
 """Which metrics apply: ``binary`` (two labels: precision / recall / MCC / SAT-prediction rate /

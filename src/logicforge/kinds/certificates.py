@@ -44,9 +44,7 @@ Example:
 from __future__ import annotations
 
 import json
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ..logic import optimum as opt
 from ..parse.answer import cited_conditions
@@ -55,6 +53,9 @@ from . import maxsat
 from .base import FINAL, AnswerFormat
 from .feedback import cnf_facts
 from .maxsat import clauses_of, n_vars_of, random_values, scored
+
+if TYPE_CHECKING:
+    import numpy as np
 
 CERT_KEYS = {"mus": ("mus", "core", "clauses", "conflict"), "mcs": ("mcs", "correction", "remove")}
 

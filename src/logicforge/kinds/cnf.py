@@ -27,9 +27,7 @@ Example:
 from __future__ import annotations
 
 import json
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ..logic.canon import cnf_key
 from ..logic.cnf import CNF
@@ -41,6 +39,9 @@ from ..schema import Answer, Item, Verdict
 from . import certificates, proof
 from .base import AnswerFormat, Kind, register_kind
 from .feedback import cnf_facts
+
+if TYPE_CHECKING:
+    import numpy as np
 
 LABELS = ("SAT", "UNSAT")
 

@@ -15,14 +15,15 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ..logic import optimum as opt
 from ..parse.assignment import parse_assignment
 from ..schema import Answer, Item, Verdict
 from .base import FINAL, AnswerFormat
+
+if TYPE_CHECKING:
+    import numpy as np
 
 COUNT_KEYS = ("satisfied", "satisfied_clauses", "count")
 

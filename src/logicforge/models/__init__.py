@@ -1,4 +1,5 @@
-"""Model backends behind one async interface; importing this package registers them.
+"""Model backends behind one async interface; the ``MODELS`` registry imports each backend's
+module on first use (:mod:`logicforge._manifest`).
 
 Specs (``--model``): ``random[:seed=N]``, ``always-sat``, ``always-unsat``, ``oracle``,
 ``embedded`` (SmolLM2-135M-Instruct from PyPI through xllamacpp's prebuilt llama.cpp;
@@ -9,20 +10,26 @@ and ``anthropic-batch:<base URL>:<model>`` (provider batch APIs, durable); wrapp
 ``selfverify:<rounds>:<none|oracle>:<spec>``, ``bestofn:<n>:<oracle|majority|model(<spec>)>:<spec>``
 and ``symbcot:<spec>`` (three-stage symbolic chain of thought) live in
 :mod:`logicforge.strategies`.
+
+Example:
+    >>> from logicforge.models import load_model
+    >>> load_model("always-sat").name
+    'always-sat'
 """
 
-from . import baselines, batch, embedded, local_batch, openai_compat
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
 from .base import Model, Prompt, Response, Sampling, load_model
 
-__all__ = [
-    "Model",
-    "Prompt",
-    "Response",
-    "Sampling",
-    "load_model",
-    "baselines",
-    "batch",
-    "embedded",
-    "local_batch",
-    "openai_compat",
-]
+_MODULES = ("baselines", "batch", "embedded", "local_batch", "openai_compat")
+
+__all__ = ["Model", "Prompt", "Response", "Sampling", "load_model", *_MODULES]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MODULES:
+        return import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
