@@ -1,4 +1,4 @@
-"""OpenAI-compatible chat client (vLLM, llama.cpp server, Ollama, hosted APIs) over aiohttp.
+"""OpenAI-compatible chat client (vLLM, llama.cpp server, Ollama, hosted APIs) over\n:mod:`logicforge.models.http` (its own HTTP/1.1 pool for ``http://``, aiohttp for ``https://``).
 
 Retries 408/409/425/429/5xx, time-outs, connection errors and malformed bodies with exponential
 back-off and full jitter, honouring ``Retry-After``; 401/403 stop the run at once with a clear
@@ -206,17 +206,19 @@ class OpenAICompatModel:
 
     async def _get_session(self) -> Any:
         if self._session is None:
-            import aiohttp
+            from .http import HttpClient, HttpError
 
             headers = {"Content-Type": "application/json"}
             key = self._key()
             if key:
                 headers["Authorization"] = f"Bearer {key}"
-            self._session = aiohttp.ClientSession(
-                headers=headers,
-                connector=aiohttp.TCPConnector(limit=self.connections, ttl_dns_cache=300),
-                timeout=aiohttp.ClientTimeout(total=self.timeout),
-            )
+            try:
+                self._session = HttpClient(headers, limit=self.connections, timeout=self.timeout)
+            except HttpError:
+                raise ModelError(
+                    f"the API key in ${self.api_key_env} (or key_file=) holds a line break; "
+                    "store the key alone on one line"
+                ) from None
         return self._session
 
     async def aclose(self) -> None:
@@ -316,9 +318,9 @@ class OpenAICompatModel:
         parse: Callable[[bytes], list[Response] | str],
         tokens: float,
     ) -> list[Response]:
-        import aiohttp
+        from .http import HttpError
 
-        session = await self._get_session()
+        client = await self._get_session()
         reason = ""
         waited = 0.0
         for attempt in range(1, self.max_retries + 2):
@@ -331,47 +333,45 @@ class OpenAICompatModel:
             url = urls[ep]
             t0 = time.perf_counter()
             try:
-                async with session.post(url, data=data) as r:
-                    raw = await _read_at_most(r, self.max_body)
-                    if raw is None:
-                        return [
-                            Response(
-                                text=None,
-                                error=f"response body over {self.max_body / 2**20:g} MiB "
-                                "(raise max_body_mb= if that is expected)",
-                                attempts=attempt,
-                            )
-                        ]
-                    if r.status == 200:
-                        parsed = parse(raw)
-                        if not isinstance(parsed, str):
-                            for p in parsed:
-                                p.latency_s = time.perf_counter() - t0
-                                p.attempts = attempt
-                            return parsed
-                        reason = parsed
-                    elif r.status in (401, 403):
-                        raise ModelError(
-                            f"HTTP {r.status} from {url}: the server refused the credentials; "
-                            f"set a valid key in ${self.api_key_env} (or key_file=)"
+                r = await client.post(url, data, self.max_body)
+                raw = r.body
+                if raw is None:
+                    return [
+                        Response(
+                            text=None,
+                            error=f"response body over {self.max_body / 2**20:g} MiB "
+                            "(raise max_body_mb= if that is expected)",
+                            attempts=attempt,
                         )
-                    elif r.status in RETRY_STATUS:
-                        reason = f"HTTP {r.status}"
-                        wait = _retry_after(r.headers.get("Retry-After"))
-                        if r.status >= 500:
-                            self.endpoints.mark_down(ep)
-                    else:
-                        snippet = raw[:200].decode("utf-8", "replace")
-                        return [
-                            Response(
-                                text=None, error=f"HTTP {r.status}: {snippet}", attempts=attempt
-                            )
-                        ]
+                    ]
+                if r.status == 200:
+                    parsed = parse(raw)
+                    if not isinstance(parsed, str):
+                        for p in parsed:
+                            p.latency_s = time.perf_counter() - t0
+                            p.attempts = attempt
+                        return parsed
+                    reason = parsed
+                elif r.status in (401, 403):
+                    raise ModelError(
+                        f"HTTP {r.status} from {url}: the server refused the credentials; "
+                        f"set a valid key in ${self.api_key_env} (or key_file=)"
+                    )
+                elif r.status in RETRY_STATUS:
+                    reason = f"HTTP {r.status}"
+                    wait = _retry_after(r.headers.get("retry-after"))
+                    if r.status >= 500:
+                        self.endpoints.mark_down(ep)
+                else:
+                    snippet = raw[:200].decode("utf-8", "replace")
+                    return [
+                        Response(text=None, error=f"HTTP {r.status}: {snippet}", attempts=attempt)
+                    ]
             except TimeoutError:
                 reason = f"timed out after {self.timeout:g} s"
                 self.endpoints.mark_down(ep)
-            except aiohttp.ClientError as e:
-                reason = f"connection error: {type(e).__name__}"
+            except HttpError as e:
+                reason = f"connection error: {e.kind}"
                 self.endpoints.mark_down(ep)
             if attempt > self.max_retries:
                 break
@@ -409,19 +409,6 @@ class OpenAICompatModel:
                 attempts=self.max_retries + 1,
             )
         ]
-
-
-async def _read_at_most(r: Any, limit: int) -> bytes | None:
-    """The body, or None when it is larger than ``limit`` bytes (never read past the cap)."""
-    declared = r.content_length
-    if declared is not None and declared > limit:
-        return None
-    buf = bytearray()
-    async for chunk in r.content.iter_chunked(1 << 16):
-        buf += chunk
-        if len(buf) > limit:
-            return None
-    return bytes(buf)
 
 
 class _Bad:
