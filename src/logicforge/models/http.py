@@ -64,6 +64,7 @@ class HttpClient:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._sem = asyncio.Semaphore(max(1, limit))
         self._idle: dict[tuple[str, int], list[Conn]] = {}
+        self._targets: dict[str, tuple[str, int, bytes]] = {}
         self._tls: Any = None  # an aiohttp session, for https:// only
         self._tls_headers = headers
         self._limit = limit
@@ -82,14 +83,11 @@ class HttpClient:
         if self._via_aiohttp or url.startswith("https://"):
             return await self._post_tls(url, data, max_body)
         self._bind()
-        host, port, path = self.split(url)
-        hostport = host if port == 80 else f"{host}:{port}"
-        if ":" in host:  # an IPv6 literal
-            hostport = f"[{host}]" if port == 80 else f"[{host}]:{port}"
-        head = (
-            f"POST {path} HTTP/1.1\r\nHost: {hostport}\r\n{self._headers}"
-            f"Content-Length: {len(data)}\r\n\r\n"
-        ).encode("latin-1")
+        target = self._targets.get(url)
+        if target is None:
+            target = self._targets[url] = self._target(url)
+        host, port, prefix = target
+        head = prefix + b"Content-Length: %d\r\n\r\n" % len(data)
         async with self._sem, asyncio.timeout(self.timeout):
             for _ in range(2):
                 conn, reused = await self._connection(host, port)
@@ -107,6 +105,15 @@ class HttpClient:
                     conn[1].close()
                 return resp
             raise HttpError("ServerDisconnected", "the server closed the connection twice")
+
+    def _target(self, url: str) -> tuple[str, int, bytes]:
+        """Host, port and the fixed part of a request head to ``url``."""
+        host, port, path = self.split(url)
+        hostport = host if port == 80 else f"{host}:{port}"
+        if ":" in host:  # an IPv6 literal
+            hostport = f"[{host}]" if port == 80 else f"[{host}]:{port}"
+        head = f"POST {path} HTTP/1.1\r\nHost: {hostport}\r\n{self._headers}"
+        return host, port, head.encode("latin-1")
 
     def _bind(self) -> None:
         """Connections and the in-flight limit belong to one event loop; a call from another
