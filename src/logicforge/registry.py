@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterator
-from importlib.metadata import entry_points
 from typing import Generic, TypeVar
 
 from .errors import LogicforgeError, UnknownNameError
@@ -36,6 +35,8 @@ def _load_plugins() -> None:
     if _plugins_loaded:
         return
     _plugins_loaded = True
+    from importlib.metadata import entry_points  # scanning the installed packages costs
+
     for ep in entry_points(group=PLUGIN_GROUP):
         try:
             ep.load()

@@ -21,8 +21,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .. import api
 from .._version import __version__
 from ..errors import ConfigError, LogicforgeError
@@ -35,6 +33,8 @@ from .args import allow_errors, natural
 
 
 def _value(field: str, raw: str) -> Any:
+    import yaml
+
     try:
         return yaml.safe_load(raw)
     except yaml.YAMLError:
