@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -59,29 +59,51 @@ class Solution:
         }
 
 
-def _solver(name: str, clauses: Any = ()) -> Solver:
-    """A PySAT solver holding ``clauses``. MiniSat 2.2 (the labelling solver) takes them straight
-    through PySAT's C entry point: the Python wrapper's two calls per clause cost about a quarter
-    of labelling a random 3-SAT formula at N = 75 (``benchmarks/bench_pipeline.py``)."""
-    from pysat.solvers import Solver  # imported on first use: most commands never solve
+# PySAT's extension-module entry point that adds one clause, per solver class (and the
+# attribute that holds the C handle): the Python wrapper's two calls per clause cost about a
+# quarter of labelling a random 3-SAT formula at N = 75 (``benchmarks/bench_pipeline.py``) and a
+# tenth of making a zebra puzzle.
+_C_ADD = {"Minisat22": ("minisat", "minisat22_add_cl"), "Glucose4": ("glucose", "glucose41_add_cl")}
 
-    if name != STATS_SOLVER or not clauses:
-        return Solver(name=name, bootstrap_with=clauses)
-    s = Solver(name=name)
+
+def add_clauses(s: Solver, clauses: Iterable[Sequence[int]]) -> None:
+    """Add ``clauses`` to ``s`` in order, straight through PySAT's C entry point for MiniSat 2.2
+    and Glucose 4 (the solver ends in the same state as with ``add_clause`` one by one), through
+    ``append_formula`` for any other solver.
+
+    Example:
+        >>> from pysat.solvers import Solver
+        >>> with Solver(name="glucose4") as s:
+        ...     add_clauses(s, [[1, 2], [-1], [-2, 3]])
+        ...     s.solve(), s.get_model()
+        (True, [-1, 2, 3])
+    """
     inner: Any = getattr(s, "solver", None)
-    handle = getattr(inner, "minisat", None)
-    try:
-        import pysolvers  # PySAT's extension module
+    attr, fn = _C_ADD.get(type(inner).__name__, ("", ""))
+    handle = getattr(inner, attr, None) if attr else None
+    add = None
+    if handle is not None:
+        try:
+            import pysolvers  # PySAT's extension module
 
-        add = pysolvers.minisat22_add_cl
-    except (ImportError, AttributeError):  # pragma: no cover - another PySAT layout
-        handle = None
-    if handle is None:  # pragma: no cover
-        s.append_formula(clauses)
-        return s
+            add = getattr(pysolvers, fn)
+        except (ImportError, AttributeError):  # pragma: no cover - another PySAT layout
+            add = None
+    if add is None:
+        s.append_formula(list(clauses))
+        return
     for c in clauses:
         if add(handle, c) is False:  # trivially unsatisfiable, as PySAT's add_clause records it
             inner.status = False
+
+
+def _solver(name: str, clauses: Any = ()) -> Solver:
+    """A PySAT solver holding ``clauses`` (added through :func:`add_clauses`)."""
+    from pysat.solvers import Solver  # imported on first use: most commands never solve
+
+    s = Solver(name=name)
+    if clauses:
+        add_clauses(s, clauses)
     return s
 
 

@@ -43,6 +43,13 @@ def structure_clauses(n: int, m: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(c) for c in out)
 
 
+@lru_cache(maxsize=256)
+def partners(n: int, type_name: str) -> tuple[tuple[int, ...], ...]:
+    """For each house h, the houses h′ with R(h, h′) of the type's relation (read once per size)."""
+    t = TYPES[type_name]
+    return tuple(tuple(h2 for h2 in range(n) if t.holds(h, h2)) for h in range(n))
+
+
 def clue_clauses(n: int, c: Clue) -> list[list[int]]:
     t = TYPES[c.type]
     a, v = c.a
@@ -62,10 +69,10 @@ def clue_clauses(n: int, c: Clue) -> list[list[int]]:
             "certification failed: a binary clue's second part is an (attribute, value) pair"
         )
     b, w = c.second
-    out = []
-    for h in range(n):
-        out.append([-var(n, a, v, h), *(var(n, b, w, h2) for h2 in range(n) if t.holds(h, h2))])
-    return out
+    first, second = a * n * n + v * n + 1, b * n * n + w * n + 1  # var(·, ·, ·, 0)
+    return [
+        [-(first + h), *(second + h2 for h2 in rel)] for h, rel in enumerate(partners(n, c.type))
+    ]
 
 
 def canonical_pos(n: int, m: int) -> list[list[int]]:

@@ -84,17 +84,25 @@ def _reduce(pool: Any, rng: np.random.Generator, weights: dict[str, float]) -> l
     """
     from pysat.solvers import Solver
 
+    from ...logic.sat import add_clauses
+
     per_type = np.array([weights.get(t, TYPES[t].weight) for t in TYPES])
     w = per_type[pool.type_ids]
     keys = rng.random(len(w)) ** (1.0 / w)
     order = np.argsort(-keys).tolist()  # most preferred first
     top = pool.n * pool.n * pool.m  # selector of order[r] is top + 1 + r
-    with Solver(name="minisat22", bootstrap_with=pool.base) as s:
+    with Solver(name="minisat22") as s:
+        add_clauses(s, pool.base)
         added, chunk = 0, max(4, (3 * pool.n * pool.m) // 4)
         while True:  # add clues in preference order until they force the grid
-            for r in range(added, min(len(order), added + chunk)):
-                for cl in pool.clauses[order[r]]:
-                    s.add_clause([*cl, -(top + 1 + r)])
+            add_clauses(
+                s,
+                [
+                    [*cl, -(top + 1 + r)]
+                    for r in range(added, min(len(order), added + chunk))
+                    for cl in pool.clauses[order[r]]
+                ],
+            )
             added = min(len(order), added + chunk)
             if not s.solve(assumptions=list(range(top + 1, top + 1 + added))):
                 break
@@ -115,11 +123,12 @@ def recheck(n: int, m: int, clues: list[Clue], pos: list[list[int]]) -> None:
     emitted clues finds the hidden grid and no other."""
     from pysat.solvers import Solver
 
+    from ...logic.sat import add_clauses
+
     hidden = [var(n, a, v, pos[a][v]) for a in range(m) for v in range(n)]
-    with Solver(name="glucose4", bootstrap_with=structure_clauses(n, m)) as s:
-        for c in clues:
-            for cl in clue_clauses(n, c):
-                s.add_clause(cl)
+    with Solver(name="glucose4") as s:
+        add_clauses(s, structure_clauses(n, m))
+        add_clauses(s, [cl for c in clues for cl in clue_clauses(n, c)])
         certify(s.solve(assumptions=hidden), "the hidden grid must satisfy every clue")
         s.add_clause([-x for x in hidden])
         certify(not s.solve(), "the puzzle must have exactly one solution")
