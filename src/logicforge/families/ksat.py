@@ -17,6 +17,7 @@ Example:
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -130,14 +131,21 @@ class KSATParams:
 def _draw_vars(rng: np.random.Generator, m: int, n: int, k: int) -> np.ndarray:
     """``m`` rows of ``k`` distinct variables in 1..n, uniform over ordered k-tuples.
 
-    Rows with a repeated variable are redrawn until none is left: the loop exits only once the
-    sorted rows show no two equal neighbours, which is the distinctness guarantee itself."""
+    Rows with a repeated variable are redrawn until none is left: the loop exits only once no
+    row has two equal entries (every pair of columns compared, or sorted neighbours for k > 4),
+    which is the distinctness guarantee itself."""
     if k > n // 2:  # dense: a permutation prefix per row
         return np.argsort(rng.random((m, n)), axis=1)[:, :k] + 1
     out = rng.integers(1, n + 1, size=(m, k))
     while k > 1:
-        s = np.sort(out, axis=1)
-        bad = np.flatnonzero((s[:, 1:] == s[:, :-1]).any(axis=1))
+        if k <= 4:  # a repeat is an equal pair of columns (cheaper than sorting small rows)
+            rep = np.zeros(len(out), dtype=bool)
+            for a, b in itertools.combinations(range(k), 2):
+                rep |= out[:, a] == out[:, b]
+        else:
+            s = np.sort(out, axis=1)
+            rep = (s[:, 1:] == s[:, :-1]).any(axis=1)
+        bad = np.flatnonzero(rep)
         if bad.size == 0:
             break
         out[bad] = rng.integers(1, n + 1, size=(bad.size, k))
