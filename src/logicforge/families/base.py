@@ -73,10 +73,13 @@ def expand_grid(
     return [{**fixed, **dict(zip(keys, c, strict=True))} for c in combos] if keys else [dict(fixed)]
 
 
-_CHUNK = 64  # items generated per pause of the cyclic GC
-# items per shard when shards go to workers: small enough that the last shards leave no worker
-# idle for long (the output is the same whatever the shard size: item i draws from its own stream)
-_POOL_CHUNK = 16
+# Items per shard (one pause of the cyclic GC; one task for a worker). Measured on 2 cores
+# (benchmarks/bench_scaling.py): 16-item shards left the pool at 1.6× and Ray at 1.25× for
+# labelled 3-SAT — a task's cost in the parent and on Ray (scheduling, pickling, the driver's
+# get) is milliseconds — while 64 reach 1.8–1.9×; the last shard still keeps a worker busy for
+# only a few per cent of a run. The output is the same whatever the shard size: item i draws
+# from its own stream.
+_CHUNK = 64
 MAX_COUNT = 100_000_000  # problems per parameter point
 
 
@@ -136,7 +139,7 @@ def generate_problems(
             p.model_copy(update={"metadata": {**p.metadata, "level": level}}) for p in tagged
         )
         return
-    shards, n_shards = _plan(family, fam, points, count, seed, workers, executor != "local")
+    shards, n_shards = _plan(family, fam, points, count, seed, workers)
     if executor == "local" and (workers == 1 or n_shards < 2):
         for sh in shards:  # in this process: problems as built, no round trip through dicts
             yield from _shard(*sh)
@@ -153,7 +156,6 @@ def _plan(
     count: int,
     seed: int,
     workers: int,
-    pooled: bool = False,
 ) -> tuple[Iterator[tuple[Any, ...]], int]:
     """Every argument and point validated before any work, and the shards (lazy: a large count
     streams instead of listing its shards first) with their number."""
@@ -164,13 +166,12 @@ def _plan(
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ConfigError("seed", seed, "must be an integer ≥ 0")
     built = [make_params(fam, p) for p in points]
-    chunk = _CHUNK if workers == 1 and not pooled else _POOL_CHUNK
     shards = (
-        (family, dataclasses.asdict(p), j, start, min(count, start + chunk), seed)
+        (family, dataclasses.asdict(p), j, start, min(count, start + _CHUNK), seed)
         for j, p in enumerate(built)
-        for start in range(0, count, chunk)
+        for start in range(0, count, _CHUNK)
     )
-    return shards, len(built) * -(-count // chunk)
+    return shards, len(built) * -(-count // _CHUNK)
 
 
 def generate_lines(
@@ -195,7 +196,7 @@ def generate_lines(
     """
     fam: Family = FAMILIES.get(family)  # type: ignore[assignment]
     points = [params] if isinstance(params, Mapping) else list(params)
-    shards, n_shards = _plan(family, fam, points, count, seed, workers, executor != "local")
+    shards, n_shards = _plan(family, fam, points, count, seed, workers)
     if executor == "local" and (workers == 1 or n_shards < 2):
         for sh in shards:
             yield from _shard_lines(*sh)
