@@ -12,10 +12,12 @@ Usage: python benchmarks/bench_scaling.py
 from __future__ import annotations
 
 import os
+import statistics
 import time
 
 from logicforge.families.base import generate_lines, generate_problems
 
+REPEAT = 3  # runs of each configuration; the median is printed
 CASES = [
     ("ksat/random", {"n_vars": 75, "alpha": 4.26}, 4000),
     ("zebra", {"n_houses": 6, "n_attributes": 6}, 2000),
@@ -42,14 +44,19 @@ def main() -> None:
     print(
         f"cores: {os.cpu_count()}; the process pool's start-up (fork) is included; the Ray cluster "
         "(2 CPUs) is started after the local runs (its driver threads would slow them) and before "
-        "its own timing, its workers warmed by a first small run"
+        f"its own timing, its workers warmed by a first small run; median of {REPEAT} runs each"
     )
     lines, baselines = [], []
     for family, params, count in CASES:
         timed(family, params, 64, 1)  # warm the per-size caches of this process
-        t1, a = timed(family, params, count, 1)
-        t2, b = timed(family, params, count, 2)
-        assert a == b, "workers must not change the output"
+        ones, twos = [], []
+        for _ in range(REPEAT):  # interleaved, the median of each: a shared machine drifts
+            t, a = timed(family, params, count, 1)
+            ones.append(t)
+            t, b = timed(family, params, count, 2)
+            twos.append(t)
+            assert a == b, "workers must not change the output"
+        t1, t2 = statistics.median(ones), statistics.median(twos)
         line = (
             f"    {family:12s} {count} instances: 1 worker {count / t1:8,.0f}/s, "
             f"2 workers {count / t2:8,.0f}/s ({t1 / t2:.2f}×, target ≥ 1.8×)"
@@ -69,8 +76,12 @@ def main() -> None:
     for k, (family, params, count) in enumerate(CASES):
         t1, a = baselines[k]
         timed(family, params, 256, 1, "ray")  # warm the Ray workers' imports and caches
-        t3, c = timed(family, params, count, 1, "ray")
-        assert a == c, "Ray must not change the output"
+        rays = []
+        for _ in range(REPEAT):
+            t, c = timed(family, params, count, 1, "ray")
+            rays.append(t)
+            assert a == c, "Ray must not change the output"
+        t3 = statistics.median(rays)
         lines[k] += f", Ray 2 CPUs {count / t3:8,.0f}/s ({t1 / t3:.2f}×, target ≥ 1.8×)"
     print("\n".join(lines))
     ray.shutdown()
