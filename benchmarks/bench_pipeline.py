@@ -139,12 +139,8 @@ def bench_harness(n_items: int, concurrency: int, repeat: int) -> None:
         )
         print(f"    peak RSS of the client {rss:.0f} MB (target ≤ 100)")
         print(
-            "    peers measured on this machine (issue #2): two evaluation frameworks 20–190 samples/s, "
-            "2–17 ms CPU/sample, 210–290 MB"
-        )
-        print(
-            f"    ratio vs the best peer (190 samples/s): {n_items / wall / 190:.1f}×; "
-            f"CPU/sample vs the cheapest peer (2 ms): {2.0 / (1000 * cpu / n_items):.1f}× less"
+            "    Inspect AI and lm-evaluation-harness beside it, in the same run: "
+            "benchmarks/bench_scale_out.py (e)"
         )
 
 
