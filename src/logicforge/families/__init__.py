@@ -12,19 +12,10 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-_MODULES = (
-    "coloring",
-    "folio",
-    "ksat",
-    "ordering",
-    "satbench",
-    "twosat_backbone",
-    "twosat_bridge",
-    "twosat_cycle",
-    "twosat_equiv",
-    "twosat_symmetry",
-    "zebra",
-)
+from .._manifest import BUILTINS
+
+# the family modules, as the registry's manifest lists them
+_MODULES = tuple(m.rsplit(".", 1)[1] for m in BUILTINS["family"])
 
 __all__ = ["Family", "generate_problems", *_MODULES]
 

@@ -97,8 +97,15 @@ def add_clauses(s: Solver, clauses: Iterable[Sequence[int]]) -> None:
             inner.status = False
 
 
-def _solver(name: str, clauses: Any = ()) -> Solver:
-    """A PySAT solver holding ``clauses`` (added through :func:`add_clauses`)."""
+def new_solver(name: str, clauses: Any = ()) -> Solver:
+    """A PySAT solver ``name`` holding ``clauses``, added in order through :func:`add_clauses`
+    (a context manager, as PySAT's ``Solver`` is).
+
+    Example:
+        >>> with new_solver("minisat22", [[1], [-1, 2]]) as s:
+        ...     s.solve(), s.get_model()
+        (True, [1, 2])
+    """
     from pysat.solvers import Solver  # imported on first use: most commands never solve
 
     s = Solver(name=name)
@@ -145,7 +152,7 @@ def solve(
         )
     t0 = time.perf_counter()
     try:
-        s = _solver(name, cnf.clauses)
+        s = new_solver(name, cnf.clauses)
     except Exception as e:  # pysat raises its own NotImplementedError / ValueError
         raise ConfigError("solver", name, f"PySAT could not create it ({e})") from None
     with s:
@@ -172,7 +179,7 @@ def unsat_core(cnf: CNF, *, timeout: float | None = None) -> list[int] | None:
     """Indices of an UNSAT core (not necessarily minimal) found through assumptions, or
     ``None`` if ``cnf`` is satisfiable or the time-out hits."""
     sel0 = cnf.num_vars
-    with _solver(_fast(timeout)) as s:
+    with new_solver(_fast(timeout)) as s:
         for i, c in enumerate(cnf.clauses):
             s.add_clause([*c, -(sel0 + i + 1)])
         res = _run(s, timeout, [sel0 + i + 1 for i in range(cnf.num_clauses)])
@@ -191,7 +198,7 @@ def minimal_unsat_core(clauses: list[list[int]], n_vars: int) -> list[int]:
         [0, 1]
     """
     sel0 = n_vars
-    with _solver("minisat22") as s:
+    with new_solver("minisat22") as s:
         for i, c in enumerate(clauses):
             s.add_clause([*c, -(sel0 + 1 + i)])
         keep = list(range(len(clauses)))
@@ -216,7 +223,7 @@ def count_models(
     """
     deadline = None if timeout is None else time.monotonic() + timeout
     n = 0
-    with _solver(_fast(timeout), cnf.clauses) as s:
+    with new_solver(_fast(timeout), cnf.clauses) as s:
         while n < limit:
             left = None if deadline is None else max(deadline - time.monotonic(), 1e-3)
             res = _run(s, left)
@@ -232,7 +239,7 @@ def count_models(
 
 def entails(a: CNF, b: CNF, *, timeout: float | None = None) -> bool:
     """True iff every model of ``a`` satisfies ``b`` (A ⊨ B), checked clause by clause."""
-    with _solver(_fast(timeout), a.clauses) as s:
+    with new_solver(_fast(timeout), a.clauses) as s:
         for c in b.clauses:
             res = _run(s, timeout, [-lit for lit in c])
             if res is None:
@@ -259,7 +266,7 @@ def solve_within(cnf: CNF, conflicts: int, assumptions: Sequence[int] = ()) -> S
         # (MiniSat reads a budget of 0 as no budget at all)
         raise ConfigError("conflicts", conflicts, "must be an integer ≥ 1")
     t0 = time.perf_counter()
-    with _solver("minisat22", cnf.clauses) as s:
+    with new_solver("minisat22", cnf.clauses) as s:
         s.conf_budget(conflicts)
         res = s.solve_limited(assumptions=list(assumptions))
         elapsed = time.perf_counter() - t0

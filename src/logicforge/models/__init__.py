@@ -22,9 +22,11 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
+from .._manifest import BUILTINS
 from .base import Model, Prompt, Response, Sampling, load_model
 
-_MODULES = ("baselines", "batch", "embedded", "local_batch", "openai_compat")
+# this package's backend modules, as the registry's manifest lists them
+_MODULES = tuple(m.rsplit(".", 1)[1] for m in BUILTINS["model"] if m.startswith(f"{__name__}."))
 
 __all__ = ["Model", "Prompt", "Response", "Sampling", "load_model", *_MODULES]
 

@@ -165,7 +165,7 @@ class HttpClient:
                     break
             keep = version == "HTTP/1.1" and "close" not in headers.get("connection", "").lower()
             body, framed = await _read_body(reader, status, headers, max_body)
-        except (ConnectionError, BrokenPipeError) as e:
+        except ConnectionError as e:
             if reused and isinstance(e, (ConnectionResetError, BrokenPipeError)):
                 raise _Stale from None
             raise HttpError(type(e).__name__, str(e)) from None

@@ -69,7 +69,7 @@ def clue_clauses(n: int, c: Clue) -> list[list[int]]:
             "certification failed: a binary clue's second part is an (attribute, value) pair"
         )
     b, w = c.second
-    first, second = a * n * n + v * n + 1, b * n * n + w * n + 1  # var(·, ·, ·, 0)
+    first, second = var(n, a, v, 0), var(n, b, w, 0)  # house h adds h
     return [
         [-(first + h), *(second + h2 for h2 in rel)] for h, rel in enumerate(partners(n, c.type))
     ]

@@ -82,17 +82,14 @@ def _reduce(pool: Any, rng: np.random.Generator, weights: dict[str, float]) -> l
     The solver is fresh and its call sequence is fixed by ``rng``, so cores — and so the puzzle —
     depend only on the seed, not on the puzzles made before.
     """
-    from pysat.solvers import Solver
-
-    from ...logic.sat import add_clauses
+    from ...logic.sat import add_clauses, new_solver
 
     per_type = np.array([weights.get(t, TYPES[t].weight) for t in TYPES])
     w = per_type[pool.type_ids]
     keys = rng.random(len(w)) ** (1.0 / w)
     order = np.argsort(-keys).tolist()  # most preferred first
     top = pool.n * pool.n * pool.m  # selector of order[r] is top + 1 + r
-    with Solver(name="minisat22") as s:
-        add_clauses(s, pool.base)
+    with new_solver("minisat22", pool.base) as s:
         added, chunk = 0, max(4, (3 * pool.n * pool.m) // 4)
         while True:  # add clues in preference order until they force the grid
             add_clauses(
@@ -121,13 +118,10 @@ def _reduce(pool: Any, rng: np.random.Generator, weights: dict[str, float]) -> l
 def recheck(n: int, m: int, clues: list[Clue], pos: list[list[int]]) -> None:
     """Independent certificate: a fresh Glucose (generation uses MiniSat) on a fresh encoding of the
     emitted clues finds the hidden grid and no other."""
-    from pysat.solvers import Solver
-
-    from ...logic.sat import add_clauses
+    from ...logic.sat import add_clauses, new_solver
 
     hidden = [var(n, a, v, pos[a][v]) for a in range(m) for v in range(n)]
-    with Solver(name="glucose4") as s:
-        add_clauses(s, structure_clauses(n, m))
+    with new_solver("glucose4", structure_clauses(n, m)) as s:
         add_clauses(s, [cl for c in clues for cl in clue_clauses(n, c)])
         certify(s.solve(assumptions=hidden), "the hidden grid must satisfy every clue")
         s.add_clause([-x for x in hidden])
