@@ -68,7 +68,7 @@ def test_a_whole_suite_runs_on_the_batch_backend(tmp_path, kind) -> None:
         out = subprocess.run(
             [sys.executable, "-m", "logicforge", "suite", "twosat-order", "--model", spec,
              "--count", "1", "--out", str(tmp_path / "suite"), "--quiet", "--concurrency", "256"],
-            capture_output=True, text=True, timeout=300,
+            capture_output=True, text=True, timeout=300, cwd=tmp_path,
         )  # fmt: skip
         assert out.returncode == 0, out.stderr[-2000:]
         assert srv.creates >= 1
@@ -88,7 +88,9 @@ def test_sigkill_between_submit_and_collect_does_not_resubmit(tmp_path, kind) ->
         cmd = [sys.executable, "-m", "logicforge", "run", "--items", str(tmp_path / "items.jsonl"),
                "--model", _spec(kind, srv, state), "--records", str(tmp_path / "r.jsonl"),
                "--quiet", "--concurrency", "64"]  # fmt: skip
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path
+        )
         try:
             deadline = time.monotonic() + 120
             while (
@@ -103,7 +105,9 @@ def test_sigkill_between_submit_and_collect_does_not_resubmit(tmp_path, kind) ->
         assert srv.creates == 1
         assert not (tmp_path / "r.jsonl").exists() or not _records(tmp_path / "r.jsonl")
         srv.hold.set()
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=120)  # the same command
+        out = subprocess.run(
+            cmd, capture_output=True, text=True, timeout=120, cwd=tmp_path
+        )  # the same command
         assert out.returncode == 0, out.stderr[-2000:]
         assert srv.creates == 1 and len(srv.requests_seen) == 10  # polled, not paid twice
     recs = _records(tmp_path / "r.jsonl")

@@ -75,7 +75,11 @@ def test_max_cost_stops_the_run_at_its_cap_and_the_same_command_resumes(tmp_path
                str(tmp_path / "r.jsonl"), "--prices", str(tmp_path / "prices.yaml"),
                "--max-tokens", "64", "--concurrency", "8", "--quiet"]  # fmt: skip
         out = subprocess.run(
-            [*cmd, "--max-cost", f"{cap:.8f}"], capture_output=True, text=True, timeout=120
+            [*cmd, "--max-cost", f"{cap:.8f}"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
         )
         assert out.returncode == 4, out.stderr[-1500:]
         assert "stopped at the max-cost cap" in out.stderr and "rerun" in out.stderr
@@ -86,7 +90,7 @@ def test_max_cost_stops_the_run_at_its_cap_and_the_same_command_resumes(tmp_path
         assert f"${_spent(recs):.4f}" in out.stderr  # it says how much was spent
         # the same command with a higher cap resumes: no record lost, none duplicated
         out = subprocess.run(
-            [*cmd, "--max-cost", "100"], capture_output=True, text=True, timeout=120
+            [*cmd, "--max-cost", "100"], capture_output=True, text=True, timeout=120, cwd=tmp_path
         )
         assert out.returncode == 0, out.stderr[-1500:]
         assert "within budget" in out.stderr

@@ -98,7 +98,8 @@ def test_cli_pipeline_end_to_end(tmp_path: Path, capsys) -> None:
     assert "| oracle | 24 | 0 | 1.000 |" in md  # n, errors, accuracy
 
 
-def test_cli_bad_config_fails_before_work(tmp_path: Path, capsys) -> None:
+def test_cli_bad_config_fails_before_work(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # where the default response cache would be made
     rc = main(
         [
             "generate",
@@ -141,6 +142,7 @@ def test_cli_bad_config_fails_before_work(tmp_path: Path, capsys) -> None:
         ]
     )
     assert rc == 2 and "not found" in capsys.readouterr().err
+    assert not (tmp_path / ".logicforge-cache").exists()  # nothing made before the error
 
 
 def test_items_with_wrong_schema_name_the_line(tmp_path: Path) -> None:

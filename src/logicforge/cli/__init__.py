@@ -23,7 +23,7 @@ from typing import Any
 
 from .. import api
 from .._version import __version__
-from ..errors import ConfigError, LogicforgeError
+from ..errors import ConfigError, DataFileError, LogicforgeError
 from ..models.base import Sampling, load_model
 from ..registry import FAMILIES, RENDERERS, TRANSFORMS
 from ..renderers.base import render_problem
@@ -154,7 +154,9 @@ def cmd_run(a: argparse.Namespace) -> int:
     # The CLI owns its process: move everything loaded so far out of the cyclic GC's scans
     # (modules, classes, registries), which then only walks the per-record garbage.
     gc.freeze()
-    total = api.count_lines(a.items) if Path(a.items).exists() else 0
+    if not Path(a.items).exists():  # before the response cache's folder is made
+        raise DataFileError(f"{a.items}: file not found")
+    total = api.count_lines(a.items)
     if a.limit is not None:
         total = min(total, a.limit)
     errors = 0
