@@ -33,9 +33,15 @@ $(VENV)/.test-deps: pyproject.toml | $(BIN)/python
 demo: $(VENV)/.demo-deps
 	$(BIN)/logicforge demo --out demo-out --started $(START)
 
+# Two phases: everything that loads no local model on every core (pytest-xdist; a model load
+# there is refused, see tests/conftest.py), then the tests that do, alone: two llama.cpp
+# processes, or one beside other CPU work, slow each other many times over on few cores.
 test: $(VENV)/.test-deps
-	@$(BIN)/python -m pytest; rc=$$?; \
-	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing on purpose"; exit 1; fi; exit $$rc
+	@LOGICFORGE_LOCAL_MODELS=off $(BIN)/python -m pytest -n auto -m "not embedded"; a=$$?; \
+	$(BIN)/python -m pytest -p no:xdist -m embedded; b=$$?; \
+	for rc in $$a $$b; do if [ $$rc -eq 5 ]; then \
+	  echo "pytest collected no tests in a phase: failing on purpose"; exit 1; fi; done; \
+	if [ $$a -ne 0 ]; then exit $$a; fi; exit $$b
 
 lint: $(VENV)/.test-deps
 	$(BIN)/ruff check src tests benchmarks

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -8,8 +9,6 @@ import logicforge as lf
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 if not SHARED.exists():  # CI clones the repository next to shared/ as well; fall back to env
-    import os
-
     SHARED = Path(os.environ.get("LOGICFORGE_SHARED_DATA", "/work/shared/data"))
 
 
@@ -26,3 +25,28 @@ def small_items() -> list[lf.Item]:
         "ksat/random", {"n_vars": 8}, count=6, seed=3, grid={"alpha": [2.0, 4.26, 7.0]}
     )
     return lf.render(problems, "formula")
+
+
+@pytest.fixture(autouse=True)
+def _local_models_only_where_marked(request, monkeypatch):
+    """Where ``make test`` runs tests in parallel (``LOGICFORGE_LOCAL_MODELS=off``), a test that
+    tries to load a local model fails here, even when the refusal only became an error record:
+    such a test belongs with the ``embedded`` ones, which run alone."""
+    if os.environ.get("LOGICFORGE_LOCAL_MODELS") != "off" or request.node.get_closest_marker(
+        "embedded"
+    ):
+        yield
+        return
+    from logicforge.models import embedded
+
+    tried: list[str] = []
+    load = embedded.GGUFModel._load
+
+    def _load(self):  # type: ignore[no-untyped-def]
+        tried.append(self.path.name)
+        return load(self)
+
+    monkeypatch.setattr(embedded.GGUFModel, "_load", _load)
+    yield
+    if tried:
+        pytest.fail(f"this test loads a local model ({tried[0]}): mark it @pytest.mark.embedded")

@@ -9,6 +9,7 @@ import pytest
 import logicforge as lf
 
 pytest.importorskip("xllamacpp", reason="installed by `make test` via the [embedded] extra")
+pytestmark = pytest.mark.embedded  # loads the model: `make test` runs these on their own
 
 
 def test_embedded_model_answers_one_item(tmp_path) -> None:
@@ -119,3 +120,20 @@ def test_repair_runs_on_the_embedded_model(tmp_path) -> None:
             assert ex["turns"] == 2  # a wrong first answer is always followed up
     lf.report(recs, tmp_path / "rep")
     assert (tmp_path / "rep" / "repair_vs_retry.csv").exists()
+
+
+def test_local_models_can_be_switched_off(tmp_path, monkeypatch, small_items) -> None:
+    """LOGICFORGE_LOCAL_MODELS=off refuses the load with a message naming the switch; a run
+    stops at its first request with that message (like a missing binding); unset, it loads."""
+    from logicforge.errors import ModelError
+
+    monkeypatch.setenv("LOGICFORGE_LOCAL_MODELS", "off")
+    m = lf.load_model("embedded")
+    with pytest.raises(ModelError, match="LOGICFORGE_LOCAL_MODELS=off"):
+        m._load()
+    with pytest.raises(ModelError, match="switched off"):
+        lf.run(small_items[:2], "embedded", tmp_path / "r.jsonl", progress=False)
+    path = tmp_path / "r.jsonl"
+    assert not path.exists() or not path.read_text().strip()
+    monkeypatch.delenv("LOGICFORGE_LOCAL_MODELS")
+    assert m._load() is not None

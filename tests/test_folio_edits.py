@@ -85,6 +85,7 @@ def test_logicedit_folio_suite_reads_its_data_and_reports(
     assert all(v["drop_rate"] == 1.0 for v in st["by_level"].values())
 
 
+@pytest.mark.embedded
 def test_logicedit_folio_suite_on_the_embedded_model(shared_data, tmp_path, monkeypatch) -> None:
     pytest.importorskip("xllamacpp", reason="installed by `make test` via the [embedded] extra")
     from logicforge.suites import load_suite, run_suite

@@ -68,6 +68,7 @@ def _rewrite(cmd: str, subs: dict[str, str]) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.embedded
 def test_every_readme_command_runs(tmp_path) -> None:
     if not SHARED.is_dir():
         pytest.skip(f"the README's data commands need {SHARED} (LOGICFORGE_SHARED_DATA)")

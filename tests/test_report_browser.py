@@ -206,6 +206,7 @@ def test_the_first_screen_is_the_result(suite_reports, tmp_path) -> None:
     assert (tmp_path / "twosat-table1.png").stat().st_size > 10_000
 
 
+@pytest.mark.embedded
 def test_a_fol_report_first_screen_has_no_sat_only_column(shared_data, tmp_path, monkeypatch):
     """FOLIO answers True / False / Unknown: its report shows the result first and none of the
     SAT-only columns (precision_sat, f1_sat, mcc, witness validity …)."""

