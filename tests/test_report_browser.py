@@ -215,7 +215,7 @@ def test_a_fol_report_first_screen_has_no_sat_only_column(shared_data, tmp_path,
 
     monkeypatch.setenv("LOGICFORGE_DATA", str(shared_data))
     s = load_suite("logicedit-folio", models=["oracle", "random"])
-    blocks = [b.model_copy(update={"count": 2, "edits": "cumulative"}) for b in s.problems]
+    blocks = [b.model_copy(update={"count": 1, "edits": "cumulative"}) for b in s.problems]
     html = run_suite(s.model_copy(update={"problems": blocks}), tmp_path, progress=False)
 
     async def main() -> dict:
