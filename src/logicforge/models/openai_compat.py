@@ -41,6 +41,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from pydantic_core import to_json
+
 from ..errors import ConfigError, ModelError
 from ..registry import MODELS
 from .base import Prompt, Response, Sampling
@@ -250,7 +252,8 @@ class OpenAICompatModel:
                 "type": "json_schema",
                 "json_schema": {"name": "answer", "schema": prompt.schema},
             }
-        return json.dumps(body).encode()
+        # pydantic-core's encoder: UTF-8, compact, about 4× faster than json.dumps on a prompt
+        return to_json(body)
 
     async def generate(self, prompt: Prompt, sampling: Sampling, sample: int) -> Response:
         k = self.n_per_request
@@ -465,12 +468,11 @@ def redact_response(r: Response, secrets: Sequence[str]) -> Response:
     def clean(v: Any) -> Any:
         return redact(v, secrets) if isinstance(v, str) else v
 
-    return dataclasses.replace(
-        r,
-        text=clean(r.text),
-        error=clean(r.error),
-        extra={k: clean(v) for k, v in r.extra.items()},
-    )
+    text, error = clean(r.text), clean(r.error)
+    extra = {k: clean(v) for k, v in r.extra.items()}
+    if text == r.text and error == r.error and extra == r.extra:
+        return r  # nothing to redact: the same Response
+    return dataclasses.replace(r, text=text, error=error, extra=extra)
 
 
 def _json_object(raw: bytes) -> list[Response] | str:

@@ -134,8 +134,9 @@ def score_response(
     tokens: TokenCounter | None = None,
     truncation: str = "incorrect",
     config: dict[str, Any] | None = None,
+    rid: str | None = None,
 ) -> Record:
-    """Parse and verify one response into a Record. Reasoning tokens come from the response's
+    """Parse and verify one response into a Record (``rid``: its record id, when known). Reasoning tokens come from the response's
     usage; when it has none and ``tokens`` is given, they are counted in its reasoning text. A
     reply cut off by the token limit is scored by the ``truncation`` policy
     (:func:`truncated_verdict`)."""
@@ -149,7 +150,7 @@ def score_response(
     elif tokens is not None and r.text is not None and r.error is None:
         reasoning, source = tokens.reasoning_tokens(r.text)
     return Record(
-        record_id=record_id(item.item_id, model, sample),
+        record_id=rid or record_id(item.item_id, model, sample),
         item_id=item.item_id,
         model=model,
         sample=sample,
@@ -219,13 +220,13 @@ async def _run(
     truncation: str,
     budget: Budget | None = None,
 ) -> dict[str, Any]:
-    def todo() -> Iterator[tuple[Item, int]]:
+    def todo() -> Iterator[tuple[Item, int, str]]:
         for it in items:
             for s in range(samples):
                 rid = record_id(it.item_id, model.name, s)
                 order.append(rid)
                 if rid not in store or (retry_errors and rid in store.errored):
-                    yield it, s
+                    yield it, s, rid
                 else:
                     progress.skip()
 
@@ -236,7 +237,7 @@ async def _run(
     factor = float(getattr(model, "cost_factor", 1.0))
 
     async def worker() -> None:
-        for item, s in it_todo:
+        for item, s, rid in it_todo:
             if max_errors is not None and counts["errors"] > max_errors:
                 return
             if budget is not None and budget.stopped:
@@ -270,6 +271,7 @@ async def _run(
                 tokens=tokens,
                 truncation=truncation,
                 config=config,
+                rid=rid,
             )
             store.append(
                 rec.record_id, rec.model_dump_json().encode(), errored=rec.error is not None
