@@ -156,7 +156,8 @@ def cmd_run(a: argparse.Namespace) -> int:
     gc.freeze()
     if not Path(a.items).exists():  # before the response cache's folder is made
         raise DataFileError(f"{a.items}: file not found")
-    total = api.count_lines(a.items)
+    shown = not (a.quiet or a.json)  # the item count is for the progress line only
+    total = api.count_lines(a.items) if shown else 0
     if a.limit is not None:
         total = min(total, a.limit)
     errors = 0
@@ -181,7 +182,7 @@ def cmd_run(a: argparse.Namespace) -> int:
             concurrency=a.concurrency,
             cache_path=None if a.no_cache else a.cache,
             retry_errors=a.retry_errors,
-            progress=not (a.quiet or a.json),
+            progress=shown,
             total_items=total,
             tokenizer=None if a.tokenizer == "off" else a.tokenizer,
             max_errors=a.max_errors,
