@@ -136,10 +136,10 @@ def score_response(
     config: dict[str, Any] | None = None,
     rid: str | None = None,
 ) -> Record:
-    """Parse and verify one response into a Record (``rid``: its record id, when known). Reasoning tokens come from the response's
-    usage; when it has none and ``tokens`` is given, they are counted in its reasoning text. A
-    reply cut off by the token limit is scored by the ``truncation`` policy
-    (:func:`truncated_verdict`)."""
+    """Parse and verify one response into a Record (``rid``: its record id, when known).
+    Reasoning tokens come from the response's usage; when it has none and ``tokens`` is given,
+    they are counted in its reasoning text. A reply cut off by the token limit is scored by the
+    ``truncation`` policy (:func:`truncated_verdict`)."""
     answer = parse_answer(r.text, item) if r.error is None else None
     verdict = verify(item, answer) if answer is not None else None
     if verdict is not None and r.finish_reason == "length":
