@@ -46,6 +46,20 @@ def test_ray_generation_is_byte_identical_to_local(tmp_path, family: str, params
     assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
 
 
+def test_ray_shards_grow_with_the_count_and_keep_the_bytes() -> None:
+    """On Ray a large count goes in shards of up to 256 (eight per CPU at least), a small one in
+    shards of 64; the lines are the local executor's either way."""
+    from logicforge.families.base import _plan, generate_lines
+    from logicforge.registry import FAMILIES
+
+    fam, params = "ksat/random", {"n_vars": 5, "alpha": 2.0}
+    _, n_big = _plan(fam, FAMILIES.get(fam), [params], 3000, 1, 1, "ray")
+    _, n_small = _plan(fam, FAMILIES.get(fam), [params], 300, 1, 1, "ray")
+    assert (n_big, n_small) == (-(-3000 // 187), -(-300 // 64))  # 3000 // (8 · 2 CPUs) = 187
+    local = list(generate_lines(fam, params, 3000, seed=1))
+    assert list(generate_lines(fam, params, 3000, seed=1, executor="ray")) == local
+
+
 def _kill_one_shard_worker(stop: threading.Event, killed: list[int]) -> None:
     import psutil
 
