@@ -50,3 +50,23 @@ def _local_models_only_where_marked(request, monkeypatch):
     yield
     if tried:
         pytest.fail(f"this test loads a local model ({tried[0]}): mark it @pytest.mark.embedded")
+
+
+_ROOT = Path(__file__).resolve().parents[1]
+_STRAYS = (".logicforge-cache", "runs", "out")  # what a command run in the wrong folder writes
+_present: set[str] = set()
+
+
+def pytest_sessionstart(session) -> None:  # type: ignore[no-untyped-def]
+    _present.update(n for n in _STRAYS if (_ROOT / n).exists())
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:  # type: ignore[no-untyped-def]
+    """A test that writes into the repository (a CLI command run from its root, say the default
+    response cache) fails the session: tests write under their tmp_path."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # the controller checks once, after every worker has finished
+    new = [n for n in _STRAYS if (_ROOT / n).exists() and n not in _present]
+    if new:
+        print(f"\ntests wrote {', '.join(new)} into {_ROOT}: write under tmp_path instead")
+        session.exitstatus = 1
