@@ -32,12 +32,11 @@ def _local_models_only_where_marked(request, monkeypatch):
     """Where ``make test`` runs tests in parallel (``LOGICFORGE_LOCAL_MODELS=off``), a test that
     tries to load a local model fails here, even when the refusal only became an error record:
     such a test belongs with the ``embedded`` ones, which run alone."""
-    if os.environ.get("LOGICFORGE_LOCAL_MODELS") != "off" or request.node.get_closest_marker(
-        "embedded"
-    ):
+    from logicforge.models import embedded
+
+    if not embedded.local_models_off() or request.node.get_closest_marker("embedded"):
         yield
         return
-    from logicforge.models import embedded
 
     tried: list[str] = []
     load = embedded.GGUFModel._load

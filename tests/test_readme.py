@@ -67,6 +67,11 @@ def _rewrite(cmd: str, subs: dict[str, str]) -> str:
     return cmd
 
 
+def _subs(url: str) -> dict[str, str]:
+    """What the rewrites put in: the fake server's URL, a model spec on it, the data folder."""
+    return {"url": url, "server": f"openai-compatible:{url}:m", "shared": str(SHARED)}
+
+
 def _loads_a_model(cmd: str) -> bool:
     """A command that, rewritten, still runs the embedded model (the dry run's speed probe)."""
     return bool(re.search(r"--(model|writer|judge) embedded\b", cmd))
@@ -108,7 +113,7 @@ def test_every_readme_command_runs(tmp_path) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     with FakeServer() as srv:
         url = srv.base_url
-        subs = {"url": url, "server": f"openai-compatible:{url}:m", "shared": str(SHARED)}
+        subs = _subs(url)
         # the Python tour first: it writes out/, which the shell tour reads
         code = "\n".join(_blocks("python")).replace("http://127.0.0.1:8000/v1", url)
         run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
@@ -125,8 +130,7 @@ def test_the_readme_commands_that_load_the_embedded_model_run(tmp_path) -> None:
     alone: the dry run makes its own suite items), as written."""
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     with FakeServer() as srv:
-        url = srv.base_url
-        subs = {"url": url, "server": f"openai-compatible:{url}:m", "shared": str(SHARED)}
+        subs = _subs(srv.base_url)
         cmds = [raw for raw in _commands() if _loads_a_model(_rewrite(raw, subs))]
         assert cmds, "the README has no embedded-model command left after the rewrites"
         for raw in cmds:

@@ -331,7 +331,7 @@ def iter_items(path: str | Path) -> Iterator[Item]:
     try:
         f = open(path, "rb")  # noqa: SIM115 - closed by the generator
     except FileNotFoundError:
-        raise DataFileError(f"{path}: file not found") from None
+        raise DataFileError.missing(path) from None
     with f:
         for i, line in enumerate(f, start=1):
             if not line.strip():

@@ -65,6 +65,16 @@ class GenerationError(LogicforgeError):
 class DataFileError(LogicforgeError):
     """A JSONL data file (items, records) is malformed; the message names the file and line."""
 
+    @classmethod
+    def missing(cls, path: object) -> DataFileError:
+        """The error for a data file that is not there.
+
+        Example:
+            >>> str(DataFileError.missing("items.jsonl"))
+            'items.jsonl: file not found'
+        """
+        return cls(f"{path}: file not found")
+
 
 class ModelError(LogicforgeError):
     """A model backend could not be configured or reached in a way retries cannot fix."""

@@ -38,9 +38,14 @@ def ray_init(address: str | None = None, num_cpus: int | None = None) -> Any:
     return ray
 
 
+def ray_cpus(ray: Any) -> int:
+    """The CPUs of the connected cluster (at least 1)."""
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
 def ray_window(ray: Any) -> int:
     """How many shards to keep in flight on the cluster."""
-    return 4 * max(1, int(ray.cluster_resources().get("CPU", 1)))
+    return 4 * ray_cpus(ray)
 
 
 def ordered_map(

@@ -155,7 +155,7 @@ def cmd_run(a: argparse.Namespace) -> int:
     # (modules, classes, registries), which then only walks the per-record garbage.
     gc.freeze()
     if not Path(a.items).exists():  # before the response cache's folder is made
-        raise DataFileError(f"{a.items}: file not found")
+        raise DataFileError.missing(a.items)
     shown = not (a.quiet or a.json)  # the item count is for the progress line only
     total = api.count_lines(a.items) if shown else 0
     if a.limit is not None:

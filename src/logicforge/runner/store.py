@@ -38,7 +38,7 @@ def read_jsonl(path: str | Path, *, allow_torn_tail: bool = False) -> Iterator[d
     try:
         data = p.read_bytes()
     except FileNotFoundError:
-        raise DataFileError(f"{p}: file not found") from None
+        raise DataFileError.missing(p) from None
     lines = data.split(b"\n")
     last = len(lines) - 1
     for i, raw in enumerate(lines):
