@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from .aio import run_async
 from .errors import LogicforgeError
 from .models.base import Model, Prompt, Sampling, load_model
 from .schema import Item, Message
@@ -147,7 +148,7 @@ def run_until_interrupted(
                 await on_close()
 
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(main())
+        run_async(main())
 
 
 def serve(

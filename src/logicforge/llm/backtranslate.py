@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..aio import run_async
 from ..errors import ConfigError
 from ..logic.fol import FOLParseError, equivalent, parse_fol, symbols
 from ..models.base import Model, load_model
@@ -420,7 +421,7 @@ def backtranslate(
             for m in {id(m): m for m in owned}.values():  # only what it loaded itself
                 await m.aclose()
 
-    done = asyncio.run(go()) if jobs else {}
+    done = run_async(go()) if jobs else {}
     out = []
     for p in problems:
         if not needs_backtranslation(p):

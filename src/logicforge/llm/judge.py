@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..aio import run_async
 from ..models.base import Model, Prompt, Response, Sampling
 from ..parse.jsonish import json_objects
 from ..schema import Item, Message, Record
@@ -192,4 +193,4 @@ def judge_records(
             if isinstance(judge, str):  # close only what was loaded here
                 await m.aclose()
 
-    return asyncio.run(go())
+    return run_async(go())

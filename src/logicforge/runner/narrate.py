@@ -15,6 +15,7 @@ import asyncio
 from collections.abc import Iterable
 from pathlib import Path
 
+from ..aio import run_async
 from ..errors import ConfigError
 from ..llm.story import StoryConfig, StoryRenderer, write_story
 from ..models.base import Model, load_model
@@ -85,7 +86,7 @@ def narrate(
         return got
 
     try:
-        got = asyncio.run(go())
+        got = run_async(go())
     finally:
         if job is not None:
             job.store.release()

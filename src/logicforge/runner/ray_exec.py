@@ -19,6 +19,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from ..aio import run_async
 from ..executor import ray_init, ray_window
 from ..schema import Item
 
@@ -71,7 +72,7 @@ def _eval_shard(
         finally:
             await model.aclose()
 
-    asyncio.run(main())
+    run_async(main())
     return out
 
 

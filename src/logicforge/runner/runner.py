@@ -14,6 +14,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from ..aio import run_async
 from ..errors import ConfigError, ModelError
 from ..kinds import parse_answer, verify
 from ..models.base import Model, Prompt, Response, Sampling
@@ -379,7 +380,7 @@ def run_model(
 
     def execute() -> dict[str, Any]:
         if ray is None:
-            return asyncio.run(main())
+            return run_async(main())
         from .ray_exec import run_on_ray
 
         return run_on_ray(
