@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from logicforge.cli import main
+from logicforge.runner.manifest import record_counts
 
 FIELDS = ("command", "argv", "started", "ended", "versions", "machine", "models", "sampling",
           "runs", "records", "exit_code")  # fmt: skip
@@ -63,6 +64,7 @@ def test_a_run_writes_its_manifest_with_endpoints_and_never_a_key(tmp_path, monk
     assert man["sampling"]["temperature"] == 0.3 and man["sampling"]["max_tokens"] == 77
     assert man["models"][0]["endpoints"][0].startswith(srv.base_url)
     assert man["runs"]["m"]["done"] == 3 and man["records"]["m"]["errors"] == 0
+    assert man["records"] == record_counts("out/records.jsonl") and "file" not in man["runs"]["m"]
     assert "sk-manifest-secret-123" not in text
 
 

@@ -219,3 +219,33 @@ def test_the_progress_line_shows_from_the_first_second(small_items, tmp_path) ->
 
         asyncio.run(main())
     assert "m: 0/2" in seen[0] and "2 in flight" in seen[0], seen[0]
+
+
+def test_the_run_counts_its_file_as_the_manifest_reads_it(tmp_path) -> None:
+    """A run's per-model counts of the records file (``file``, what the manifest shows) are
+    those read back from the file: errors, truncations and unknown gold labels, over a resumed
+    file holding two models, a retried error and records of an earlier run."""
+    from logicforge.runner import manifest
+
+    unknown = lf.generate(
+        "ksat/random", {"n_vars": 400, "alpha": 4.26, "solver_timeout": 0.02}, count=2, seed=0
+    )
+    easy = lf.generate("ksat/random", {"n_vars": 8, "alpha": 2.0}, count=6, seed=0)
+    items = lf.render(unknown + easy)
+    prompts = [it.messages[-1].content for it in items]
+    cut = json.dumps({"choices": [{"message": {"role": "assistant", "content": "SAT"},
+                                   "finish_reason": "length"}]})  # fmt: skip
+    out = tmp_path / "r.jsonl"
+    with FakeServer() as srv:
+        url = f"openai-compatible:{srv.base_url}"
+        srv.scripts = {prompts[2]: ["500"], prompts[3]: [f"raw:200:{cut}"] * 2}
+        first = lf.run(items[:5], lf.load_model(f"{url}:a;max_retries=0"), out)
+        assert first["file"] == manifest.record_counts(out)
+        assert first["file"]["a"] == {"records": 5, "errors": 1, "truncated": 1, "excluded": 2}
+        second = lf.run(items, lf.load_model(f"{url}:a;max_retries=0"), out)  # retries the error
+        assert second["done"] == 4 and second["file"] == manifest.record_counts(out)
+        assert second["file"]["a"] == {"records": 8, "errors": 0, "truncated": 1, "excluded": 2}
+        third = lf.run(items[1:4], lf.load_model(f"{url}:b;max_retries=0"), out)
+        assert third["file"] == manifest.record_counts(out)
+        assert third["file"]["b"] == {"records": 3, "errors": 0, "truncated": 1, "excluded": 1}
+        assert third["file"]["a"] == second["file"]["a"]

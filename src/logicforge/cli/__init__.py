@@ -210,7 +210,7 @@ def cmd_run(a: argparse.Namespace) -> int:
             "samples": a.samples,
             "items": a.items,
             "runs": runs,
-            "records": manifest.record_counts(rec),
+            "records": _file_counts(runs, rec),
         },
     )
     if budget is not None:
@@ -366,10 +366,18 @@ def cmd_suite(a: argparse.Namespace) -> int:
         "sampling": dataclasses.asdict(Sampling(**suite.sampling)),
         "seed": suite.seed,
         "runs": summary,
-        "records": manifest.record_counts(out / "records.jsonl"),
+        "records": _file_counts(summary, out / "records.jsonl"),
     })  # fmt: skip
     print(f"report: {path}")
     return _loud(summary, a)
+
+
+def _file_counts(runs: dict[str, Any], records: Path) -> dict[str, dict[str, int]]:
+    """The manifest's per-model counts of the records file: what the last run's store held at
+    its end (each run returns them as ``file``, taken out of the runs here), or the file read
+    when no run happened."""
+    held = [c.pop("file") for c in runs.values() if "file" in c]
+    return held[-1] if held else manifest.record_counts(records)
 
 
 def cmd_demo(a: argparse.Namespace) -> int:

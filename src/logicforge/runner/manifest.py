@@ -89,20 +89,12 @@ def manifest(argv: Sequence[str], *, started: str, **fields: Any) -> dict[str, A
 
 def record_counts(path: str | Path) -> dict[str, dict[str, int]]:
     """Per model: records, errors, truncated and excluded (unknown gold label) in a records file."""
-    from .store import read_jsonl
+    from .store import read_jsonl, record_facts, tally
 
-    out: dict[str, dict[str, int]] = {}
     p = Path(path)
     if not p.is_file():
-        return out
-    for r in read_jsonl(p, allow_torn_tail=True):
-        c = out.setdefault(str(r.get("model")), dict.fromkeys(
-            ("records", "errors", "truncated", "excluded"), 0))  # fmt: skip
-        c["records"] += 1
-        c["errors"] += r.get("error") is not None
-        c["truncated"] += r.get("finish_reason") == "length"
-        c["excluded"] += (r.get("meta") or {}).get("label") == "UNKNOWN"
-    return out
+        return {}
+    return tally(record_facts(r) for r in read_jsonl(p, allow_torn_tail=True))
 
 
 def beside(records: Path) -> Path:

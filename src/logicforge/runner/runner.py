@@ -274,9 +274,9 @@ async def _run(
                 config=config,
                 rid=rid,
             )
-            store.append(
-                rec.record_id, rec.model_dump_json().encode(), errored=rec.error is not None
-            )
+            bad = rec.error is not None
+            facts = (rec.model, bad, rec.finish_reason == "length", rec.meta["label"] == "UNKNOWN")
+            store.append(rec.record_id, rec.model_dump_json().encode(), bad, facts)
             counts["done"] += 1
             counts["errors"] += rec.error is not None
             counts["cached"] += hit
@@ -333,7 +333,8 @@ def run_model(
     store, resume and compaction are the same. With a ``budget`` (:mod:`.budget`), no request is
     sent that could pass its cost or token cap; at the cap the run stops cleanly (counts
     ``budget.stopped``) and a rerun resumes.
-    Returns counts: ``done`` (this call), ``errors``, ``cached``, ``total`` (records in the file).
+    Returns counts: ``done`` (this call), ``errors``, ``cached``, ``total`` (records in the file),
+    ``file`` (per model: records, errors, truncated, excluded in the file).
     """
     sampling = sampling or Sampling()
     tokens = TokenCounter(tokenizer) if tokenizer else None
@@ -412,6 +413,7 @@ def run_model(
     finally:
         store.release()
     counts["total"] = len(store)
+    counts["file"] = store.counts()  # per model, as manifest.record_counts reads the file
     if budget is not None:
         counts["budget"] = budget.summary()
     return counts

@@ -55,6 +55,37 @@ def read_jsonl(path: str | Path, *, allow_torn_tail: bool = False) -> Iterator[d
         yield obj
 
 
+Facts = tuple[str, bool, bool, bool]  # model, errored, truncated, excluded (unknown gold)
+COUNTS = ("records", "errors", "truncated", "excluded")
+
+
+def record_facts(r: dict[str, Any]) -> Facts:
+    """What a manifest counts of one record: its model, and whether it ended in an error, was cut
+    off by the token limit, or has an unknown gold label (excluded from accuracy).
+
+    Example:
+        >>> record_facts({"model": "m", "error": None, "finish_reason": "length", "meta": {}})
+        ('m', False, True, False)
+    """
+    return (
+        str(r.get("model")),
+        r.get("error") is not None,
+        r.get("finish_reason") == "length",
+        (r.get("meta") or {}).get("label") == "UNKNOWN",
+    )
+
+
+def tally(facts: Iterable[Facts]) -> dict[str, dict[str, int]]:
+    """Per model: records, errors, truncated and excluded, from :func:`record_facts`."""
+    out: dict[str, dict[str, int]] = {}
+    for model, *flags in facts:
+        c = out.setdefault(model, dict.fromkeys(COUNTS, 0))
+        c["records"] += 1
+        for name, flag in zip(COUNTS[1:], flags, strict=True):
+            c[name] += flag
+    return out
+
+
 def disk_error(path: Path, e: OSError, kept: str = "") -> DataFileError:
     """A clear error for a failed write: disk full, read-only or not permitted."""
     why = {
@@ -128,6 +159,7 @@ class RecordStore:
         self.lines: dict[str, bytes] = {}  # record_id -> its JSON line (last one wins)
         self.configs: dict[str, Any] = {}  # model -> the configuration of its last record
         self.errored: set[str] = set()
+        self.facts: dict[str, Facts | None] = {}  # record_id -> record_facts (None: not yet read)
         self.repaired = False
         try:
             self._load()
@@ -141,6 +173,15 @@ class RecordStore:
 
     def rows(self) -> list[dict[str, Any]]:
         return [json.loads(v) for v in self.lines.values()]
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        """Per model: records, errors, truncated and excluded among the records held (one per
+        id, the last written) — what :func:`~logicforge.runner.manifest.record_counts` reads from
+        the file after a run, without reading it again."""
+        for rid, f in self.facts.items():
+            if f is None:
+                self.facts[rid] = record_facts(json.loads(self.lines[rid]))
+        return tally(f for f in self.facts.values() if f is not None)
 
     def _load(self) -> None:
         data = self.real.read_bytes()
@@ -193,6 +234,7 @@ class RecordStore:
     def _keep(self, line: bytes, obj: dict[str, Any]) -> None:
         rid = obj[self.key]
         self.lines[rid] = bytes(line)
+        self.facts[rid] = record_facts(obj)
         if isinstance(obj.get("model"), str) and obj.get("config") is not None:
             self.configs[obj["model"]] = obj["config"]
         (self.errored.add if obj.get("error") is not None else self.errored.discard)(rid)
@@ -213,10 +255,14 @@ class RecordStore:
     def __len__(self) -> int:
         return len(self.lines)
 
-    def append(self, rid: str, line: bytes, errored: bool = False) -> None:
-        """Durably append one record line (``line`` holds no newline)."""
+    def append(
+        self, rid: str, line: bytes, errored: bool = False, facts: Facts | None = None
+    ) -> None:
+        """Durably append one record line (``line`` holds no newline); ``facts``: its
+        :func:`record_facts`, when the caller has them (else :meth:`counts` reads the line)."""
         self._write(line + b"\n")
         self.lines[rid] = line
+        self.facts[rid] = facts
         (self.errored.add if errored else self.errored.discard)(rid)
         now = time.monotonic()
         if now - self._last_sync >= self._fsync_every:
