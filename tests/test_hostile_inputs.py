@@ -284,3 +284,32 @@ def test_a_hosted_endpoint_without_its_key_fails_before_work(monkeypatch) -> Non
     lf.load_model("openai-compatible:http://10.0.0.5:8000/v1:m;api_key_env=LF_NO_SUCH_KEY")
     monkeypatch.setenv("LF_NO_SUCH_KEY", "k")
     lf.load_model("openai-compatible:https://api.example.com/v1:m;api_key_env=LF_NO_SUCH_KEY")
+
+
+@pytest.mark.parametrize("read_ahead", [1, 4, 64])
+def test_a_bad_item_line_stops_the_stream_only_where_it_stands(tmp_path, read_ahead) -> None:
+    """Items are parsed a block at a time, yet every item before a bad line is yielded first,
+    the error names the bad line, and a stop before it (a ``--limit``) never sees it."""
+    import itertools
+
+    good = lf.render(lf.generate("ksat/random", {"n_vars": 4, "alpha": 2.0}, count=9, seed=3))
+    lines = [it.model_dump_json() for it in good]
+    lines.insert(6, '{"item_id": "broken"}')  # line 7
+    lines.insert(3, "   ")  # a blank line 4: skipped, still counted
+    p = tmp_path / "items.jsonl"
+    p.write_text("\n".join(lines) + "\n")
+    seen: list[str] = []
+    with pytest.raises(lf.DataFileError, match=r"line 8: "):
+        for it in lf.iter_items(p, read_ahead=read_ahead):
+            seen.append(it.item_id)
+    assert seen == [it.item_id for it in good[:6]]
+    first = list(itertools.islice(lf.iter_items(p, read_ahead=read_ahead), 6))
+    assert [it.item_id for it in first] == seen  # the bad line is past the stop: no error
+    wrong_gold = json.loads(lines[0])
+    wrong_gold["gold"] = {"label": "MAYBE"}
+    p.write_text(lines[1] + "\n" + json.dumps(wrong_gold) + "\n" + lines[2] + "\n")
+    seen = []
+    with pytest.raises(lf.DataFileError, match=r"line 2: gold.label: 'MAYBE'"):
+        for it in lf.iter_items(p, read_ahead=read_ahead):
+            seen.append(it.item_id)
+    assert seen == [good[1].item_id]
