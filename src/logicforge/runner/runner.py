@@ -23,7 +23,7 @@ from ..schema import Item, Record, Usage, Verdict
 from .budget import Budget, calls_per_sample
 from .cache import ResponseCache, cache_key
 from .progress import Progress
-from .store import RecordStore
+from .store import RecordStore, facts_of
 
 
 def clean_text(text: str | None) -> str | None:
@@ -274,11 +274,10 @@ async def _run(
                 config=config,
                 rid=rid,
             )
-            bad = rec.error is not None
-            facts = (rec.model, bad, rec.finish_reason == "length", rec.meta["label"] == "UNKNOWN")
-            store.append(rec.record_id, rec.model_dump_json().encode(), bad, facts)
+            facts = facts_of(rec.model, rec.error, rec.finish_reason, rec.meta.get("label"))
+            store.append(rec.record_id, rec.model_dump_json().encode(), facts[1], facts)
             counts["done"] += 1
-            counts["errors"] += rec.error is not None
+            counts["errors"] += facts[1]
             counts["cached"] += hit
             note_error(counts, rec.error)
             progress.update()

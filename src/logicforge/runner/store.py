@@ -59,20 +59,26 @@ Facts = tuple[str, bool, bool, bool]  # model, errored, truncated, excluded (unk
 COUNTS = ("records", "errors", "truncated", "excluded")
 
 
-def record_facts(r: dict[str, Any]) -> Facts:
+def facts_of(model: Any, error: Any, finish_reason: Any, label: Any) -> Facts:
     """What a manifest counts of one record: its model, and whether it ended in an error, was cut
     off by the token limit, or has an unknown gold label (excluded from accuracy).
+
+    Example:
+        >>> facts_of("m", None, "length", "SAT")
+        ('m', False, True, False)
+    """
+    return str(model), error is not None, finish_reason == "length", label == "UNKNOWN"
+
+
+def record_facts(r: dict[str, Any]) -> Facts:
+    """:func:`facts_of` a record as read from a file.
 
     Example:
         >>> record_facts({"model": "m", "error": None, "finish_reason": "length", "meta": {}})
         ('m', False, True, False)
     """
-    return (
-        str(r.get("model")),
-        r.get("error") is not None,
-        r.get("finish_reason") == "length",
-        (r.get("meta") or {}).get("label") == "UNKNOWN",
-    )
+    label = (r.get("meta") or {}).get("label")
+    return facts_of(r.get("model"), r.get("error"), r.get("finish_reason"), label)
 
 
 def tally(facts: Iterable[Facts]) -> dict[str, dict[str, int]]:
