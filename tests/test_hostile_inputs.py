@@ -313,3 +313,61 @@ def test_a_bad_item_line_stops_the_stream_only_where_it_stands(tmp_path, read_ah
         for it in lf.iter_items(p, read_ahead=read_ahead):
             seen.append(it.item_id)
     assert seen == [good[1].item_id]
+
+
+_ODD_LINES = [
+    "{not json",  # not JSON at all
+    "[1, 2]",  # JSON, not an object
+    '"a string"',
+    "null",
+    '{"item_id": "broken"}',  # an object missing fields
+    '{"seed": 123456789012345678901234567890}',  # an integer past 64 bits
+    "{}\x00",  # trailing garbage
+]
+
+
+@pytest.mark.parametrize("line", _ODD_LINES)
+def test_items_read_through_orjson_or_pydantic_alike(tmp_path, monkeypatch, line) -> None:
+    """Items lines read by orjson (then validated as Python data) give the same Items, and odd
+    lines the same line-naming error, as pydantic reading the JSON itself."""
+    from logicforge import api
+
+    pytest.importorskip("orjson")
+    good = lf.render(lf.generate("ksat/random", {"n_vars": 4, "alpha": 2.0}, count=3, seed=5))
+    edited = json.loads(good[1].model_dump_json())
+    edited["seed"] = 2**70  # orjson would read it as a float: pydantic must read this line
+    edited["messages"][0]["content"] = '¬x1 ∨ x2 \\ "quoted" \u2028 é'
+    edited["metadata"] = {"z": 2**63 - 1}
+    again = json.loads(good[2].model_dump_json()) | {"metadata": {"id": "1234567890123456789"}}
+    floats = json.loads(good[0].model_dump_json())
+    floats["metadata"] = {"x": 0.1, "y": -1.5e-300, "w": [True, None, 1e300, 2**53], "s": "é"}
+    lines = [
+        json.dumps(floats, ensure_ascii=False),
+        json.dumps(edited, ensure_ascii=False),
+        json.dumps(again),
+        line,
+    ]
+    p = tmp_path / "items.jsonl"
+    p.write_text("\n".join(lines) + "\n")
+
+    def read() -> tuple[list[str], str]:
+        seen: list[str] = []
+        with pytest.raises(lf.DataFileError) as e:
+            for it in lf.iter_items(p, read_ahead=2):
+                seen.append(it.model_dump_json())
+        return seen, str(e.value)
+
+    real = api.fast_json_loads()
+    assert real is not None
+    given: list[bytes] = []
+    monkeypatch.setattr(api, "fast_json_loads", lambda: lambda b: given.append(b) or real(b))
+    fast = read()
+    assert given[0] == lines[0].encode() + b"\n"  # plain lines go through orjson, lines
+    assert len(given) == 1 + ("1234567890" not in line)  # with 19 digits in a row do not
+    monkeypatch.setattr(api, "fast_json_loads", lambda: None)
+    assert read() == fast
+    assert len(fast[0]) == 3 and "line 4" in fast[1]
+    assert lf.Item.model_validate_json(fast[0][0]).metadata == floats["metadata"]
+    back = lf.Item.model_validate_json(fast[0][1])
+    assert back.seed == 2**70 and back.metadata == edited["metadata"]
+    assert lf.Item.model_validate_json(fast[0][2]).metadata == {"id": "1234567890123456789"}
