@@ -330,7 +330,7 @@ _ODD_LINES = [
 def test_items_read_through_orjson_or_pydantic_alike(tmp_path, monkeypatch, line) -> None:
     """Items lines read by orjson (then validated as Python data) give the same Items, and odd
     lines the same line-naming error, as pydantic reading the JSON itself."""
-    from logicforge import api
+    from logicforge import jsonfast
 
     pytest.importorskip("orjson")
     good = lf.render(lf.generate("ksat/random", {"n_vars": 4, "alpha": 2.0}, count=3, seed=5))
@@ -357,14 +357,19 @@ def test_items_read_through_orjson_or_pydantic_alike(tmp_path, monkeypatch, line
                 seen.append(it.model_dump_json())
         return seen, str(e.value)
 
-    real = api.fast_json_loads()
-    assert real is not None
+    real = jsonfast._orjson
     given: list[bytes] = []
-    monkeypatch.setattr(api, "fast_json_loads", lambda: lambda b: given.append(b) or real(b))
+
+    class Spy:
+        def loads(self, b: bytes):
+            given.append(b)
+            return real.loads(b)
+
+    monkeypatch.setattr(jsonfast, "_orjson", Spy())
     fast = read()
     assert given[0] == lines[0].encode() + b"\n"  # plain lines go through orjson, lines
     assert len(given) == 1 + ("1234567890" not in line)  # with 19 digits in a row do not
-    monkeypatch.setattr(api, "fast_json_loads", lambda: None)
+    monkeypatch.setattr(jsonfast, "_orjson", None)
     assert read() == fast
     assert len(fast[0]) == 3 and "line 4" in fast[1]
     assert lf.Item.model_validate_json(fast[0][0]).metadata == floats["metadata"]

@@ -14,7 +14,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "logicforge"
 
 # lowest first; a module's layer is that of its first path component below logicforge/
 LAYERS: list[tuple[str, ...]] = [
-    ("errors", "schema", "registry", "rng", "_manifest", "_version", "executor", "aio"),
+    ("errors", "schema", "registry", "rng", "_manifest", "_version", "executor", "aio", "jsonfast"),
     ("logic", "parse"),
     ("kinds",),
     ("families", "reductions"),

@@ -5,10 +5,11 @@ from __future__ import annotations
 import itertools
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from . import jsonfast
 from .errors import ConfigError, DataFileError
 from .models.base import Model, Sampling, load_model
 from .renderers.base import render_problem
@@ -352,7 +353,6 @@ def iter_items(path: str | Path, read_ahead: int = READ_AHEAD) -> Iterator[Item]
     except FileNotFoundError:
         raise DataFileError.missing(path) from None
     block = max(1, read_ahead)
-    loads = fast_json_loads()
     with f:
         lines = enumerate(f, start=1)
         while True:
@@ -365,7 +365,7 @@ def iter_items(path: str | Path, read_ahead: int = READ_AHEAD) -> Iterator[Item]
                 if line.isspace():
                     continue
                 try:
-                    it = _parse_item(line, loads)
+                    it = _parse_item(line)
                 except ValidationError as e:
                     bad = _schema_error(path, "line", i, e)
                     break
@@ -379,39 +379,17 @@ def iter_items(path: str | Path, read_ahead: int = READ_AHEAD) -> Iterator[Item]
                 raise bad
 
 
-def fast_json_loads() -> Callable[[bytes], Any] | None:
-    """orjson's ``loads`` where orjson is installed (a dependency where it has wheels), else None.
-
-    Example:
-        >>> loads = fast_json_loads()
-        >>> loads is None or loads(b'{"a": [1, 2]}') == {"a": [1, 2]}
-        True
-    """
-    try:
-        import orjson
-    except ImportError:  # pragma: no cover - a platform without orjson's wheels
-        return None
-    fn: Callable[[bytes], Any] = orjson.loads
-    return fn
-
-
-# every digit as "0", everything else as " ": a run of 19 digits is then one bytes search
-_DIGITS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
-_LONG = b"0" * 19
-
-
-def _parse_item(line: bytes, loads: Callable[[bytes], Any] | None) -> Item:
+def _parse_item(line: bytes) -> Item:
     """One items line as an Item: read by orjson and validated as Python data (a fifth less
-    CPU than pydantic reading the JSON itself). pydantic's own reader takes a line orjson cannot
-    read or that is not an object (its error names what is wrong), and any line with a run of
-    19 digits: orjson turns an integer past 64 bits into a float, which would lose digits."""
-    if loads is not None and _LONG not in line.translate(_DIGITS):
-        try:
-            data = loads(line)
-        except ValueError:  # not JSON, or an integer orjson cannot hold: pydantic explains
-            data = None
-        if isinstance(data, dict):
-            return Item.model_validate(data)
+    CPU than pydantic reading the JSON itself) where :func:`jsonfast.fast_loads` reads it
+    exactly; pydantic's own reader otherwise, and for a line that is not an object, so that its
+    error names what is wrong."""
+    try:
+        data = jsonfast.fast_loads(line)
+    except jsonfast.Unread:
+        return Item.model_validate_json(line)
+    if isinstance(data, dict):
+        return Item.model_validate(data)
     return Item.model_validate_json(line)
 
 

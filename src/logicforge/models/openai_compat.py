@@ -41,8 +41,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pydantic_core import to_json
-
+from .. import jsonfast
 from ..errors import ConfigError, ModelError
 from ..registry import MODELS
 from .base import Prompt, Response, Sampling
@@ -252,8 +251,8 @@ class OpenAICompatModel:
                 "type": "json_schema",
                 "json_schema": {"name": "answer", "schema": prompt.schema},
             }
-        # pydantic-core's encoder: UTF-8, compact, about 4× faster than json.dumps on a prompt
-        return to_json(body)
+        # compact UTF-8: orjson, else pydantic-core (about 8× / 4× faster than json.dumps)
+        return jsonfast.dumps(body)
 
     async def generate(self, prompt: Prompt, sampling: Sampling, sample: int) -> Response:
         k = self.n_per_request
@@ -492,7 +491,7 @@ def _parse_body(raw: bytes) -> list[Response] | str:
     """One Response per choice of a 200 body (usage split evenly across choices), or the reason
     it is malformed. A body that carries an ``error`` beside its choices is an error."""
     try:
-        obj = json.loads(raw)
+        obj = jsonfast.loads(raw)
         if isinstance(obj, dict) and obj.get("error") not in (None, "", {}, []):
             return f"the server reported an error in a 200 reply: {str(obj['error'])[:200]}"
         choices = obj["choices"]
