@@ -110,5 +110,5 @@ def test_the_report_overview_states_each_models_sampling(tmp_path) -> None:
     page = lf.report(tmp_path / "r.jsonl", tmp_path / "rep").read_text()
     i = page.index("Models and their sampling")
     models = page[i : page.index("</table>", i)]
-    assert "<td>0.3</td>" in models and "<td>77</td>" in models and "<td>512</td>" in models
+    assert "<td>0.3</td>" in models and "<td>77</td>" in models and "<td>1024</td>" in models
     assert "<td class='num'>3</td>" in models  # samples per item

@@ -403,9 +403,9 @@ def _sampling_args(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--max-tokens",
         type=natural,
-        default=1024,
-        help="completion budget per reply (default: 1024 on the command line; 512 for lf.run; "
-        "each suite sets its own in its sampling block)",
+        default=Sampling.max_tokens,
+        help=f"completion budget per reply (default: {Sampling.max_tokens}, as in lf.run and in "
+        "a suite without its own in its sampling block)",
     )
     g.add_argument("--sampling-seed", type=natural, default=0, help="default: 0")
     g.add_argument("--stop", action="append", help="stop sequence (repeatable)")

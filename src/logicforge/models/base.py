@@ -23,7 +23,7 @@ class Sampling:
 
     temperature: float = 0.0
     top_p: float = 1.0
-    max_tokens: int = 512
+    max_tokens: int = 1024  # the same default on the command line, in lf.run and in suites
     seed: int | None = 0
     stop: tuple[str, ...] = ()
     structured: bool = False  # send the Item's JSON schema as response_format when supported
