@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import ssl
 import threading
 from collections import defaultdict
 from collections.abc import Callable
@@ -35,7 +36,9 @@ class FakeServer:
         delay: float = 0.0,
         stall_s: float = 2.0,
         routes: dict[str, Callable[[dict[str, Any]], tuple[int, Any]]] | None = None,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
+        self.tls = tls  # serve https:// with this context
         self.routes = routes or {}  # extra POST paths: body → (status, JSON reply)
         self.delay = delay
         self.stall_s = stall_s
@@ -218,7 +221,7 @@ class FakeServer:
                     app.router.add_post(path, self.handle)
             self._runner = web.AppRunner(app, access_log=None)
             loop.run_until_complete(self._runner.setup())
-            site = web.TCPSite(self._runner, "127.0.0.1", 0)
+            site = web.TCPSite(self._runner, "127.0.0.1", 0, ssl_context=self.tls)
             loop.run_until_complete(site.start())
             self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
             started.set()
@@ -239,4 +242,4 @@ class FakeServer:
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
+        return f"{'https' if self.tls else 'http'}://127.0.0.1:{self.port}/v1"
