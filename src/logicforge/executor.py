@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
+from .aio import collector_tuned
 from .errors import ConfigError
 
 R = TypeVar("R")
@@ -82,7 +83,9 @@ def ordered_map(
     from concurrent.futures import ProcessPoolExecutor
 
     ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+    # the heap frozen before the fork: the workers' collections never walk (and so never copy)
+    # the pages they share with the parent
+    with collector_tuned(), ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
         futs: deque[Any] = deque()
         it = iter(shards)
         for sh in itertools.islice(it, 4 * workers):
