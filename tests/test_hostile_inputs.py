@@ -376,3 +376,19 @@ def test_items_read_through_orjson_or_pydantic_alike(tmp_path, monkeypatch, line
     back = lf.Item.model_validate_json(fast[0][1])
     assert back.seed == 2**70 and back.metadata == edited["metadata"]
     assert lf.Item.model_validate_json(fast[0][2]).metadata == {"id": "1234567890123456789"}
+
+
+def test_an_item_mapping_a_name_past_the_problems_variables_names_the_line(tmp_path) -> None:
+    good = lf.render(lf.generate("ksat/random", {"n_vars": 4, "alpha": 2.0}, count=3, seed=4))
+    bad = json.loads(good[1].model_dump_json())
+    name = next(iter(bad["mapping"]))
+    bad["mapping"][name] = 9  # the problem declares 4 variables
+    zebra = lf.render(lf.generate("zebra", {"n_houses": 2, "n_attributes": 2}, count=1))
+    p = tmp_path / "items.jsonl"
+    lines = [zebra[0].model_dump_json(), good[0].model_dump_json(), json.dumps(bad)]
+    p.write_text("\n".join(lines) + "\n")
+    seen = []
+    with pytest.raises(lf.DataFileError, match=rf"line 3: mapping: '{name}' names variable 9"):
+        for it in lf.iter_items(p):
+            seen.append(it.kind)
+    assert seen == [zebra[0].kind, "cnf"]  # two kinds, each looked up once, both valid

@@ -353,6 +353,7 @@ def iter_items(path: str | Path, read_ahead: int = READ_AHEAD) -> Iterator[Item]
     except FileNotFoundError:
         raise DataFileError.missing(path) from None
     block = max(1, read_ahead)
+    known: dict[str, tuple[str, ...]] = {}  # labels per kind
     with f:
         lines = enumerate(f, start=1)
         while True:
@@ -369,7 +370,7 @@ def iter_items(path: str | Path, read_ahead: int = READ_AHEAD) -> Iterator[Item]
                 except ValidationError as e:
                     bad = _schema_error(path, "line", i, e)
                     break
-                why = _item_problem(it)
+                why = _item_problem(it, known)
                 if why:
                     bad = DataFileError(f"{path}: line {i}: {why}")
                     break
@@ -393,12 +394,21 @@ def _parse_item(line: bytes) -> Item:
     return Item.model_validate_json(line)
 
 
-def _item_problem(it: Item) -> str:
-    """What is wrong with a schema-valid item's contents ("" when nothing): a gold label its
-    kind does not have, a name mapped to a variable the problem does not declare."""
-    from .registry import KINDS
+def _kind_labels(kind: str, known: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The labels of ``kind`` (none for an unknown kind), looked up once per kind in ``known``."""
+    labels = known.get(kind)
+    if labels is None:
+        from .registry import KINDS
 
-    labels: tuple[str, ...] = getattr(KINDS.find(it.kind), "labels", ())
+        labels = known[kind] = tuple(getattr(KINDS.find(kind), "labels", ()))
+    return labels
+
+
+def _item_problem(it: Item, known: dict[str, tuple[str, ...]] | None = None) -> str:
+    """What is wrong with a schema-valid item's contents ("" when nothing): a gold label its
+    kind does not have, a name mapped to a variable the problem does not declare (``known``:
+    the labels of the kinds seen so far, kept by the caller across items)."""
+    labels = _kind_labels(it.kind, {} if known is None else known)
     gold = it.gold.get("label")
     if labels and gold not in (*labels, "UNKNOWN"):
         return f"gold.label: {str(gold)[:40]!r} is not a {it.kind} label ({', '.join(labels)})"
