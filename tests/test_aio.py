@@ -59,7 +59,7 @@ def test_a_run_result_and_its_exception_come_back():
 def test_a_run_tunes_the_collector_and_restores_it():
     import gc
 
-    from logicforge.aio import GC_YOUNG
+    from logicforge.gctune import GC_YOUNG
 
     before, frozen = gc.get_threshold(), gc.get_freeze_count()
 
@@ -83,7 +83,7 @@ def test_the_tuned_collector_still_reclaims_cycles_and_respects_a_programs_freez
     import gc
     import weakref
 
-    from logicforge.aio import collector_tuned
+    from logicforge.gctune import collector_tuned
 
     class Node:
         pass
@@ -110,7 +110,7 @@ def test_nested_and_concurrent_blocks_restore_once_at_the_outermost():
     import gc
     import threading
 
-    from logicforge.aio import collector_tuned
+    from logicforge.gctune import collector_tuned
 
     before = gc.get_threshold()
     entered, release = threading.Barrier(3), threading.Event()

@@ -14,7 +14,18 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "logicforge"
 
 # lowest first; a module's layer is that of its first path component below logicforge/
 LAYERS: list[tuple[str, ...]] = [
-    ("errors", "schema", "registry", "rng", "_manifest", "_version", "executor", "aio", "jsonfast"),
+    (
+        "errors",
+        "schema",
+        "registry",
+        "rng",
+        "_manifest",
+        "_version",
+        "executor",
+        "aio",
+        "jsonfast",
+        "gctune",
+    ),
     ("logic", "parse"),
     ("kinds",),
     ("families", "reductions"),

@@ -17,8 +17,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from .aio import collector_tuned
 from .errors import ConfigError
+from .gctune import collector_tuned
 
 R = TypeVar("R")
 
