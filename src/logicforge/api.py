@@ -388,10 +388,8 @@ def _parse_item(line: bytes) -> Item:
     try:
         data = jsonfast.fast_loads(line)
     except jsonfast.Unread:
-        return Item.model_validate_json(line)
-    if isinstance(data, dict):
-        return Item.model_validate(data)
-    return Item.model_validate_json(line)
+        data = None
+    return Item.model_validate(data) if isinstance(data, dict) else Item.model_validate_json(line)
 
 
 def _kind_labels(kind: str, known: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
@@ -404,11 +402,11 @@ def _kind_labels(kind: str, known: dict[str, tuple[str, ...]]) -> tuple[str, ...
     return labels
 
 
-def _item_problem(it: Item, known: dict[str, tuple[str, ...]] | None = None) -> str:
+def _item_problem(it: Item, known: dict[str, tuple[str, ...]]) -> str:
     """What is wrong with a schema-valid item's contents ("" when nothing): a gold label its
     kind does not have, a name mapped to a variable the problem does not declare (``known``:
     the labels of the kinds seen so far, kept by the caller across items)."""
-    labels = _kind_labels(it.kind, {} if known is None else known)
+    labels = _kind_labels(it.kind, known)
     gold = it.gold.get("label")
     if labels and gold not in (*labels, "UNKNOWN"):
         return f"gold.label: {str(gold)[:40]!r} is not a {it.kind} label ({', '.join(labels)})"

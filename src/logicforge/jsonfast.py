@@ -27,8 +27,6 @@ try:
 except ImportError:  # pragma: no cover - a platform without orjson's wheels
     _orjson = None  # type: ignore[assignment]
 
-ORJSON = _orjson is not None
-
 # every digit as "0", everything else as " ": a run of 19 digits is then one bytes search
 _DIGITS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
 _LONG = b"0" * 19

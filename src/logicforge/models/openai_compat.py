@@ -477,7 +477,7 @@ def redact_response(r: Response, secrets: Sequence[str]) -> Response:
 def _json_object(raw: bytes) -> list[Response] | str:
     """A 200 body that is one JSON object, as text; else why not (an ``error`` in it included)."""
     try:
-        obj = json.loads(raw)
+        obj = jsonfast.loads(raw)
     except ValueError:
         return "malformed JSON body"
     if not isinstance(obj, dict):
