@@ -67,7 +67,7 @@ def test_target_label_bound_hit_is_clear() -> None:
     [
         ({"n_vars": 0, "alpha": 1.0}, "n_vars"),
         ({"n_vars": 5, "k": 6, "alpha": 1.0}, "k"),
-        ({"n_vars": 5}, "alpha"),
+        ({"n_vars": 5, "k": 1}, "alpha"),  # no threshold known for k = 1: a count is needed
         ({"n_vars": 5, "alpha": 1.0, "n_clauses": 3}, "alpha"),
         ({"n_vars": 5, "alpha": -1.0}, "alpha"),
         ({"n_vars": 5, "alpha": 1.0, "target_label": "MAYBE"}, "target_label"),
@@ -78,6 +78,22 @@ def test_bad_params_name_the_field(params: dict, field: str) -> None:
     with pytest.raises(ConfigError) as e:
         lf.generate("ksat/random", params, count=1, seed=0)
     assert e.value.field == field and repr(field) in str(e.value)
+
+
+def test_the_family_defaults_generate_at_the_threshold() -> None:
+    """No clause count given: alpha is k's satisfiability threshold (``generate`` with the
+    family's own defaults is valid, on the command line too)."""
+    (p,) = lf.generate("ksat/random", {}, count=1, seed=0)
+    assert p.params["alpha"] == 4.26 and len(p.problem["clauses"]) == round(4.26 * 20)
+    (q,) = lf.generate("ksat/random", {"k": 2, "n_vars": 30}, count=1, seed=0)
+    assert q.params["alpha"] == 1.0 and len(q.problem["clauses"]) == 30
+
+
+def test_the_cli_generates_with_the_family_defaults(tmp_path) -> None:
+    from logicforge.cli import main
+
+    assert main(["generate", "--family", "ksat/random", "--out", str(tmp_path), "--quiet"]) == 0
+    assert (tmp_path / "items.jsonl").read_text().count("\n") == 10
 
 
 def test_unknown_family_lists_known() -> None:

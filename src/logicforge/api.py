@@ -353,7 +353,7 @@ def iter_items(path: str | Path, read_ahead: int = READ_AHEAD) -> Iterator[Item]
     except FileNotFoundError:
         raise DataFileError.missing(path) from None
     block = max(1, read_ahead)
-    known: dict[str, tuple[str, ...]] = {}  # labels per kind
+    known: dict[tuple[str, str], Any] = {}  # labels (or the item's own) per (kind, format)
     with f:
         lines = enumerate(f, start=1)
         while True:
@@ -392,21 +392,29 @@ def _parse_item(line: bytes) -> Item:
     return Item.model_validate(data) if isinstance(data, dict) else Item.model_validate_json(line)
 
 
-def _kind_labels(kind: str, known: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
-    """The labels of ``kind`` (none for an unknown kind), looked up once per kind in ``known``."""
-    labels = known.get(kind)
+def _kind_labels(it: Item, known: dict[tuple[str, str], Any]) -> tuple[str, ...]:
+    """The gold labels ``it`` may carry (none for an unknown kind), looked up once per (kind,
+    answer format) in ``known``; a format whose labels are the item's own (multiple choice)
+    is asked per item."""
+    key = (it.kind, it.answer_format)
+    labels = known.get(key)
     if labels is None:
-        from .registry import KINDS
+        from .kinds.base import format_of, gold_labels
 
-        labels = known[kind] = tuple(getattr(KINDS.find(kind), "labels", ()))
-    return labels
+        f = format_of(*key)
+        own = None if f is None else f.item_labels
+        labels = known[key] = own if own is not None else gold_labels(it)
+    if isinstance(labels, tuple):
+        return labels
+    return tuple(str(x) for x in labels(it))
 
 
-def _item_problem(it: Item, known: dict[str, tuple[str, ...]]) -> str:
+def _item_problem(it: Item, known: dict[tuple[str, str], Any]) -> str:
     """What is wrong with a schema-valid item's contents ("" when nothing): a gold label its
-    kind does not have, a name mapped to a variable the problem does not declare (``known``:
-    the labels of the kinds seen so far, kept by the caller across items)."""
-    labels = _kind_labels(it.kind, known)
+    kind (or, for multiple choice, its own options) does not have, a name mapped to a variable
+    the problem does not declare (``known``: the labels seen so far, kept by the caller across
+    items)."""
+    labels = _kind_labels(it, known)
     gold = it.gold.get("label")
     if labels and gold not in (*labels, "UNKNOWN"):
         return f"gold.label: {str(gold)[:40]!r} is not a {it.kind} label ({', '.join(labels)})"

@@ -25,7 +25,7 @@ from .. import api
 from .._version import __version__
 from ..errors import ConfigError, DataFileError, LogicforgeError
 from ..models.base import Sampling, load_model
-from ..registry import FAMILIES, RENDERERS, TRANSFORMS
+from ..registry import FAMILIES, RENDERERS
 from ..renderers.base import render_problem
 from ..runner import manifest
 from ..runner.store import read_jsonl, write_jsonl
@@ -60,16 +60,13 @@ def cmd_generate(a: argparse.Namespace) -> int:
     renderers = a.renderer or [get_kind(family.kind).renderer]  # type: ignore[attr-defined]
     for r in renderers:
         RENDERERS.get(r)  # fail before work starts
-    from ..transforms import parse_transform_spec
+    from ..transforms.base import apply_spec, check_spec
 
-    for spec in a.transform or []:
-        TRANSFORMS.get(parse_transform_spec(spec)[0])  # fail before work starts
+    transforms = [check_spec(spec, "--transform") for spec in a.transform or []]  # before work
     from ..families.base import expand_grid, generate_problems
     from ..runner.progress import Progress
-    from ..transforms.base import apply_transform
 
     points = expand_grid(params, grid)
-    transforms = [parse_transform_spec(spec) for spec in a.transform or []]
     bar = Progress(len(points) * a.count, "generate", enabled=not (a.quiet or a.json))
     stream = generate_problems(
         a.family,
@@ -94,7 +91,7 @@ def cmd_generate(a: argparse.Namespace) -> int:
         try:
             for p in itertools.chain([first] if first is not None else [], stream):
                 for name, opts in transforms:
-                    p = apply_transform(p, name, opts)
+                    p = apply_spec(p, name, opts)
                 fp.write(p.model_dump_json() + "\n")
                 labels[p.label] = labels.get(p.label, 0) + 1
                 for r, f in zip(renderers, files, strict=True):

@@ -35,9 +35,17 @@ NAME = "ksat/random"
 KIND = "cnf"
 
 
+THRESHOLDS = {2: 1.0, 3: 4.26, 4: 9.93, 5: 21.12, 6: 43.37, 7: 87.79}
+"""The clause/variable ratio at which random k-SAT turns from mostly SAT to mostly UNSAT
+(k = 2 exactly; k ≥ 3 the one-step replica-symmetry-breaking estimates of Mertens, Mézard and
+Zecchina 2006): ``alpha``'s default when no clause count is given."""
+
+
 @dataclass(frozen=True)
 class KSATParams:
-    """Parameters of random k-SAT; give exactly one of ``n_clauses`` and ``alpha``."""
+    """Parameters of random k-SAT; give at most one of ``n_clauses``, ``alpha`` and
+    ``alpha_choices``. With none, ``alpha`` is k's satisfiability threshold (4.26 for 3-SAT,
+    :data:`THRESHOLDS`), so the family's own defaults generate the phase-transition point."""
 
     n_vars: int = 20
     k: int = 3
@@ -75,10 +83,16 @@ class KSATParams:
                     "give alpha_choices instead of alpha / n_clauses",
                 )
             object.__setattr__(self, "alpha_choices", choices)
-        elif (self.n_clauses is None) == (self.alpha is None):
+        elif self.n_clauses is not None and self.alpha is not None:
             raise ConfigError(
-                "alpha", self.alpha, "give exactly one of n_clauses, alpha and alpha_choices"
+                "alpha", self.alpha, "give one of n_clauses, alpha and alpha_choices, not both"
             )
+        elif self.n_clauses is None and self.alpha is None:
+            if self.k not in THRESHOLDS:
+                raise ConfigError(
+                    "alpha", None, f"give n_clauses or alpha (no threshold is known for k={self.k})"
+                )
+            object.__setattr__(self, "alpha", THRESHOLDS[self.k])
         if self.n_clauses is not None and (
             not isinstance(self.n_clauses, int) or not 0 <= self.n_clauses <= 100_000_000
         ):

@@ -76,6 +76,12 @@ class AnswerFormat:
     # what a checker can tell a model about a wrong answer (facts drawn from the solver, never
     # the solution), for multi-turn repair (:mod:`logicforge.kinds.feedback`); None: nothing
     feedback: Callable[[Item, Answer, Verdict], list[str]] | None = None
+    # the gold labels an item in this format may carry, when they are the item's own (the
+    # options of a multiple-choice question); None: the kind's labels
+    item_labels: Callable[[Item], Sequence[str]] | None = None
+    # asks a checkable justification of either answer (an assignment for SAT, cited conditions
+    # or a refutation for UNSAT): the records that trace accuracy is measured over
+    justified: bool = False
 
 
 @dataclass(frozen=True)
@@ -133,6 +139,23 @@ def get_kind(name: str) -> Kind:
 def answer_format(item: Item) -> AnswerFormat:
     """The answer format an Item asks for."""
     return get_kind(item.kind).format(item.answer_format)
+
+
+def gold_labels(item: Item) -> tuple[str, ...]:
+    """The gold labels ``item`` may carry: its own options for a multiple-choice format, else
+    its kind's labels (empty when the kind or the format is not registered).
+
+    Example:
+        >>> import logicforge as lf
+        >>> ps = lf.generate("zebra", {"n_houses": 2, "n_attributes": 2}, count=1, seed=0)
+        >>> gold_labels(lf.render(ps, "zebra-mc")[0]), gold_labels(lf.render(ps, "zebra")[0])
+        (('A', 'B'), ('SAT', 'UNSAT'))
+    """
+    f = format_of(item.kind, item.answer_format)
+    if f is not None and f.item_labels is not None:
+        return tuple(str(x) for x in f.item_labels(item))
+    k = KINDS.find(item.kind)
+    return tuple(getattr(k, "labels", ()))
 
 
 def format_of(kind: str, fmt: str = "") -> AnswerFormat | None:
@@ -253,5 +276,13 @@ def choice_format(
         return Answer(label=next(o for o in options(item) if o != item.gold.get("label")))
 
     return AnswerFormat(
-        name, "choice", parse, to_text or default_text, check, oracle, random, wrong
+        name,
+        "choice",
+        parse,
+        to_text or default_text,
+        check,
+        oracle,
+        random,
+        wrong,
+        item_labels=options,
     )

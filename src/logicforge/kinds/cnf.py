@@ -252,6 +252,7 @@ def _fmt(name: str, **oracle_kw: bool) -> AnswerFormat:
         constant,
         budgeted=budgeted,
         feedback=cnf_facts,
+        justified=bool(oracle_kw.get("conflict")),
     )
 
 
@@ -276,6 +277,7 @@ KIND = register_kind(
                 budgeted=budgeted,
                 reward=proof.reward,
                 feedback=cnf_facts,
+                justified=True,
             ),
             *certificates.formats(),
         ),

@@ -210,9 +210,17 @@ def edit_tables(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[di
     return out
 
 
-def is_trace(rendering: Any) -> bool:
-    """Renderings that ask for a checkable justification (assignment or cited conditions)."""
-    return isinstance(rendering, str) and rendering.startswith(("formula-trace", "story"))
+def is_trace(meta: Mapping[str, Any]) -> bool:
+    """A record whose item asked for a checkable justification of either answer (an assignment
+    for SAT, cited conditions or a refutation for UNSAT): its answer format says so. Records
+    written before the format was recorded fall back to the rendering's name."""
+    if "answer_format" not in meta:
+        rendering = meta.get("rendering")
+        return isinstance(rendering, str) and rendering.startswith(("formula-trace", "story"))
+    from ..kinds.base import format_of
+
+    f = format_of(str(meta.get("kind") or "cnf"), str(meta.get("answer_format") or ""))
+    return f is not None and f.justified
 
 
 def trace_table(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -221,7 +229,7 @@ def trace_table(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     groups: dict[tuple[str, ...], list[Mapping[str, Any]]] = defaultdict(list)
     for r in records:
         m = r.get("meta") or {}
-        if not is_trace(m.get("rendering")) or m.get("label") not in ("SAT", "UNSAT"):
+        if not is_trace(m) or m.get("label") not in ("SAT", "UNSAT"):
             continue
         key = (str(r.get("model")), m["rendering"], str(m.get("bucket", "all")), m["label"])
         groups[key].append(r)
@@ -308,7 +316,7 @@ def error_taxonomy(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
             row[f"SATBench: {paper}"] += 1
         if v.get("correct"):
             row["correct"] += 1
-        if is_trace((r.get("meta") or {}).get("rendering")):  # a justification was asked
+        if is_trace(r.get("meta") or {}):  # a justification was asked
             row["trace_records"] += 1
             if v.get("correct"):
                 row["trace_valid"] += v.get("witness_valid") is True

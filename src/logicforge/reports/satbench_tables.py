@@ -104,7 +104,7 @@ def table4(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     that ask for a justification (``formula-trace``, stories)."""
     from .compute import is_trace
 
-    recs = [r for r in _scored(records) if is_trace((r.get("meta") or {}).get("rendering"))]
+    recs = [r for r in _scored(records) if is_trace(r.get("meta") or {})]
     keys, several = _keys(recs)
     by: dict[tuple[str, ...], dict[str, list[Mapping[str, Any]]]] = defaultdict(
         lambda: defaultdict(list)

@@ -36,7 +36,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import CertificationError, ConfigError
-from ..registry import FAMILIES, REDUCTIONS, RENDERERS
+from ..registry import FAMILIES, RENDERERS
 
 SHIPPED = "logicforge.suites"
 
@@ -164,7 +164,7 @@ class Suite(_Strict):
         """Check every family, renderer, transform, model, sampling key and analysis before any
         work."""
         from ..models.base import Sampling, load_model
-        from ..transforms.base import make_transform, parse_transform_spec
+        from ..transforms.base import check_spec
 
         if self.analyses is not None:
             from ..reports.analyses import select
@@ -214,17 +214,7 @@ class Suite(_Strict):
                 load_model(self.story.checker)
         for v in self.variants:
             for spec in v.transforms:
-                name, opts = parse_transform_spec(spec)
-                if name == "reduce":
-                    targets = sorted({r.split("->")[1] for r in REDUCTIONS.names()})
-                    if opts.get("to") not in targets:
-                        raise ConfigError(
-                            "variants.transforms",
-                            spec,
-                            f"reduce needs to=<kind>, one of {', '.join(targets)}",
-                        )
-                else:
-                    make_transform(name, opts)
+                check_spec(spec, "variants.transforms")
         for m in self.models:
             load_model(m)
         try:
@@ -353,7 +343,7 @@ def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> 
     """Generate every problem of the suite (sweeps annotated, pairs made) and apply each variant;
     pairing counts (pairs, skipped sources) are appended to ``notes``."""
     from ..families.base import expand_grid, generate_problems
-    from ..transforms.base import apply_transform, parse_transform_spec
+    from ..transforms.base import apply_spec, parse_transform_spec
 
     base: list[Any] = []
     only: list[list[str] | None] = []  # per problem: the variants its block allows
@@ -405,13 +395,8 @@ def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> 
                 continue
             q = p
             for spec in v.transforms:
-                name, opts = parse_transform_spec(spec)
-                if name == "reduce":  # change of representation: cnf → vc / packing, coloring → cnf
-                    from ..reductions import reduce_problem
-
-                    q = reduce_problem(q, str(opts.get("to")))
-                else:
-                    q = apply_transform(q, name, opts)
+                # reduce changes representation: cnf → vc / packing, coloring → cnf
+                q = apply_spec(q, *parse_transform_spec(spec))
             meta = q.metadata | {"variant": v.name, "source_problem_id": p.problem_id}
             pid = (
                 q.problem_id

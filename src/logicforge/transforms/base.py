@@ -160,3 +160,41 @@ def apply_transform(
             "metadata": meta,
         }
     )
+
+
+def check_spec(spec: str, field: str = "transform") -> tuple[str, dict[str, Any]]:
+    """Parse and validate a transform spec before any work starts: a registered transform with
+    known options, or ``reduce:to=<kind>`` (a change of representation, e.g. cnf → vc). A bad
+    spec is a :class:`~logicforge.errors.ConfigError` naming ``field`` and the spec.
+
+    Example:
+        >>> check_spec("reduce:to=vc")
+        ('reduce', {'to': 'vc'})
+    """
+    name, opts = parse_transform_spec(spec)
+    if name == "reduce":
+        from ..registry import REDUCTIONS
+
+        targets = sorted({r.split("->")[1] for r in REDUCTIONS.names()})
+        if set(opts) != {"to"} or opts.get("to") not in targets:
+            raise ConfigError(field, spec, f"reduce needs to=<kind>, one of {', '.join(targets)}")
+    else:
+        make_transform(name, opts)
+    return name, opts
+
+
+def apply_spec(problem: LabelledProblem, name: str, opts: Mapping[str, Any]) -> LabelledProblem:
+    """Apply one parsed spec (:func:`check_spec`): ``reduce`` changes the representation
+    (:func:`logicforge.reductions.reduce_problem`), anything else is :func:`apply_transform`.
+
+    Example:
+        >>> import logicforge as lf
+        >>> p = lf.generate("ksat/random", {"n_vars": 4, "alpha": 2.0}, count=1, seed=0)[0]
+        >>> apply_spec(p, *check_spec("reduce:to=vc")).kind
+        'vc'
+    """
+    if name == "reduce":
+        from ..reductions import reduce_problem
+
+        return reduce_problem(problem, str(opts.get("to")))
+    return apply_transform(problem, name, opts)
