@@ -20,13 +20,12 @@ from logicforge.cli import main
 
 from .test_kind_contract import ACCURACY_LIKE, FOLIO_ROWS
 
+SMALL = ["--family", "ksat/random", "--set", "n_vars=4", "--grid", "alpha=1.5,8.0"]
 # the problems of each kind, as `generate` arguments (both labels wherever the kind has two)
 SOURCES: dict[str, list[str]] = {
     "cnf": ["--family", "ksat/random", "--set", "n_vars=8", "--grid", "alpha=2.0,7.0"],
-    "vc": ["--family", "ksat/random", "--set", "n_vars=4", "--grid", "alpha=1.5,8.0",
-           "--transform", "reduce:to=vc"],  # fmt: skip
-    "packing": ["--family", "ksat/random", "--set", "n_vars=4", "--grid", "alpha=1.5,8.0",
-                "--transform", "reduce:to=packing"],  # fmt: skip
+    "vc": [*SMALL, "--transform", "reduce:to=vc"],
+    "packing": [*SMALL, "--transform", "reduce:to=packing"],
     "coloring": ["--family", "coloring/planted", "--set", "n_nodes=8"],
     "zebra": ["--family", "zebra", "--set", "n_houses=3", "--set", "n_attributes=3"],
     "deduction": ["--family", "ordering", "--set", "n_objects=4"],
