@@ -414,3 +414,47 @@ def test_a_key_given_twice_with_different_values_is_ambiguous(text: str) -> None
 
 def test_a_key_repeated_with_the_same_value_is_fine() -> None:
     assert parse_answer('{"answer": "UNSAT", "answer": "UNSAT"}', item()).label == "UNSAT"
+
+
+OUTLINE = (
+    "Reasoning outline:\n1. Pick an unassigned variable and assign it.\n"
+    "2. Propagate unit clauses.\n3. If a clause becomes empty, backtrack.\n"
+    "If all variables become assigned without conflict, the formula is satisfiable.\n"
+    "Trying x1 = True falsifies clause 3; x1 = False falsifies clause 5.\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        # a conditional in the outline never outranks the paper's own verdict line
+        (OUTLINE + "SATISFIABLE or UNSATISFIABLE: UNSATISFIABLE", "UNSAT"),
+        (OUTLINE + "**SATISFIABLE or UNSATISFIABLE:** UNSATISFIABLE\n0\n4", "UNSAT"),
+        (OUTLINE + "SAT or UNSAT: SAT\nx1 = True", "SAT"),
+        # the conditional alone is no decision; a conditional after the verdict is no revision
+        (OUTLINE, None),
+        (
+            "The formula is UNSAT. If we dropped clause 2, the formula would be satisfiable.",
+            "UNSAT",
+        ),
+        ("Assuming x1 is true, the formula is satisfiable. It is not: UNSATISFIABLE", "UNSAT"),
+        ("- If some assignment works, the instance is SAT.\n- Otherwise it is UNSAT.", None),
+        # a sentence that states a fact is still read ("Since …, …", decimals, list numbers)
+        ("Since every clause holds with x1 = 0.5 rounding up, the formula is satisfiable.", "SAT"),
+        ("1. x1 = T\n2. x2 = F\n3. All clauses hold, so the formula is satisfiable.", "SAT"),
+    ],
+)
+def test_conditionals_never_outrank_a_verdict(text: str, want: str | None) -> None:
+    assert parse_decision(text)[0] == want, text
+
+
+def test_conditionals_in_the_yes_no_and_choice_formats() -> None:
+    p = lf.generate("ksat/random", {"n_vars": 3, "n_clauses": 2}, count=1, seed=0)[0]
+    vc = lf.render(lf.reduce([p], "vc"), "vc")[0]
+    text = "If every edge is covered by the chosen nodes, the answer is YES.\n\nAnswer: NO"
+    assert parse_answer(text, vc).label == "UNSAT"
+    ded = lf.render(lf.generate("ordering", {"n_objects": 5}, count=1, seed=0), "deduction")[0]
+    text = "If the owl were leftmost, the answer is (A). It is not.\nThe answer is (C)."
+    assert parse_answer(text, ded).label == "C"
+    text = "If the owl were leftmost, the answer is (A)."
+    assert parse_answer(text, ded).label is None

@@ -18,7 +18,9 @@ hides everything after it; a lone ``</think>`` hides everything before it):
 
 Words inside questions, conditionals, alternatives and hedges never count, in rules 3 and 4:
 "whether the formula is satisfiable", "if it is SAT", "SAT or UNSAT", "is it satisfiable?",
-"could be SAT". Nor do names: "SAT solver", "SAT problem", "3-SAT". "Satisfiability" is not a
+"could be SAT", and anything in a sentence that opens as a condition ("If all variables become
+assigned without conflict, the formula is satisfiable.", "Otherwise it is UNSAT."). A verdict
+line may echo the question's header ("SATISFIABLE or UNSATISFIABLE: UNSATISFIABLE"). Nor do names: "SAT solver", "SAT problem", "3-SAT". "Satisfiability" is not a
 verdict. A refusal ("unable to determine …, use a SAT solver") is therefore no decision.
 
 Within a rule the last occurrence wins (a model may revise itself); an earlier rule beats a later
@@ -72,7 +74,9 @@ def _verdict_line(words: str, flags: int) -> re.Pattern[str]:
     return re.compile(
         r"^[ \t>#*_`\-\[(\"']*"
         r"(?:(?:final\s+)?(?:answer|verdict|result|conclusion|decision)\s*(?:is)?\s*[:=\-]?"
-        r"[ \t*_`\[(\"']*)?"
+        r"[ \t*_`\[(\"']*"
+        # or the question's own header echoed ("SATISFIABLE or UNSATISFIABLE: UNSATISFIABLE")
+        rf"|(?:{words})\s+or\s+(?:{words})[ \t*_`\])\"']*[:=\-][ \t*_`\[(\"']*)?"
         rf"({words})"
         r"[ \t*_`\])\"'.!]*$",
         flags | re.M,
@@ -85,6 +89,13 @@ _ERROR = re.compile(r"^\s*\[?\s*(?:error|exception|traceback)\b", re.I)
 _HEDGE = re.compile(
     r"\b(?:whether|if|either|suppose|assume|assuming|could|might|may|would|is\s+it|in\s+case)\b"
     r"|(?:\bor|\band|\band/or|\bnor|/)\s*[*_`\"'(\[{]*\s*(?:\\boxed\s*\{\s*)?$",
+    re.I,
+)
+# a sentence that opens as a condition ("If all variables are assigned without conflict, the
+# formula is satisfiable"): everything in it is conditional, also after its comma
+_CONDITIONAL = re.compile(
+    r"^[\s>#*_`\-\d)(\[]*(?:if|suppose|supposing|assume|assuming|in\s+case|provided|unless"
+    r"|only\s+if|otherwise|else)\b",
     re.I,
 )
 _ALTERNATIVE = re.compile(
@@ -113,7 +124,18 @@ def hedged(body: str, start: int, end: int) -> bool:
         (True, True, False)
     """
     clause = re.split(r"[.!?…\n;:,]", body[max(0, start - 80) : start])[-1]
-    return bool(_HEDGE.search(clause) or _ALTERNATIVE.match(body[end : end + 16]))
+    return bool(
+        _HEDGE.search(clause)
+        or _ALTERNATIVE.match(body[end : end + 16])
+        or _conditional(body, start)
+    )
+
+
+def _conditional(body: str, start: int) -> bool:
+    """True when ``body[start]`` sits in a sentence that opens as a condition ("If …, the
+    formula is satisfiable.", "Otherwise it is UNSAT.")."""
+    sentence = re.split(r"(?<!\d)[.!?…\n;]|[.!?…;](?=\s)", body[max(0, start - 240) : start])[-1]
+    return bool(_CONDITIONAL.match(sentence))
 
 
 def _hedged(body: str, start: int, end: int) -> bool:
@@ -121,7 +143,7 @@ def _hedged(body: str, start: int, end: int) -> bool:
     alternative or a hedge, or is part of a name ("SAT solver", "3-SAT")."""
     clause = re.split(r"[.!?…\n;:,]", body[max(0, start - 80) : start])[-1]
     after = body[end : end + 16]
-    if _HEDGE.search(clause) or _ALTERNATIVE.match(after):
+    if _HEDGE.search(clause) or _ALTERNATIVE.match(after) or _conditional(body, start):
         return True
     word = body[start:end]
     return word.upper() in ("SAT", "UNSAT") and bool(
