@@ -304,7 +304,8 @@ def test_qualitative_coding_takes_level_0_and_the_maximum_level(tmp_path) -> Non
         out = tmp_path / f"q-{levels}.jsonl"
         args = ["judge", str(tmp_path / "r.jsonl"), "--items", str(tmp_path / "items.jsonl")]
         args += ["--judge", "random", "--out", str(out), "--task", "qualitative"]
-        assert main([*args, "--levels", levels, "--allow-errors"]) == 0
+        # every judgement failed: exit 3 even with --allow-errors (nothing was coded)
+        assert main([*args, "--levels", levels, "--allow-errors"]) == 3
         got = [json.loads(x) for x in out.read_text().splitlines()]
         assert len(got) == len(recs)  # nothing lost
         coded = {r["record_id"] for r in got if (r.get("extra") or {}).get("qualitative")}

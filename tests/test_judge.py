@@ -91,3 +91,26 @@ def test_a_real_server_that_never_answers_in_schema(tmp_path) -> None:
         asyncio.run(m.aclose())
         assert srv.requests == 2
     assert res.verdict is None and "faithful: required" in res.error
+
+
+def test_a_qualitative_judge_whose_every_judgement_failed_exits_non_zero(tmp_path, capsys) -> None:
+    """A dead endpoint: every coding is a judge error — the table keeps the rows (coded 0, the
+    errors, no scores) and the command exits 3, with or without --allow-errors."""
+    import json
+
+    import logicforge as lf
+    from logicforge.cli import main
+    from logicforge.runner.store import write_jsonl
+
+    items = lf.render(lf.generate("ordering", {"n_objects": 4}, count=3, seed=0), "deduction")
+    write_jsonl(tmp_path / "items.jsonl", items)
+    lf.run(items, "noisy:p=0.5", tmp_path / "r.jsonl")
+    dead = "openai-compatible:http://127.0.0.1:9/v1:m;max_retries=0;timeout=2"
+    args = ["judge", str(tmp_path / "r.jsonl"), "--items", str(tmp_path / "items.jsonl"),
+            "--judge", dead, "--task", "qualitative"]  # fmt: skip
+    for extra in ([], ["--allow-errors"]):
+        out = tmp_path / f"q{len(extra)}.jsonl"
+        assert main([*args, "--out", str(out), *extra]) == 3
+        printed = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+        (row,) = printed["qualitative"]
+        assert row["coded"] == 0 and row["judge_errors"] == 3 and row["overall"] is None

@@ -269,3 +269,32 @@ def test_every_shipped_suite_states_the_papers_scale_and_the_report_says_it(tmp_
     html = run_suite(small, tmp_path, progress=False).read_text()
     assert "the paper: 10 formulas per generator × 6 templates (§5.3)" in html
     assert "Scale: this run has 8 problems and 8 records" in html  # 4 formulas × 2 orders
+
+
+def test_a_reused_out_holding_other_models_or_another_run_is_refused(tmp_path) -> None:
+    """`suite` refuses, before it rewrites anything, a folder whose records another model or
+    another configuration made (the report would mix them in); a resume and a larger --count of
+    the same suite and models go on."""
+    from logicforge.cli import main
+
+    out = tmp_path / "t1"
+    base = ["suite", "twosat-table1", "--out", str(out), "--quiet"]
+    assert main([*base, "--model", "always-sat", "--count", "1"]) == 0
+    items = (out / "items.jsonl").read_bytes()
+    records = (out / "records.jsonl").read_bytes()
+    report = (out / "report" / "report.html").read_bytes()
+    # another model: refused, nothing rewritten
+    assert main([*base, "--model", "oracle", "--model", "random", "--count", "1"]) == 2
+    # another rendering set (records this run would not make): refused
+    assert main([*base, "--model", "always-sat", "--count", "1", "--renderer", "logic"]) == 2
+    other = ["suite", "twosat-fillers", "--out", str(out), "--quiet", "--model", "always-sat"]
+    assert main([*other, "--count", "1"]) == 2
+    assert (out / "items.jsonl").read_bytes() == items
+    assert (out / "records.jsonl").read_bytes() == records
+    assert (out / "report" / "report.html").read_bytes() == report
+    # the same run resumes; naming the other model too, or a larger count, goes on
+    assert main([*base, "--model", "always-sat", "--count", "1"]) == 0
+    assert (out / "records.jsonl").read_bytes() == records
+    assert main([*base, "--model", "always-sat", "--model", "random", "--count", "2"]) == 0
+    models = {json.loads(x)["model"] for x in (out / "records.jsonl").read_text().splitlines()}
+    assert models == {"always-sat", "random"}

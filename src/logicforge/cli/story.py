@@ -52,10 +52,18 @@ def _manifest_of(a: argparse.Namespace, specs: list[str | None], counts: Any) ->
     return out.parent, f"{out.stem}.manifest.json", {"models": models, "counts": counts}
 
 
-def _judge_errors(a: argparse.Namespace, n: int, total: int) -> int:
-    """Say how many judgements failed (stderr) and give the exit code."""
+def _judge_errors(a: argparse.Namespace, n: int, total: int, judged: int | None = None) -> int:
+    """Say how many judgements failed (stderr) and give the exit code: 3 when any failed, or
+    when records were given and not one was judged (``judged``), whatever ``--allow-errors``."""
     import sys
 
+    if judged == 0 and total:
+        print(
+            f"logicforge judge: none of the {total} records was judged"
+            + (f" ({n} judge errors)" if n else " (no record had a reply to judge)"),
+            file=sys.stderr,
+        )
+        return 3
     if not n:
         return 0
     print(
@@ -95,19 +103,27 @@ def cmd_judge(a: argparse.Namespace) -> int:
         table = qualitative_table([r.model_dump() for r in out])
         print(json.dumps({"records": len(out), "out": a.out, "qualitative": table}))
         a.manifest = _manifest_of(a, [a.judge], {"qualitative": table})
-        return _judge_errors(a, sum(int(t.get("judge_errors") or 0) for t in table), len(out))
+        errors = sum(int(t.get("judge_errors") or 0) for t in table)
+        return _judge_errors(a, errors, len(out), sum(int(t["coded"]) for t in table))
     summary = judged_summary([r.model_dump() for r in out])
     a.manifest = _manifest_of(a, [a.judge], {"trace_judge": summary})
     if a.json:
         print(json.dumps({"records": len(out), "out": a.out, "trace_judge": summary}))
     else:
         for s in summary:
+            agree = s["agreement"]
+            shown = (
+                f"{agree:.1%} of {s.get('both_checked', 0)}"
+                if agree is not None
+                else "n/a (no right UNSAT answer with a cited core to compare)"
+            )
             print(
                 f"{s['model']}: {s['judged']} judged, {s.get('judge_errors', 0)} judge errors, "
                 f"{s.get('extracted_valid', 0)}/{s.get('extracted', 0)} extracted witnesses valid, "
-                f"core agreement {s['agreement']}"
+                f"core agreement {shown}"
             )
         print(f"records: {a.out}")
+    # records that need no judge pass through, so "none judged" alone is no failure here
     return _judge_errors(a, sum(int(s.get("judge_errors") or 0) for s in summary), len(out))
 
 

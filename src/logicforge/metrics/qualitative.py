@@ -211,7 +211,14 @@ def _coded(records: Sequence[Mapping[str, Any]]) -> list[tuple[Mapping[str, Any]
 
 def qualitative_table(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Percent of records scored 1 per code (as fractions), by model and edit level, with the
-    overall score (mean of the four) and the judge errors."""
+    overall score (mean of the four) and the judge errors. A group whose every judgement failed
+    keeps its row: ``coded`` 0, its judge errors, and no scores (None, never 0).
+
+    Example:
+        >>> rs = [{"model": "m", "extra": {"qualitative": {"error": "no codes"}}}]
+        >>> qualitative_table(rs)[0]["judge_errors"], qualitative_table(rs)[0]["overall"]
+        (1, None)
+    """
     groups: dict[tuple[str, int], list[dict[str, int]]] = defaultdict(list)
     errors: Counter[tuple[str, int]] = Counter()
     for r in records:
@@ -222,11 +229,12 @@ def qualitative_table(records: Sequence[Mapping[str, Any]]) -> list[dict[str, An
         elif q.get("error"):
             errors[key] += 1
     out = []
-    for (model, level), ss in sorted(groups.items()):
+    for model, level in sorted(set(groups) | set(errors)):
+        ss = groups.get((model, level), [])
         row: dict[str, Any] = {"model": model, "edit_level": level, "coded": len(ss)}
         for k in CODES:
-            row[k] = sum(s[k] for s in ss) / len(ss)
-        row["overall"] = sum(row[k] for k in CODES) / len(CODES)
+            row[k] = sum(s[k] for s in ss) / len(ss) if ss else None
+        row["overall"] = sum(row[k] for k in CODES) / len(CODES) if ss else None
         row["judge_errors"] = errors[(model, level)]
         out.append(row)
     return out

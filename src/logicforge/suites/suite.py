@@ -28,6 +28,7 @@ t-tests per formula).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -477,6 +478,57 @@ def _backtranslated(suite: Suite, problems: list[Any], out: Path) -> list[Any]:
     return kept
 
 
+def _held(out: Path) -> list[dict[str, Any]]:
+    """The records already in ``out`` (a torn last line, from a killed run, is resumed)."""
+    from ..runner.store import read_jsonl
+
+    path = out / "records.jsonl"
+    return list(read_jsonl(path, allow_torn_tail=True)) if path.is_file() else []
+
+
+def _check_models_in(out: Path, suite: Suite) -> None:
+    """Refuse an ``--out`` whose records include models this invocation does not run: every
+    table, the headline and the report's "Reproduce" line would mix them in."""
+    from ..models.base import load_model
+
+    ours = {load_model(m).name for m in suite.models}
+    other = sorted({str(r.get("model")) for r in _held(out)} - ours)
+    if other:
+        raise ConfigError(
+            "--out",
+            str(out),
+            f"holds records of {', '.join(map(repr, other))}, which this run does not name; "
+            "its report would mix them in — use another --out, or name "
+            f"{'them' if len(other) > 1 else 'it'} too ({' '.join('--model ' + m for m in other)})",
+        )
+
+
+def _check_records_in(out: Path, suite: Suite, problems: Sequence[Any]) -> None:
+    """Refuse an ``--out`` whose records answer problems or renderings this suite does not make
+    (another suite, count, seed or parameters wrote them): resuming would mix two runs."""
+    held = _held(out)
+    if not held:
+        return
+    ids = {p.problem_id for p in problems}
+    renderings = set(suite.renderers)
+    foreign = [
+        r
+        for r in held
+        if (r.get("meta") or {}).get("problem_id") not in ids
+        or (r.get("meta") or {}).get("rendering") not in renderings
+    ]
+    if foreign:
+        m = foreign[0].get("meta") or {}
+        raise ConfigError(
+            "--out",
+            str(out),
+            f"holds {len(foreign)} of its {len(held)} records for problems or renderings this "
+            f"run of {suite.name!r} does not make (e.g. {m.get('problem_id')} as "
+            f"{m.get('rendering')}): another suite or configuration wrote them, and resuming "
+            "would mix the two — use another --out (a larger --count of the same suite resumes)",
+        )
+
+
 def run_suite(
     suite: Suite,
     out: str | Path,
@@ -496,8 +548,10 @@ def run_suite(
     from ..runner.store import write_jsonl
 
     out = Path(out)
+    _check_models_in(out, suite)  # before any work
     notes: list[dict[str, Any]] = []
     problems = expand_problems(suite, notes)
+    _check_records_in(out, suite, problems)  # before anything in the folder is rewritten
     before = (out / "problems.jsonl").read_bytes() if (out / "problems.jsonl").is_file() else None
     write_jsonl(out / "problems.jsonl", problems)
     if progress:  # say whether this run works on the problems already there
