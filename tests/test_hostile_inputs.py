@@ -278,11 +278,21 @@ def test_report_tables_and_drill_down_treat_model_text_as_data(tmp_path) -> None
 
 def test_a_hosted_endpoint_without_its_key_fails_before_work(monkeypatch) -> None:
     monkeypatch.delenv("LF_NO_SUCH_KEY", raising=False)
-    with pytest.raises(lf.ConfigError, match="LF_NO_SUCH_KEY.*hosted"):
-        lf.load_model("openai-compatible:https://api.example.com/v1:m;api_key_env=LF_NO_SUCH_KEY")
-    lf.load_model("openai-compatible:http://127.0.0.1:8000/v1:m;api_key_env=LF_NO_SUCH_KEY")
-    lf.load_model("openai-compatible:http://10.0.0.5:8000/v1:m;api_key_env=LF_NO_SUCH_KEY")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(lf.ConfigError, match="OPENAI_API_KEY.*hosted"):
+        lf.load_model("openai-compatible:https://api.example.com/v1:m")
+    # no key named: a local server gets no key, and that is fine
+    lf.load_model("openai-compatible:http://127.0.0.1:8000/v1:m")
+    lf.load_model("openai-compatible:http://10.0.0.5:8000/v1:m")
+    # a key named but unset: refused before work, wherever the server is (never sent keyless)
+    for url in ("https://api.example.com/v1", "http://127.0.0.1:8000/v1"):
+        with pytest.raises(lf.ConfigError, match="'api_key_env'.*LF_NO_SUCH_KEY.*not set"):
+            lf.load_model(f"openai-compatible:{url}:m;api_key_env=LF_NO_SUCH_KEY")
+    monkeypatch.setenv("LF_NO_SUCH_KEY", "")
+    with pytest.raises(lf.ConfigError, match="not set"):
+        lf.load_model("openai-compatible:http://127.0.0.1:8000/v1:m;api_key_env=LF_NO_SUCH_KEY")
     monkeypatch.setenv("LF_NO_SUCH_KEY", "k")
+    lf.load_model("openai-compatible:http://127.0.0.1:8000/v1:m;api_key_env=LF_NO_SUCH_KEY")
     lf.load_model("openai-compatible:https://api.example.com/v1:m;api_key_env=LF_NO_SUCH_KEY")
 
 

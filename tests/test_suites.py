@@ -298,3 +298,20 @@ def test_a_reused_out_holding_other_models_or_another_run_is_refused(tmp_path) -
     assert main([*base, "--model", "always-sat", "--model", "random", "--count", "2"]) == 0
     models = {json.loads(x)["model"] for x in (out / "records.jsonl").read_text().splitlines()}
     assert models == {"always-sat", "random"}
+
+
+def test_a_suite_whose_every_story_was_discarded_exits_non_zero(tmp_path, capsys) -> None:
+    """satbench-formula-vs-story with a writer whose stories never validate: the report is
+    still written (nothing is lost), but the command says the comparison has no stories and
+    exits 3 instead of 0."""
+    from logicforge.cli import main
+
+    out = tmp_path / "fs"
+    args = ["suite", "satbench-formula-vs-story", "--writer", "random", "--model", "oracle"]
+    assert main([*args, "--count", "1", "--out", str(out), "--quiet"]) == 3
+    err = capsys.readouterr().err
+    assert "all 16 stories for renderer 'story' failed validation" in err
+    assert "story stories" not in err
+    assert (out / "report" / "report.html").is_file()
+    d = json.loads((out / "story-discards-story.json").read_text())
+    assert d["kept"] == 0 and d["discarded"] == 16

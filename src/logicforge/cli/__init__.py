@@ -366,7 +366,12 @@ def cmd_suite(a: argparse.Namespace) -> int:
         "records": _file_counts(summary, out / "records.jsonl"),
     })  # fmt: skip
     print(f"report: {path}")
-    return _loud(summary, a)
+    from ..suites.suite import empty_story_arms
+
+    empty = empty_story_arms(out)
+    for line in empty:
+        print(f"logicforge suite: error: {line}", file=sys.stderr)
+    return EXIT_ERRORS if empty else _loud(summary, a)
 
 
 def _file_counts(runs: dict[str, Any], records: Path) -> dict[str, dict[str, int]]:

@@ -107,6 +107,15 @@ class Provider:
         if not base.startswith(("http://", "https://")):
             raise ModelError(f"{base}: the base URL must start with http:// or https://")
         self.base, self.model = base.rstrip("/"), model
+        if api_key_env is not None and not key_file and not os.environ.get(api_key_env):
+            from ..errors import ConfigError
+
+            raise ConfigError(
+                "api_key_env",
+                api_key_env,
+                f"names an environment variable that is not set (or empty): export "
+                f"{api_key_env}=… before the run, or give key_file=…",
+            )
         self.api_key_env = api_key_env or self.key_env
         self.key_file, self.timeout, self.max_retries = key_file, timeout, max_retries
 

@@ -3,8 +3,10 @@
 Retries 408/409/425/429/5xx, time-outs, connection errors and malformed bodies with exponential
 back-off and full jitter, honouring ``Retry-After``; 401/403 stop the run at once with a clear
 message (retrying cannot fix a key). The API key is read from the environment variable named by
-``api_key_env`` (default ``OPENAI_API_KEY``) or from ``key_file``; it is sent only in the
-``Authorization`` header and never written anywhere.
+``api_key_env`` (default ``OPENAI_API_KEY``, sent when set) or from ``key_file``; it is sent only
+in the ``Authorization`` header and never written anywhere. An ``api_key_env=`` named in the spec
+whose variable is unset or empty is refused before any work (a request without the key it names
+would fail, or worse, succeed unauthenticated), as is a hosted endpoint without a key.
 
 Hostile servers are bounded: ``timeout`` caps a whole request (a body that drips forever included),
 bodies over ``max_body_mb`` (16 MiB) are refused without being read past the cap, and text that is
@@ -100,7 +102,7 @@ class OpenAICompatModel:
         model: str,
         *,
         name: str | None = None,
-        api_key_env: str = "OPENAI_API_KEY",
+        api_key_env: str | None = None,
         key_file: str | None = None,
         timeout: float = 120.0,
         max_retries: int = 5,
@@ -173,6 +175,15 @@ class OpenAICompatModel:
         self.cache_id = "openai-compatible:" + json.dumps(
             [sorted(self.urls), model, max_tokens_param, reasoning_effort, n], separators=(",", ":")
         )
+        if api_key_env is not None and not key_file and not os.environ.get(api_key_env):
+            raise ConfigError(  # named on purpose: a request without the key would be a surprise
+                "api_key_env",
+                api_key_env,
+                f"names an environment variable that is not set (or empty): export "
+                f"{api_key_env}=… before the run, give key_file=…, or leave api_key_env out to "
+                "send no key to a local server",
+            )
+        api_key_env = api_key_env or "OPENAI_API_KEY"
         self.api_key_env = api_key_env
         self.key_file = key_file
         hosted = [u for u in self.urls if _hosted(u)]

@@ -316,10 +316,27 @@ def _count_discards(out: Path, renderer: str, asked: int, kept: int) -> None:
     )
     if dropped:
         print(
-            f"logicforge: {dropped} of {asked} {renderer} stories discarded: they failed "
-            f"validation (story-discards-{renderer}.json)",
+            f"logicforge: {dropped} of {asked} stories for renderer {renderer!r} discarded: they "
+            f"failed validation (story-discards-{renderer}.json)",
             file=sys.stderr,
         )
+
+
+def empty_story_arms(out: str | Path) -> list[str]:
+    """What a finished suite lacks because every story of a renderer was discarded (its
+    comparison of formulas and stories has no stories): one line per such renderer."""
+    import json
+
+    lines = []
+    for f in sorted(Path(out).glob("story-discards-*.json")):
+        d = json.loads(f.read_text(encoding="utf-8"))
+        if d.get("problems") and not d.get("kept"):
+            lines.append(
+                f"all {d['problems']} stories for renderer {d['renderer']!r} failed validation "
+                f"and were discarded ({f.name}): no story item was run, so nothing compares "
+                "formulas with stories — use a stronger --writer, or on_failure: template"
+            )
+    return lines
 
 
 def _tagged(b: ProblemBlock, probs: list[Any]) -> list[Any]:
