@@ -170,3 +170,42 @@ def test_verl_rows_and_compute_score_as_verl_calls_it(tmp_path) -> None:
             assert got == lf.reward(it, t)
     with pytest.raises(lf.ConfigError, match="ground_truth"):
         compute_score(rows[0]["data_source"], "x", "WRONG", rows[0]["extra_info"])
+
+
+def test_partial_per_request_is_honoured_and_a_bad_value_refused() -> None:
+    """A request's own ``partial`` beats the batch's (it was silently ignored); a value that is
+    not a JSON boolean (``"false"`` would read as true) is refused, per request or per batch."""
+    from logicforge.kinds import answer_format
+
+    (it,) = lf.render(lf.generate("zebra", {"n_houses": 3, "n_attributes": 3}, count=1, seed=2))
+    fmt = answer_format(it)
+    right = fmt.oracle(it)
+    grid = {h: dict(row) for h, row in right.certificate["grid"].items()}
+    attr = next(iter(grid["1"]))
+    grid["1"][attr], grid["2"][attr] = grid["2"][attr], grid["1"][attr]  # two cells swapped
+    wrong = right.model_copy(update={"certificate": {"grid": grid}})
+    near = fmt.to_text(wrong, it)
+    full, part = lf.reward(it, near), lf.reward(it, near, partial=True)
+    assert full == 0.0 and 0.0 < part < 1.0
+    item = json.loads(it.model_dump_json())
+
+    async def go(url: str) -> None:
+        async with aiohttp.ClientSession() as s:
+            reqs = [
+                {"item": item, "response": near},
+                {"item": item, "response": near, "partial": True},
+                {"item": item, "response": near, "partial": False},
+                {"item": item, "response": near, "partial": "false"},
+            ]
+            st, v = await _post(s, f"{url}/verify", {"requests": reqs})
+            assert st == 200
+            got = [r.get("reward") for r in v["results"]]
+            assert got[:3] == [full, part, full]
+            assert "'partial' must be true or false" in v["results"][3]["error"]
+            st, v = await _post(s, f"{url}/verify", {"requests": reqs[:3], "partial": True})
+            assert [r["reward"] for r in v["results"]] == [part, part, full]
+            st, v = await _post(s, f"{url}/verify", {"requests": reqs[:1], "partial": 1})
+            assert st == 400 and "partial" in json.dumps(v)
+
+    with Server() as srv:
+        asyncio.run(go(srv.url))

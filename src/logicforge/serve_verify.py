@@ -4,8 +4,9 @@
 * ``POST /generate`` — ``{"family", "level"?, "params"?, "seed"?, "count"?, "renderer"?}`` →
   ``{"items": [Item, …]}`` (at most ``max_generate`` per request); generated items are kept (a
   bounded cache) so ``/verify`` can name them by id;
-* ``POST /verify`` — ``{"requests": [{"item": Item | "item_id": str, "response": str}, …],
-  "partial"?: bool}`` (at most ``max_batch``) → ``{"results": [{"item_id", "reward", "correct",
+* ``POST /verify`` — ``{"requests": [{"item": Item | "item_id": str, "response": str,
+  "partial"?: bool}, …], "partial"?: bool}`` (at most ``max_batch``; a request's own ``partial``
+  beats the batch's, which defaults to false; anything but a JSON boolean is refused) → ``{"results": [{"item_id", "reward", "correct",
   "parse_failure", "witness_valid", "reason", "components"}, …]}`` (``components``: format,
   decision, witness, length and the combined reward, as
   :func:`~logicforge.metrics.reward.reward_components` gives them); a request that cannot be
@@ -54,6 +55,9 @@ def _verify_one(req: Any, known: Any, partial: bool) -> dict[str, Any]:
             item = known
         else:
             return {"item_id": req.get("item_id"), "error": "unknown item_id (send the item)"}
+        partial = req.get("partial", partial)  # a request's own choice beats the batch's
+        if not isinstance(partial, bool):
+            return {"item_id": item.item_id, "error": "'partial' must be true or false"}
         text = req.get("response")
         if text is not None and not isinstance(text, str):
             return {"item_id": item.item_id, "error": "'response' must be a string or null"}
@@ -173,7 +177,9 @@ def make_app(
             return bad("'requests' must be a non-empty list")
         if len(reqs) > max_batch:
             return bad(f"at most {max_batch} requests per call")
-        partial = bool(obj.get("partial", False))
+        partial = obj.get("partial", False)
+        if not isinstance(partial, bool):
+            return bad("'partial' must be true or false")
         named = [known.get(str(r.get("item_id"))) if isinstance(r, dict) else None for r in reqs]
         async with gate:
             results = await asyncio.to_thread(
