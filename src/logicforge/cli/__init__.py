@@ -231,19 +231,34 @@ def _loud(runs: dict[str, Any], a: argparse.Namespace) -> int:
     return EXIT_ERRORS if errors and not getattr(a, "allow_errors", False) else 0
 
 
+DRY_SAMPLE = 2  # problems per parameter point a suite's dry run makes (the first ones)
+
+
 def _suite_dry_run(suite: Any, out: Path, a: argparse.Namespace) -> int:
-    """What a suite would send: its problems generated and rendered here (LLM-written stories
-    are not written: their items are estimated from the formula text), nothing sent."""
+    """What a suite would send, in seconds whatever its size: the first ``DRY_SAMPLE``
+    problems of each parameter point generated and rendered here (measurement-only parameters
+    such as zebra's Z3 runs skipped), their tokens scaled to the whole plan; LLM-written stories
+    and back-translated sentences are estimated from the formula and the unedited text. Nothing
+    is sent, nothing written."""
+    from ..llm.backtranslate import needs_backtranslation
     from ..reports.tables import to_markdown
     from ..runner.dryrun import estimate
     from ..suites.suite import expand_problems
 
-    problems = expand_problems(suite)
-    items = []
+    weights: list[float] = []
+    problems = expand_problems(suite, sample=DRY_SAMPLE, weights=weights)
+    items, item_weights = [], []
     for r in suite.renderers:
         rend = RENDERERS.get(r)
-        ps = [p for p in problems if p.kind == rend.kind]  # type: ignore[attr-defined]
-        items += api.render(ps, "formula" if getattr(rend, "needs_writer", False) else r)
+        for p, w in zip(problems, weights, strict=True):
+            if p.kind != rend.kind:  # type: ignore[attr-defined]
+                continue
+            if needs_backtranslation(p):  # the rewritten sentences stand in for these
+                p = p.model_copy(update={"metadata": p.metadata | {"nl_verified": True}})
+            items.append(
+                render_problem(p, "formula" if getattr(rend, "needs_writer", False) else r)
+            )
+            item_weights.append(w)
     prices = None
     if a.prices:
         from ..metrics.usage import PriceTable
@@ -256,9 +271,13 @@ def _suite_dry_run(suite: Any, out: Path, a: argparse.Namespace) -> int:
         sampling=Sampling(**suite.sampling),
         records_path=out / "records.jsonl",
         prices=prices,
+        weights=item_weights,
     )
+    planned = round(sum(weights))
     print(
-        f"dry run of suite {suite.name}: {len(problems)} problems, {len(items)} items; nothing sent"
+        f"dry run of suite {suite.name}: {planned:,} problems, {round(sum(item_weights)):,} items "
+        f"(estimated from the first {len(problems):,}: {DRY_SAMPLE} per parameter point or data "
+        "file); nothing sent"
     )
     print(to_markdown(rows, list(dict.fromkeys(k for r in rows for k in r))), end="")
     return 0

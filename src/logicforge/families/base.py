@@ -28,6 +28,8 @@ class Family(Protocol):
     Params: type
     knobs: Sequence[Knob]  # every exposed parameter and how to measure it (families/knobs.py)
     levels: Any  # difficulty level 0..10 → parameters, and the measure (families/levels.py)
+    # optional ``measures``: parameters that only add measurements to the metadata and never
+    # change the problem, its label or its text (zebra's ``z3_runs``); dry runs skip them
 
     def generate(
         self, params: Any, rng: np.random.Generator

@@ -357,28 +357,47 @@ def _paired(b: ProblemBlock, bi: int, probs: list[Any], notes: list[dict[str, An
     return out
 
 
-def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> list[Any]:
+def expand_problems(
+    suite: Suite,
+    notes: list[dict[str, Any]] | None = None,
+    *,
+    sample: int | None = None,
+    weights: list[float] | None = None,
+) -> list[Any]:
     """Generate every problem of the suite (sweeps annotated, pairs made) and apply each variant;
-    pairing counts (pairs, skipped sources) are appended to ``notes``."""
+    pairing counts (pairs, skipped sources) are appended to ``notes``.
+
+    With ``sample`` (a dry run), each block makes at most ``sample`` problems per parameter
+    point (a data block its first ``sample`` rows) and skips the family's measurement-only
+    parameters (:attr:`Family.measures`); ``weights`` then receives, per returned problem, how
+    many problems of the full suite it stands for. The sampled problems are those the full
+    suite makes first, so their text is the text a run sends."""
     from ..families.base import expand_grid, generate_problems
-    from ..transforms.base import apply_spec, parse_transform_spec
 
     base: list[Any] = []
     only: list[list[str] | None] = []  # per problem: the variants its block allows
+    stands: list[float] = []  # per problem: the problems of the full suite it stands for
     notes = [] if notes is None else notes
     for bi, b in enumerate(suite.problems):
         before = len(base)
         seed = suite.seed * 1000 + bi  # each block its own root seed, stable under edits elsewhere
         if b.data is not None:
-            probs = _data_block(b)
+            probs, w = _data_block(b, sample)
             base += _tagged(b, _paired(b, bi, probs, notes))
             only += [b.variants] * (len(base) - before)
+            stands += [w] * (len(base) - before)
             continue
+        count, params = b.count, dict(b.params)
+        if sample is not None:
+            count = min(b.count, sample)
+            fam = FAMILIES.get(b.family)
+            for m in getattr(fam, "measures", ()):
+                params.pop(m, None)
         if b.sweep:
             points, tags = [], []
             for knob in b.sweep:
                 for lv in b.knob_levels.get(knob, b.levels):
-                    for pt in expand_grid({**b.params, knob: lv}, b.grid):
+                    for pt in expand_grid({**params, knob: lv}, b.grid):
                         points.append(pt)
                         where = ", ".join(f"{k}={pt[k]}" for k in b.grid)  # the grid point
                         level = lv if isinstance(lv, str) else round(float(lv), 6)
@@ -387,7 +406,7 @@ def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> 
                             | ({"sweep_point": where} if where else {})
                         )
         else:
-            points = expand_grid(b.params, b.grid)
+            points = expand_grid(params, b.grid)
             tags = [{} for _ in points]
         probs = [
             p.model_copy(
@@ -397,7 +416,7 @@ def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> 
                     | {"formula_index": p.spawn_key[1]}
                 }
             )
-            for p in generate_problems(b.family, points, b.count, seed)
+            for p in generate_problems(b.family, points, count, seed)
         ]
         probs = _paired(b, bi, probs, notes)
         if b.edits:
@@ -406,11 +425,16 @@ def expand_problems(suite: Suite, notes: list[dict[str, Any]] | None = None) -> 
             probs = [q for p in probs for q in expand(p, b.edits, cumulative, individual)]
         base += _tagged(b, probs)
         only += [b.variants] * (len(base) - before)
+        stands += [b.count / count if count else 0.0] * (len(base) - before)
+    from ..transforms.base import apply_spec, parse_transform_spec
+
     out = []
     for v in suite.variants:
-        for p, allowed in zip(base, only, strict=True):
+        for p, allowed, w in zip(base, only, stands, strict=True):
             if allowed is not None and v.name not in allowed:
                 continue
+            if weights is not None:
+                weights.append(w)
             q = p
             for spec in v.transforms:
                 # reduce changes representation: cnf → vc / packing, coloring → cnf
@@ -440,8 +464,9 @@ def data_path(p: str) -> Path:
     return path
 
 
-def _data_block(b: ProblemBlock) -> list[Any]:
-    """The problems of a data block (first ``count``), expanded by its edits."""
+def _data_block(b: ProblemBlock, sample: int | None = None) -> tuple[list[Any], float]:
+    """The problems of a data block (first ``count``; with ``sample``, only the first
+    ``sample`` of those), expanded by its edits, and how many rows each row read stands for."""
     from ..families.base import Dataset
     from ..registry import DATASETS
 
@@ -449,13 +474,16 @@ def _data_block(b: ProblemBlock) -> list[Any]:
     if not isinstance(ds, Dataset):
         raise ConfigError("problems.family", b.family, "is not a dataset reader")
     probs = ds.load(data_path(str(b.data)))[: b.count]
+    w = 1.0
+    if sample is not None and len(probs) > sample:
+        w, probs = len(probs) / sample, probs[:sample]
     if not b.edits:
-        return list(probs)
+        return list(probs), w
     if ds.cumulative is None:
         raise ConfigError("problems.edits", b.edits, f"{b.family} data has no operator edits")
     from ..transforms.edits import expand
 
-    return [q for p in probs for q in expand(p, b.edits, ds.cumulative, ds.individual)]
+    return [q for p in probs for q in expand(p, b.edits, ds.cumulative, ds.individual)], w
 
 
 def _backtranslated(suite: Suite, problems: list[Any], out: Path) -> list[Any]:

@@ -206,6 +206,9 @@ class ZebraFamily:
     name = NAME
     kind = KIND
     Params = ZebraParams
+    # parameters that only add measurements to the metadata (the puzzle, its label and its text
+    # are the same without them): a suite's dry run leaves them at their defaults
+    measures = ("z3_runs",)
     # ``weights`` is a sampling preference with no realised target: the clue reduction keeps the
     # clues uniqueness needs, so the realised mix is ``metadata.clue_types`` (a histogram).
     knobs = (
