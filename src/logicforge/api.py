@@ -234,7 +234,17 @@ def score(
 
     by_id = {it.item_id: it for it in items}
     out = []
-    for r in records:
+    for i, r in enumerate(records, start=1):
+        if file_kind(r) != "record":
+            got = file_kind(r)
+            raise DataFileError(
+                f"row {i} of the records is not a record"
+                + (
+                    f" but a {got} ({', '.join(_SHAPES[got])}): give that file as --{got}s"
+                    if got
+                    else f" (it lacks {', '.join(f for f in _SHAPES['record'] if f not in r)})"
+                )
+            )
         it = by_id.get(r["item_id"])
         if it is None:
             raise DataFileError(
@@ -368,7 +378,7 @@ def iter_items(path: str | Path, read_ahead: int = READ_AHEAD) -> Iterator[Item]
                 try:
                     it = _parse_item(line)
                 except ValidationError as e:
-                    bad = _schema_error(path, "line", i, e)
+                    bad = _schema_error(path, "line", i, e, _row(line))
                     break
                 why = _item_problem(it, known)
                 if why:
@@ -378,6 +388,14 @@ def iter_items(path: str | Path, read_ahead: int = READ_AHEAD) -> Iterator[Item]
             yield from items
             if bad is not None:
                 raise bad
+
+
+def _row(line: bytes) -> Any:
+    """A line's JSON value for an error message (None when it is not JSON)."""
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None
 
 
 def _parse_item(line: bytes) -> Item:
@@ -447,16 +465,46 @@ def checked_rows(path: str | Path, model: Any, what: str) -> list[dict[str, Any]
         try:
             model.model_validate(obj)
         except ValidationError as e:
-            raise _schema_error(path, what, i, e) from None
+            raise _schema_error(path, what, i, e, obj) from None
         rows.append(obj)
     return rows
 
 
-def _schema_error(path: str | Path, what: str, i: int, e: Any) -> DataFileError:
-    """The first field of a row that does not fit its schema, named with file and row."""
+_SHAPES = {  # the fields that tell logicforge's files apart
+    "record": ("record_id", "item_id", "model"),
+    "item": ("item_id", "messages", "gold"),
+    "problem": ("problem_id", "label", "problem"),
+}
+
+
+def file_kind(row: Any) -> str | None:
+    """Which of logicforge's files a row comes from (``record``, ``item``, ``problem``), by
+    its fields, or None.
+
+    Example:
+        >>> file_kind({"record_id": "r", "item_id": "i", "model": "m", "text": "SAT"})
+        'record'
+    """
+    if not isinstance(row, dict):
+        return None
+    return next((k for k, keys in _SHAPES.items() if all(f in row for f in keys)), None)
+
+
+def _schema_error(path: str | Path, what: str, i: int, e: Any, row: Any = None) -> DataFileError:
+    """The first field of a row that does not fit its schema, named with file and row; a row
+    of another of logicforge's files (records given as items …) is named as such."""
+    label, what = (what, "item") if what == "line" else (what, what)  # items: "line i"
+    got = file_kind(row)
+    if got is not None and got != what:
+        return DataFileError(
+            f"{path}: this is {'an' if got[0] in 'aeiou' else 'a'} {got}s file (line {i} has "
+            f"{'an' if got[0] in 'aeiou' else 'a'} {got}'s fields: "
+            f"{', '.join(_SHAPES[got])}), not a file of {what}s — give it as --{got}s, and the "
+            f"{what}s file as --{what}s"
+        )
     err = e.errors()[0]
     where = ".".join(map(str, err["loc"])) or "(the row)"
-    return DataFileError(f"{path}: {what} {i}: {where}: {err['msg']}")
+    return DataFileError(f"{path}: {label} {i}: {where}: {err['msg']}")
 
 
 def load_problems(path: str | Path) -> list[LabelledProblem]:
@@ -467,7 +515,7 @@ def load_problems(path: str | Path) -> list[LabelledProblem]:
         try:
             out.append(LabelledProblem.model_validate(obj))
         except ValidationError as e:
-            raise _schema_error(path, "problem", i, e) from None
+            raise _schema_error(path, "problem", i, e, obj) from None
     return out
 
 

@@ -29,7 +29,7 @@ from ..registry import FAMILIES, RENDERERS
 from ..renderers.base import render_problem
 from ..runner import manifest
 from ..runner.store import read_jsonl, write_jsonl
-from .args import allow_errors, natural
+from .args import allow_errors, natural, positive
 
 
 def _value(field: str, raw: str) -> Any:
@@ -470,7 +470,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KEY=V1,V2",
         help="swept parameter (repeatable)",
     )
-    g.add_argument("--count", type=natural, default=10, help="problems per parameter point")
+    g.add_argument("--count", type=positive, default=10, help="problems per parameter point")
     g.add_argument(
         "--level",
         type=natural,
@@ -601,7 +601,7 @@ def build_parser() -> argparse.ArgumentParser:
     su.add_argument(
         "--renderer", action="append", help="replace the suite's renderers (repeatable)"
     )
-    su.add_argument("--count", type=natural, help="replace every block's formulas per point")
+    su.add_argument("--count", type=positive, help="replace every block's formulas per point")
     su.add_argument("--writer", help="replace the story writer model (story renderers)")
     su.add_argument("--concurrency", type=natural, default=8)
     su.add_argument("--no-cache", action="store_true")
@@ -641,9 +641,30 @@ EXIT_ERRORS = 3  # the run finished, but some records ended in an error (a rerun
 EXIT_BUDGET = 4  # the run stopped at --max-cost / --max-tokens-total (a rerun resumes)
 
 
+def _unknown_options(parser: argparse.ArgumentParser, cmd: str, extra: list[str]) -> None:
+    """Exit 2 with the verb's usage, naming the unknown arguments and the options they may be."""
+    import difflib
+
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[cmd]
+    known = [o for a in sub._actions for o in a.option_strings if o.startswith("--")]
+    hints = []
+    for word in extra:
+        if word.startswith("--"):
+            close = difflib.get_close_matches(word.split("=", 1)[0], known, n=2, cutoff=0.6)
+            if close:
+                hints.append(f"{word}: did you mean {' or '.join(close)}?")
+    sub.error(
+        f"unrecognized arguments: {' '.join(extra)}"
+        + ("".join(f"\n  {h}" for h in hints) if hints else f"\n  see: logicforge {cmd} --help")
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # said by the verb's own parser: its usage, and the option it could be
+        _unknown_options(parser, args.cmd, extra)
     args.argv, args.manifest = argv, None
     started = manifest.now()
     try:

@@ -22,6 +22,19 @@ def natural(text: str) -> int:
     return v
 
 
+def positive(text: str) -> int:
+    """An integer ≥ 1 (counts of problems: 0 would make an empty run that looks like a result).
+
+    Example:
+        >>> positive("2")
+        2
+    """
+    v = natural(text)
+    if v < 1:
+        raise argparse.ArgumentTypeError("must be an integer ≥ 1, not 0 (nothing would be made)")
+    return v
+
+
 def allow_errors(parser: argparse.ArgumentParser) -> None:
     """``--allow-errors``: exit 0 although records ended in an error (otherwise exit code 3)."""
     parser.add_argument(

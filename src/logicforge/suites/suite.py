@@ -232,6 +232,36 @@ def list_suites() -> list[str]:
     )
 
 
+def _key_hint(loc: tuple[Any, ...]) -> str:
+    """For an unknown key at ``loc`` in a suite: the keys allowed there, the closest first."""
+    import difflib
+
+    model: Any = Suite
+    for part in loc[:-1]:  # walk down to the model that holds the key
+        if isinstance(part, int):
+            continue
+        field = getattr(model, "model_fields", {}).get(part)
+        if field is None:
+            return ""
+        ann = field.annotation
+        inner = [a for a in getattr(ann, "__args__", (ann,)) if hasattr(a, "model_fields")]
+        inner += [
+            b
+            for a in getattr(ann, "__args__", ())
+            for b in getattr(a, "__args__", ())
+            if hasattr(b, "model_fields")
+        ]
+        if not inner and hasattr(ann, "model_fields"):
+            inner = [ann]
+        if not inner:
+            return ""
+        model = inner[0]
+    known = sorted(getattr(model, "model_fields", {}))
+    close = difflib.get_close_matches(str(loc[-1]), known, n=2, cutoff=0.6)
+    hint = f"did you mean {' or '.join(map(repr, close))}? " if close else ""
+    return f" — {hint}allowed here: {', '.join(known)}"
+
+
 def load_suite(name_or_path: str | Path, writer: str | None = None, **overrides: Any) -> Suite:
     """Load a shipped suite by name or a YAML file by path; ``overrides`` replace top-level keys
     and ``writer`` the story block's writer model (adding the block if the suite has none).
@@ -249,8 +279,14 @@ def load_suite(name_or_path: str | Path, writer: str | None = None, **overrides:
     else:
         f = resources.files(SHIPPED) / f"{name_or_path}.yaml"
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", str(name_or_path)) or not f.is_file():
+            import difflib
+
+            close = difflib.get_close_matches(str(name_or_path), list_suites(), n=3, cutoff=0.6)
+            hint = f"did you mean {' or '.join(map(repr, close))}? " if close else ""
             raise ConfigError(
-                "suite", str(name_or_path), f"no such suite; shipped: {', '.join(list_suites())}"
+                "suite",
+                str(name_or_path),
+                f"no such suite; {hint}shipped: {', '.join(list_suites())}",
             )
         text = f.read_text(encoding="utf-8")
     if len(text) > MAX_SUITE_BYTES:
@@ -269,7 +305,10 @@ def load_suite(name_or_path: str | Path, writer: str | None = None, **overrides:
     except ValidationError as e:
         err = e.errors()[0]
         where = ".".join(map(str, err["loc"]))
-        raise ConfigError(where, err.get("input"), err["msg"]) from None
+        msg = err["msg"]
+        if err.get("type") == "extra_forbidden":  # a misspelt key: name the ones it could be
+            msg += _key_hint(err["loc"])
+        raise ConfigError(where, err.get("input"), msg) from None
     suite.validate_names()
     return suite
 
