@@ -25,6 +25,7 @@ LAYERS: list[tuple[str, ...]] = [
         "aio",
         "jsonfast",
         "gctune",
+        "datadir",
     ),
     ("logic", "parse"),
     ("kinds",),

@@ -41,8 +41,10 @@ def expand(paths: Sequence[str | Path], suffixes: Iterable[str]) -> list[tuple[P
 
     out: list[tuple[Path, str]] = []
     seen: set[Path] = set()
+    from ..datadir import resolve
+
     for raw in paths:
-        s = str(raw)
+        s = str(resolve(raw))  # data:<rel> is read under the data folder
         if any(ch in s for ch in "*?["):
             found = [Path(x) for x in glob.glob(s, recursive=True)]
             files = [(f, str(f)) for f in found if f.is_file()]

@@ -491,14 +491,19 @@ def expand_problems(
 
 
 def data_path(p: str) -> Path:
-    """A data file or folder named in a suite: absolute, or relative to ``$LOGICFORGE_DATA``
-    (default ``.``)."""
-    import os
+    """A data file or folder named in a suite: absolute, or relative to the data folder
+    (:mod:`logicforge.datadir`: ``$LOGICFORGE_DATA``, else ``~/.local/share/logicforge``)."""
+    from ..datadir import LAYOUT, data_root, resolve
 
-    path = Path(p) if Path(p).is_absolute() else Path(os.environ.get("LOGICFORGE_DATA", ".")) / p
+    if p.startswith("data:"):
+        return resolve(p)
+    path = Path(p) if Path(p).is_absolute() else data_root() / p
     if not path.exists():
         raise ConfigError(
-            "problems.data", p, f"no such file ({path}); set LOGICFORGE_DATA to the data folder"
+            "problems.data",
+            p,
+            f"no such file ({path}); put the public benchmark files in the data folder "
+            f"({LAYOUT}) or set LOGICFORGE_DATA to the folder that holds them",
         )
     return path
 
