@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -40,10 +41,22 @@ def md_text(s: str) -> str:
     return " ".join(s.splitlines()) if "\n" in s or "\r" in s else s
 
 
+def md_header(s: str) -> str:
+    """A column name for a Markdown table: ``<``, ``>`` and ``&`` backslash-escaped (they read
+    as themselves in every renderer and in the raw file, where ``&lt;`` did not), ``|`` escaped.
+
+    Example:
+        >>> print(md_header("Small <10^3"))
+        Small \\<10^3
+    """
+    s = re.sub(r"([<>&|])", r"\\\1", s)
+    return " ".join(s.splitlines()) if "\n" in s or "\r" in s else s
+
+
 def to_markdown(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> str:
     cols = list(columns or dict.fromkeys(k for r in rows for k in r))
     out = [
-        "| " + " | ".join(md_text(str(c)) for c in cols) + " |",
+        "| " + " | ".join(md_header(str(c)) for c in cols) + " |",
         "|" + "|".join("---" for _ in cols) + "|",
     ]
     for r in rows:

@@ -138,8 +138,8 @@ def _load_note(
     Example:
         >>> _load_note((0.0, 10.0, 1.0), (2.0, 14.0, 3.0))  # 2 s: 4 s busy, 2 of them ours
         'BUSY: other processes used 1.0 cores during the probe; tokens/s is load-dependent (low)'
-        >>> _load_note((0.0, 10.0, 1.0), (2.0, 12.1, 3.0))
-        'idle: other processes used 0.1 cores during the probe'
+        >>> _load_note((0.0, 10.0, 1.0), (2.0, 12.4, 3.0))
+        'idle: other processes used 0.2 cores during the probe'
     """
     if before is None or after is None or after[0] <= before[0]:
         return "load unknown: tokens/s depends on what else runs"
