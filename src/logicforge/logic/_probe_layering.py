@@ -1,0 +1,3 @@
+def f():
+    from ..runner import store
+    import logicforge.reports
