@@ -349,9 +349,8 @@ def test_zebralogic_table1_in_the_papers_layout(tmp_path) -> None:
             text = "I give up."
         recs.append(score_response(it, "scripted", 0, Response(text=text)).model_dump(mode="json"))
     lf.report(recs, tmp_path / "rep", ps)
-    import html
 
-    md = html.unescape((tmp_path / "rep" / "zebralogic_table1.md").read_text()).splitlines()
+    md = (tmp_path / "rep" / "zebralogic_table1.md").read_text().splitlines()  # as written
     head = [c.strip() for c in md[0].strip("|").split("|")]
     assert head == ["model", "n", "Overall", "Small <10^3", "Medium 10^3–10^6",
                     "Large 10^6–10^9", "X-Large >10^9", "Cell-level Acc.", "No answer"]  # fmt: skip

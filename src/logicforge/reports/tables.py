@@ -42,14 +42,15 @@ def md_text(s: str) -> str:
 
 
 def md_header(s: str) -> str:
-    """A column name for a Markdown table: ``<``, ``>`` and ``&`` backslash-escaped (they read
-    as themselves in every renderer and in the raw file, where ``&lt;`` did not), ``|`` escaped.
+    """A column name for a Markdown table, as written: ``<`` becomes ``&lt;`` only where it
+    could open an HTML tag (before a letter, ``/``, ``!`` or ``?``), ``|`` is escaped — so
+    ``Small <10^3`` reads the same in the raw file and rendered.
 
     Example:
-        >>> print(md_header("Small <10^3"))
-        Small \\<10^3
+        >>> print(md_header("Small <10^3"), md_header("<b>x|y"))
+        Small <10^3 &lt;b>x\\|y
     """
-    s = re.sub(r"([<>&|])", r"\\\1", s)
+    s = re.sub(r"<(?=[A-Za-z/!?])", "&lt;", s).replace("|", "\\|")
     return " ".join(s.splitlines()) if "\n" in s or "\r" in s else s
 
 

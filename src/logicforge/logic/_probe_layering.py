@@ -1,3 +1,0 @@
-def f():
-    from ..runner import store
-    import logicforge.reports
