@@ -238,3 +238,19 @@ def test_the_conventional_metrics_are_drawn_against_alpha(tmp_path) -> None:
     page = lf.report(tmp_path / "r.jsonl", tmp_path / "rep", ps).read_text()
     assert (tmp_path / "rep" / "conventional_vs_alpha.png").stat().st_size > 10_000
     assert "Conventional metrics vs α: accuracy, precision sat" in page
+
+
+def test_the_overview_lists_parameter_rows_in_numeric_order(tmp_path) -> None:
+    """n_vars 5, 10, 25, 50 — not 10, 25, 5, 50 as strings."""
+    import re
+
+    import logicforge as lf
+
+    ps = lf.generate("ksat/random", {"alpha": 2.0}, count=1, seed=0,
+                     grid={"n_vars": [50, 10, 5, 25]})  # fmt: skip
+    recs = tmp_path / "r.jsonl"
+    lf.run(lf.render(ps), "oracle", recs)
+    page = lf.report(recs, tmp_path / "rep", ps).read_text()
+    order = [int(x) for x in re.findall(r"n_vars=(\d+)", page)]
+    first = list(dict.fromkeys(order))
+    assert first == [5, 10, 25, 50], first

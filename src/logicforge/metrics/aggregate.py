@@ -253,11 +253,20 @@ NATURAL = {
 }
 
 
-def _natural(s: str) -> tuple[Any, ...]:
-    """``"10*2"`` after ``"2*2"``, ``"x10"`` after ``"x9"``: digit runs compare as numbers."""
+def natural(s: str) -> tuple[Any, ...]:
+    """A sort key in which digit runs compare as numbers: ``"10*2"`` after ``"2*2"``,
+    ``"n_vars=50"`` after ``"n_vars=5"``.
+
+    Example:
+        >>> sorted(["n_vars=10", "n_vars=5", "n_vars=25"], key=natural)
+        ['n_vars=5', 'n_vars=10', 'n_vars=25']
+    """
     import re
 
     return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", s))
+
+
+_natural = natural
 
 
 def _sort_key(key: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -274,6 +274,8 @@ def _overview(
     command: str | None,
     scale: str | None = None,
 ) -> str:
+    from ..metrics.aggregate import natural
+
     esc = html.escape
     blocks: dict[tuple[str, str], dict[str, Any]] = defaultdict(
         lambda: {"problems": 0, "seeds": set(), "labels": Counter()}
@@ -295,7 +297,8 @@ def _overview(
             "seeds": ", ".join(map(str, sorted(s for s in b["seeds"] if s is not None))),
             "labels": ", ".join(f"{k} {v}" for k, v in sorted(b["labels"].items())),
         }
-        for (fam, params), b in sorted(blocks.items())
+        # parameters in numeric order (n_vars=5 before n_vars=10), not as strings
+        for (fam, params), b in sorted(blocks.items(), key=lambda kv: (kv[0][0], natural(kv[0][1])))
     ]
     models = model_rows(records)
     try:
