@@ -235,8 +235,8 @@ def score(
     by_id = {it.item_id: it for it in items}
     out = []
     for i, r in enumerate(records, start=1):
-        if file_kind(r) != "record":
-            got = file_kind(r)
+        got = file_kind(r)
+        if got != "record":
             raise DataFileError(
                 f"row {i} of the records is not a record"
                 + (
@@ -496,9 +496,9 @@ def _schema_error(path: str | Path, what: str, i: int, e: Any, row: Any = None) 
     label, what = (what, "item") if what == "line" else (what, what)  # items: "line i"
     got = file_kind(row)
     if got is not None and got != what:
+        a = "an" if got[0] in "aeiou" else "a"
         return DataFileError(
-            f"{path}: this is {'an' if got[0] in 'aeiou' else 'a'} {got}s file (line {i} has "
-            f"{'an' if got[0] in 'aeiou' else 'a'} {got}'s fields: "
+            f"{path}: this is {a} {got}s file (line {i} has {a} {got}'s fields: "
             f"{', '.join(_SHAPES[got])}), not a file of {what}s — give it as --{got}s, and the "
             f"{what}s file as --{what}s"
         )

@@ -6,6 +6,8 @@ message says what was wrong and what to do about it.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class LogicforgeError(Exception):
     """Base class of every error logicforge raises on purpose."""
@@ -37,14 +39,26 @@ class ConfigError(LogicforgeError):
         self.value = value
 
 
+def did_you_mean(name: str, known: Any, n: int = 3, cutoff: float = 0.6, quote: bool = True) -> str:
+    """``"did you mean 'a' or 'b'? "`` for the names in ``known`` closest to ``name``, or "".
+
+    Example:
+        >>> did_you_mean("twosat-tabel1", ["twosat-table1", "zebra-grid"])
+        "did you mean 'twosat-table1'? "
+    """
+    import difflib
+
+    close = difflib.get_close_matches(name, list(known), n=n, cutoff=cutoff)
+    shown = [repr(c) if quote else c for c in close]
+    return f"did you mean {' or '.join(shown)}? " if close else ""
+
+
 class UnknownNameError(LogicforgeError, KeyError):
     """A registry lookup used a name that is not registered."""
 
     def __init__(self, kind: str, name: str, known: list[str]) -> None:
-        import difflib
 
-        close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
-        hint = f"did you mean {' or '.join(map(repr, close))}? " if close else ""
+        hint = did_you_mean(name, known, cutoff=0.5)
         kinds = f"{kind[:-1]}ies" if kind.endswith("y") else f"{kind}s"
         msg = (
             f"unknown {kind} {name!r}; {hint}known {kinds}: {', '.join(sorted(known)) or '(none)'}"

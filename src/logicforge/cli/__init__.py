@@ -643,16 +643,16 @@ EXIT_BUDGET = 4  # the run stopped at --max-cost / --max-tokens-total (a rerun r
 
 def _unknown_options(parser: argparse.ArgumentParser, cmd: str, extra: list[str]) -> None:
     """Exit 2 with the verb's usage, naming the unknown arguments and the options they may be."""
-    import difflib
+    from ..errors import did_you_mean
 
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[cmd]
     known = [o for a in sub._actions for o in a.option_strings if o.startswith("--")]
     hints = []
     for word in extra:
         if word.startswith("--"):
-            close = difflib.get_close_matches(word.split("=", 1)[0], known, n=2, cutoff=0.6)
-            if close:
-                hints.append(f"{word}: did you mean {' or '.join(close)}?")
+            hint = did_you_mean(word.split("=", 1)[0], known, n=2, quote=False)
+            if hint:
+                hints.append(f"{word}: {hint.strip()}")
     sub.error(
         f"unrecognized arguments: {' '.join(extra)}"
         + ("".join(f"\n  {h}" for h in hints) if hints else f"\n  see: logicforge {cmd} --help")

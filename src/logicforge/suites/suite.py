@@ -36,7 +36,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..errors import CertificationError, ConfigError
+from ..errors import CertificationError, ConfigError, did_you_mean
 from ..registry import FAMILIES, RENDERERS
 
 SHIPPED = "logicforge.suites"
@@ -232,34 +232,26 @@ def list_suites() -> list[str]:
     )
 
 
+def _models_in(annotation: Any) -> list[Any]:
+    """The pydantic models an annotation names (``Block``, ``list[Block]``, ``Block | None`` …)."""
+    if hasattr(annotation, "model_fields"):
+        return [annotation]
+    return [m for a in getattr(annotation, "__args__", ()) for m in _models_in(a)]
+
+
 def _key_hint(loc: tuple[Any, ...]) -> str:
     """For an unknown key at ``loc`` in a suite: the keys allowed there, the closest first."""
-    import difflib
-
     model: Any = Suite
     for part in loc[:-1]:  # walk down to the model that holds the key
         if isinstance(part, int):
             continue
         field = getattr(model, "model_fields", {}).get(part)
-        if field is None:
-            return ""
-        ann = field.annotation
-        inner = [a for a in getattr(ann, "__args__", (ann,)) if hasattr(a, "model_fields")]
-        inner += [
-            b
-            for a in getattr(ann, "__args__", ())
-            for b in getattr(a, "__args__", ())
-            if hasattr(b, "model_fields")
-        ]
-        if not inner and hasattr(ann, "model_fields"):
-            inner = [ann]
+        inner = _models_in(field.annotation) if field is not None else []
         if not inner:
             return ""
         model = inner[0]
     known = sorted(getattr(model, "model_fields", {}))
-    close = difflib.get_close_matches(str(loc[-1]), known, n=2, cutoff=0.6)
-    hint = f"did you mean {' or '.join(map(repr, close))}? " if close else ""
-    return f" — {hint}allowed here: {', '.join(known)}"
+    return f" — {did_you_mean(str(loc[-1]), known, n=2)}allowed here: {', '.join(known)}"
 
 
 def load_suite(name_or_path: str | Path, writer: str | None = None, **overrides: Any) -> Suite:
@@ -279,10 +271,7 @@ def load_suite(name_or_path: str | Path, writer: str | None = None, **overrides:
     else:
         f = resources.files(SHIPPED) / f"{name_or_path}.yaml"
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", str(name_or_path)) or not f.is_file():
-            import difflib
-
-            close = difflib.get_close_matches(str(name_or_path), list_suites(), n=3, cutoff=0.6)
-            hint = f"did you mean {' or '.join(map(repr, close))}? " if close else ""
+            hint = did_you_mean(str(name_or_path), list_suites())
             raise ConfigError(
                 "suite",
                 str(name_or_path),
@@ -575,13 +564,13 @@ def _held(out: Path) -> list[dict[str, Any]]:
     return list(read_jsonl(path, allow_torn_tail=True)) if path.is_file() else []
 
 
-def _check_models_in(out: Path, suite: Suite) -> None:
+def _check_models_in(out: Path, suite: Suite, held: list[dict[str, Any]]) -> None:
     """Refuse an ``--out`` whose records include models this invocation does not run: every
     table, the headline and the report's "Reproduce" line would mix them in."""
     from ..models.base import load_model
 
     ours = {load_model(m).name for m in suite.models}
-    other = sorted({str(r.get("model")) for r in _held(out)} - ours)
+    other = sorted({str(r.get("model")) for r in held} - ours)
     if other:
         raise ConfigError(
             "--out",
@@ -592,10 +581,11 @@ def _check_models_in(out: Path, suite: Suite) -> None:
         )
 
 
-def _check_records_in(out: Path, suite: Suite, problems: Sequence[Any]) -> None:
+def _check_records_in(
+    out: Path, suite: Suite, problems: Sequence[Any], held: list[dict[str, Any]]
+) -> None:
     """Refuse an ``--out`` whose records answer problems or renderings this suite does not make
     (another suite, count, seed or parameters wrote them): resuming would mix two runs."""
-    held = _held(out)
     if not held:
         return
     ids = {p.problem_id for p in problems}
@@ -637,10 +627,11 @@ def run_suite(
     from ..runner.store import write_jsonl
 
     out = Path(out)
-    _check_models_in(out, suite)  # before any work
+    held = _held(out)  # the records already there, read once for both checks
+    _check_models_in(out, suite, held)  # before any work
     notes: list[dict[str, Any]] = []
     problems = expand_problems(suite, notes)
-    _check_records_in(out, suite, problems)  # before anything in the folder is rewritten
+    _check_records_in(out, suite, problems, held)  # before anything in the folder is rewritten
     before = (out / "problems.jsonl").read_bytes() if (out / "problems.jsonl").is_file() else None
     write_jsonl(out / "problems.jsonl", problems)
     if progress:  # say whether this run works on the problems already there
