@@ -60,7 +60,8 @@ def test_a_misspelt_suite_name_or_key_is_answered_with_the_closest(tmp_path, cap
     assert "'modles'" in err and "did you mean 'models'" in err and "allowed here:" in err
 
 
-def test_a_records_file_given_as_items_is_named_as_such(tmp_path, capsys) -> None:
+def test_a_records_file_given_as_items_is_named_as_such(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # a run's default cache folder is made in the working directory
     ps = lf.generate("ksat/random", {"n_vars": 5}, count=2, seed=0)
     items = lf.render(ps)
     write_jsonl(tmp_path / "items.jsonl", items)

@@ -73,7 +73,8 @@ def test_generate_run_score_report_with_the_oracle(renderer: str, tmp_path: Path
     n_items = sum(1 for line in items.read_text().splitlines() if line.strip())
     assert n_items >= 2
     records = tmp_path / "records.jsonl"
-    run = ["run", "--items", str(items), "--model", "oracle", "--records", str(records)]
+    run = ["run", "--items", str(items), "--model", "oracle", "--records", str(records),
+           "--cache", str(tmp_path / "cache.sqlite")]  # fmt: skip
     assert main([*run, "--quiet"]) == 0
     scored = tmp_path / "scored.jsonl"
     assert main(["score", "--items", str(items), "--records", str(records),
