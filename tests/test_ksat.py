@@ -20,7 +20,8 @@ def test_clause_shape_and_counts() -> None:
 
 def test_alpha_rounding_and_metadata() -> None:
     p = lf.generate("ksat/random", {"n_vars": 75, "alpha": 4.26}, count=1, seed=0)[0]
-    assert p.metadata["n_clauses"] == 320 and p.metadata["alpha"] == pytest.approx(320 / 75)
+    assert p.metadata["n_clauses"] == 320 and p.metadata["alpha"] == 4.26  # as asked
+    assert p.metadata["clause_ratio"] == pytest.approx(320 / 75)
     assert p.oracle["solver"] == "minisat22" and p.metadata["decisions"] is not None
     assert p.family == "ksat/random" and p.seed == 0 and p.label in ("SAT", "UNSAT")
 

@@ -26,6 +26,7 @@ LAYERS: list[tuple[str, ...]] = [
         "jsonfast",
         "gctune",
         "datadir",
+        "numfmt",
     ),
     ("logic", "parse"),
     ("kinds",),

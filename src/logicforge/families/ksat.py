@@ -235,13 +235,10 @@ class KSATFamily:
         self, p: KSATParams, rng: np.random.Generator
     ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         for attempt in range(1, p.max_attempts + 1):
-            m = None
+            m, alpha = None, p.alpha
             if p.alpha_choices is not None:  # α drawn per attempt, uniformly from the choices
-                m = int(
-                    round(
-                        float(p.alpha_choices[int(rng.integers(len(p.alpha_choices)))]) * p.n_vars
-                    )
-                )
+                alpha = float(p.alpha_choices[int(rng.integers(len(p.alpha_choices)))])
+                m = int(round(alpha * p.n_vars))
             lits = _draw(p, rng, m)
             cnf = CNF.trusted(tuple(map(tuple, lits.tolist())), p.n_vars)
             sol = solve(cnf, stats=True, timeout=p.solver_timeout)
@@ -254,7 +251,9 @@ class KSATFamily:
                     "n_vars": cnf.num_vars,
                     "n_clauses": cnf.num_clauses,
                     "k": p.k,
-                    "alpha": round(cnf.alpha, 6),
+                    # α as asked (the sweep's value, e.g. 4.26), the realised m / n beside it
+                    "alpha": round(cnf.alpha if alpha is None else float(alpha), 6),
+                    "clause_ratio": round(cnf.alpha, 6),
                     "attempts": attempt,
                     "decisions": sol.stats.get("decisions"),
                     "conflicts": sol.stats.get("conflicts"),

@@ -40,6 +40,7 @@ from ..kinds.items import build_item
 from ..logic.cnf import CNF
 from ..logic.sat import equivalent
 from ..models.base import Model, Prompt, Response, Sampling
+from ..numfmt import ratio_pct
 from ..registry import RENDERERS
 from ..renderers.trace import trace_instructions
 from ..schema import Item, LabelledProblem, Message
@@ -356,9 +357,9 @@ def story_stats(items: Sequence[Item | Mapping[str, Any]]) -> list[dict[str, Any
         out.append(
             r
             | {
-                "first_try_pct": round(100 * r["first_try"] / n, 1),
-                "retried_pct": round(100 * r["retried"] / n, 1),
-                "fallback_pct": round(100 * r["fallbacks"] / n, 1),
+                "first_try_pct": ratio_pct(r["first_try"], n),
+                "retried_pct": ratio_pct(r["retried"], n),
+                "fallback_pct": ratio_pct(r["fallbacks"], n),
             }
         )
     return sorted(out, key=lambda r: r["rendering"])

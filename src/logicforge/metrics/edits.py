@@ -27,6 +27,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ..numfmt import Percent
 from ..schema import answer_label
 from .stats import mean
 
@@ -94,7 +95,7 @@ def table11(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         rows.append(
             {
                 "Edits": k,
-                **{m: round(100 * norm[m], 2) for m in models},
+                **{m: Percent(100 * norm[m], 2) for m in models},  # the paper's two decimals
                 "Count": count[k],
                 "significant": ", ".join(sig),
             }

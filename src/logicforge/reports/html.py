@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .._version import __version__
+from ..numfmt import cell
 
 MAX_DRILLDOWN = 500
 MAX_PROMPT = 6000  # characters of a prompt shown in the drill-down
@@ -128,28 +129,10 @@ document.querySelectorAll('.filters select').forEach(function(s){s.addEventListe
 _JS_HASH = "sha256-" + base64.b64encode(hashlib.sha256(JS.encode()).digest()).decode()
 
 
-def _percent(col: str) -> bool:
-    """Columns that hold percentages (the papers' Sat. / Wit. / Acc. tables, ``…%`` names)."""
-    return (
-        col.endswith(("Sat.", "Wit.", "%", "_pct", "Acc."))
-        or col.startswith(("Sat.", "Wit."))
-        or col in ("Overall", "No answer")
-        or "10^" in col
-    )
-
-
 def _fmt(v: Any, col: str = "") -> str:
-    """A cell for reading: percentages with one decimal, other fractions with three, counts and
-    whole floats from 2 up as integers (``12.0`` is 12), undefined as "—"."""
-    if v is None:
-        return "—"
-    if isinstance(v, float):
-        if _percent(col):
-            return f"{v:.1f}"
-        if v.is_integer() and abs(v) >= 2:  # a count or a mean that happens to be whole
-            return str(int(v))
-        return f"{v:.3f}"
-    return str(v)
+    """A cell for reading, in the one format of its kind (:func:`logicforge.numfmt.cell`):
+    percentages with one decimal, other floats with three, undefined as "—"."""
+    return cell(v, True)
 
 
 def table_html(name: str, rows: Sequence[Mapping[str, Any]]) -> str:

@@ -27,7 +27,7 @@ PALETTE = [
     "#8c564b",
     "#e377c2",
     "#17becf",
-    "#7f7f7f",
+    "#bcbd22",
 ]
 
 
@@ -37,6 +37,11 @@ def model_colours(models: Sequence[str]) -> dict[str, str]:
 
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+# (line style, marker) per second series dimension (a model's renderings)
+SERIES_STYLES = (("-", "o"), ("--", "s"), (":", "^"), ("-.", "D"), ((0, (5, 1, 1, 1)), "v"))
+
+
+MIN_BAND_N = 10  # below this many items at a point, a 95 % band is wider than it is useful
 
 
 def model_lines(
@@ -46,14 +51,20 @@ def model_lines(
     y: str,
     colours: Mapping[str, str],
     style: str = "-o",
-) -> None:
+) -> str | None:
     """One line per model (per model and rendering when the rows have several renderings)
     through its (x, y) points, skipping undefined values, in fixed colours and each with its own
-    marker (so a series under another stays visible), with its 95 % band where the rows carry
-    ``<y>_lo`` / ``<y>_hi`` (up to four series; more bands would hide each other)."""
+    marker (so a series under another stays visible), with its 95 % interval where the rows carry
+    ``<y>_lo`` / ``<y>_hi`` (up to four series; more would hide each other): a shaded band when
+    every point has at least ``MIN_BAND_N`` items (``n``), else thin error bars, each series
+    nudged sideways, so wide small-n intervals never merge into slabs. Returns how the
+    intervals were drawn: ``"bands"``, ``"bars"`` or None."""
     renderings = {r.get("rendering") for r in rows}
     split = len(renderings) > 1
     keys = sorted({(str(r["model"]), str(r.get("rendering")) if split else "") for r in rows})
+    xs_all = sorted({float(r[x]) for r in rows if isinstance(r.get(x), int | float)})
+    span = (xs_all[-1] - xs_all[0]) if len(xs_all) > 1 else 1.0
+    drawn: str | None = None
     for i, (m, rend) in enumerate(keys):
         mine = [
             r
@@ -75,8 +86,21 @@ def model_lines(
                 label=f"{m} · {rend}" if split else m)  # fmt: skip
         lo = [r.get(f"{y}_lo") for r in pts]
         hi = [r.get(f"{y}_hi") for r in pts]
-        if len(keys) <= 4 and all(v is not None for v in lo + hi):  # more bands hide each other
+        if len(keys) > 4 or any(v is None for v in lo + hi):
+            continue
+        if all(r.get("n", MIN_BAND_N) >= MIN_BAND_N for r in pts):
             ax.fill_between(xs, lo, hi, color=colour, alpha=0.12, linewidth=0)
+            drawn = drawn or "bands"
+        elif all(isinstance(v, int | float) for v in xs):
+            dx = (i - (len(keys) - 1) / 2) * 0.012 * span
+            ys = [float(r[y]) for r in pts]
+            los, his = [float(v or 0) for v in lo], [float(v or 0) for v in hi]
+            ax.errorbar([float(v) + dx for v in xs], ys,
+                        yerr=[[a - b for a, b in zip(ys, los, strict=True)],
+                              [b - a for a, b in zip(ys, his, strict=True)]],
+                        fmt="none", ecolor=colour, elinewidth=0.8, capsize=2, alpha=0.7)  # fmt: skip
+            drawn = "bars"
+    return drawn
 
 
 def median_decisions(problems: Sequence[Mapping[str, Any]]) -> float | None:
@@ -121,20 +145,27 @@ def phase_transition(
     ax1.set_xlabel("clause density α = L/N")
     ax1.set_ylabel("median decisions")
     ax2 = ax1.twinx()
-    ax2.plot(alphas, psat, "-s", color="#1f77b4", lw=2.5, alpha=0.6, label="P(SAT) (solver)")
+    # the solver's P(SAT) is a wide grey band beneath every model's line: a model that matches
+    # it (the oracle) is drawn on top and both stay visible; no model colour is grey
+    ax2.plot(alphas, psat, "-", color="#9e9e9e", lw=7, alpha=0.45, zorder=1,
+             solid_capstyle="round", label="P(SAT) (solver)")  # fmt: skip
     pred: dict[str, dict[float, list[bool]]] = {}
     for r in rows:
         a = r.get("alpha")
         if a is None or r.get("pred") is None and not r.get("error") and not r.get("parse_failure"):
             continue
         pred.setdefault(r["model"], {}).setdefault(float(a), []).append(r.get("pred") == "SAT")
-    for m, d in sorted(pred.items()):
+    for i, (m, d) in enumerate(sorted(pred.items())):
         xs = sorted(d)
         ax2.plot(
             xs,
             [sum(d[x]) / len(d[x]) for x in xs],
-            "--^",
-            color=colours.get(m, "grey"),
+            ("--", ":", "-.", "-")[i % 4],
+            marker=MARKERS[i % len(MARKERS)],
+            ms=5,
+            lw=1.4,
+            zorder=3 + i,
+            color=colours.get(m, "black"),
             label=f"P(pred SAT): {m}",
         )
     ax2.set_ylim(-0.03, 1.03)
@@ -148,7 +179,7 @@ def phase_transition(
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
-    return "Phase transition: median MiniSat decisions (black) and P(SAT) from the solver (blue), with each model's rate of predicting SAT, against clause density α."
+    return "Phase transition: median MiniSat decisions (black) and P(SAT) from the solver (wide grey band), with each model's rate of predicting SAT, against clause density α."
 
 
 def metric_vs(
@@ -173,9 +204,10 @@ def metric_vs(
         nrows, cols, figsize=(4.6 * cols if cols > 1 else 7, 3.6 * nrows + 0.6), dpi=110,
         squeeze=False,
     )  # fmt: skip
+    drawn: set[str | None] = set()
     for ax, fam in zip(axes.flat, panels, strict=False):
         rows = [r for r in agg_rows if fam is None or str(r.get("family")) == fam]
-        model_lines(ax, rows, x, metric, colours)
+        drawn.add(model_lines(ax, rows, x, metric, colours))
         ax.set_xlabel(x, fontsize=10)
         ax.set_ylabel(metric, fontsize=10)
         ax.set_ylim(-0.03, 1.03)
@@ -193,7 +225,14 @@ def metric_vs(
     fig.savefig(path)
     plt.close(fig)
     per = ", one panel per family" if len(panels) > 1 else ""
-    return f"{title}: {metric} per model against {x} (95 % bands){per}."
+    how = (
+        f" (95 % Wilson intervals as error bars: fewer than {MIN_BAND_N} items at some points)"
+        if "bars" in drawn
+        else " (95 % bands)"
+        if "bands" in drawn
+        else ""
+    )
+    return f"{title}: {metric} per model against {x}{how}{per}."
 
 
 def panels_vs(

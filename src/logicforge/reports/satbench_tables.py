@@ -22,6 +22,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..numfmt import Fixed, ratio_pct
 from .studies import _pct
 
 BUCKETS = ("easy", "medium", "hard")
@@ -155,9 +156,7 @@ def table5(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         row: dict[str, Any] = {"Error Type": label}
         for m in models:
             known = cls != "spurious priors" or m in judged  # no judge, no spurious priors
-            row[f"{m} (%)"] = (
-                round(100.0 * counts[m][cls] / total[m], 1) if known and total[m] else None
-            )
+            row[f"{m} (%)"] = ratio_pct(counts[m][cls], total[m]) if known else None
         rows.append(row)
     rows.append({"Error Type": "classified errors", **{f"{m} (%)": total[m] for m in models}})
     return rows
@@ -182,24 +181,28 @@ def clauses_figure(
     rows: Sequence[Mapping[str, Any]], colours: Mapping[str, str], path: Any
 ) -> str | None:
     """Fig. 4: accuracy against clause count, one line per model (and rendering)."""
-    from .plots import _plt
+    from .plots import SERIES_STYLES, _plt
 
     if len({r["n_clauses"] for r in rows}) < 2:
         return None
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
-    series: dict[str, list[tuple[int, float]]] = defaultdict(list)
+    series: dict[tuple[str, str], list[tuple[int, float]]] = defaultdict(list)
     for r in rows:
-        name = r["model"] + (f" · {r['rendering']}" if "rendering" in r else "")
-        series[name].append((r["n_clauses"], r["accuracy"]))
-    for name, pts in sorted(series.items()):
+        series[(r["model"], r.get("rendering", ""))].append((r["n_clauses"], r["accuracy"]))
+    # colour by model, line style and marker by rendering: two renderings of one model differ
+    rends = sorted({rend for _, rend in series})
+    style = {rend: SERIES_STYLES[i % len(SERIES_STYLES)] for i, rend in enumerate(rends)}
+    for (model, rend), pts in sorted(series.items()):
+        ls, marker = style[rend]
         ax.plot(
             [x for x, _ in pts],
             [y for _, y in pts],
-            "-o",
-            ms=3,
-            label=name,
-            color=colours.get(name.split(" · ")[0]),
+            ls=ls,
+            marker=marker,
+            ms=4,
+            label=model + (f" · {rend}" if rend else ""),
+            color=colours.get(model),
         )
     ax.axhline(50, color="grey", lw=0.8, ls=":")
     ax.set_xlabel("clauses")
@@ -230,8 +233,8 @@ def formula_stats(problems: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
             {
                 "method": method,
                 "formulas": len(ps),
-                "mean_variables": round(sum(p["metadata"]["n_vars"] for p in ps) / len(ps), 1),
-                "mean_clauses": round(sum(len(p["problem"]["clauses"]) for p in ps) / len(ps), 1),
+                "mean_variables": Fixed(sum(p["metadata"]["n_vars"] for p in ps) / len(ps), 1),
+                "mean_clauses": Fixed(sum(len(p["problem"]["clauses"]) for p in ps) / len(ps), 1),
                 "unit_clause_share": round(sum(len(c) == 1 for c in clauses) / len(clauses), 3)
                 if clauses
                 else None,
@@ -242,8 +245,8 @@ def formula_stats(problems: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
             {
                 "method": "SATBench (paper, Table 2)",
                 "formulas": 2100,
-                "mean_variables": 36.0,
-                "mean_clauses": 20.6,
+                "mean_variables": Fixed(36.0, 1),
+                "mean_clauses": Fixed(20.6, 1),
                 "unit_clause_share": None,
             }
         )
@@ -286,10 +289,10 @@ def error_aware_fixes(records: Sequence[Mapping[str, Any]]) -> list[dict[str, An
                 "problems": len(both),
                 "failed": len(failed),
                 "fixed": fixed,
-                "fixed_pct": round(100 * fixed / len(failed), 1) if failed else None,
+                "fixed_pct": ratio_pct(fixed, len(failed)),
                 "right": len(right),
                 "broken": broken,
-                "broken_pct": round(100 * broken / len(right), 1) if right else None,
+                "broken_pct": ratio_pct(broken, len(right)),
             }
         )
     return rows

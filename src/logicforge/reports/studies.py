@@ -16,11 +16,12 @@ import numpy as np
 
 from ..metrics.stats import mean as _mean
 from ..metrics.stats import per_formula
+from ..numfmt import pct
 from ..schema import answer_label
 
 
 def _pct(x: float | None) -> float | None:
-    return None if x is None else round(100.0 * x, 1)
+    return pct(x)
 
 
 def _by_model(records: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:

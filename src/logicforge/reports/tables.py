@@ -1,5 +1,6 @@
 """Plain tables: CSV and Markdown from lists of dicts. An undefined value (None) is blank / "—";
-a metric that does not apply to a row (absent from it) is blank / "n/a"."""
+a metric that does not apply to a row (absent from it) is blank / "n/a". Numbers read as
+:mod:`logicforge.numfmt` says: percentages with one decimal, other floats with three."""
 
 from __future__ import annotations
 
@@ -10,13 +11,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..numfmt import cell
+
 
 def _cell(v: Any, md: bool) -> str:
-    if v is None:
-        return "—" if md else ""
-    if isinstance(v, float):
-        return f"{v:.3f}" if md else repr(round(v, 6))
-    return str(v)
+    return cell(v, md)
 
 
 def to_csv(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> str:

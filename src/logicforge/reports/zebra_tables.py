@@ -23,6 +23,7 @@ from typing import Any
 from ..kinds import format_of
 from ..kinds.vote import winner
 from ..metrics.ttc import pass_at_k
+from ..numfmt import pct
 from ..schema import Answer
 
 GROUPS = ("Small", "Medium", "Large", "X-Large")
@@ -30,7 +31,7 @@ PAPER_N = (128, 32)
 
 
 def _pct(xs: list[float]) -> float | None:
-    return round(100.0 * sum(xs) / len(xs), 1) if xs else None
+    return pct(sum(xs) / len(xs)) if xs else None
 
 
 def _ok(r: Mapping[str, Any]) -> bool:
