@@ -283,6 +283,7 @@ def test_a_reused_out_holding_other_models_or_another_run_is_refused(tmp_path) -
     items = (out / "items.jsonl").read_bytes()
     records = (out / "records.jsonl").read_bytes()
     report = (out / "report" / "report.html").read_bytes()
+    man = (out / "manifest.json").read_bytes()
     # another model: refused, nothing rewritten
     assert main([*base, "--model", "oracle", "--model", "random", "--count", "1"]) == 2
     # another rendering set (records this run would not make): refused
@@ -292,12 +293,15 @@ def test_a_reused_out_holding_other_models_or_another_run_is_refused(tmp_path) -
     assert (out / "items.jsonl").read_bytes() == items
     assert (out / "records.jsonl").read_bytes() == records
     assert (out / "report" / "report.html").read_bytes() == report
+    assert (out / "manifest.json").read_bytes() == man  # a refusal leaves no trace
     # the same run resumes; naming the other model too, or a larger count, goes on
     assert main([*base, "--model", "always-sat", "--count", "1"]) == 0
     assert (out / "records.jsonl").read_bytes() == records
     assert main([*base, "--model", "always-sat", "--model", "random", "--count", "2"]) == 0
     models = {json.loads(x)["model"] for x in (out / "records.jsonl").read_text().splitlines()}
     assert models == {"always-sat", "random"}
+    runs = json.loads((out / "manifest.json").read_text())["invocations"]
+    assert [r["status"] for r in runs] == ["finished"] * 3  # the first, the resume, the larger
 
 
 def test_a_suite_whose_every_story_was_discarded_exits_non_zero(tmp_path, capsys) -> None:

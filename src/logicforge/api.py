@@ -13,6 +13,7 @@ from . import jsonfast
 from .errors import ConfigError, DataFileError
 from .models.base import Model, Sampling, load_model
 from .renderers.base import render_problem
+from .runner import manifest as _manifest
 from .runner.budget import Budget
 from .runner.cache import ResponseCache
 from .runner.runner import TRUNCATION, error_summary, item_meta, run_model, score_response
@@ -163,8 +164,11 @@ def run(
     ray_address: str | None = None,
     truncation: str = "incorrect",
     budget: Budget | None = None,
+    manifest: bool = True,
 ) -> dict[str, Any]:
-    """Run a model over items, appending scored records to ``records_path`` (resumable).
+    """Run a model over items, appending scored records to ``records_path`` (resumable), and
+    write the manifest beside them (``manifest=False``: not; see
+    :mod:`logicforge.runner.manifest`) — also when the run fails or is interrupted.
 
     ``items`` may be a list or a stream (see :func:`iter_items`); ``total_items`` sizes the
     progress line for streams. ``tokenizer`` (``auto``, ``smollm2``, ``words`` or None) counts
@@ -196,6 +200,8 @@ def run(
         progress = sys.stderr.isatty() or "ipykernel" in sys.modules
     concurrency = getattr(m, "concurrency", None) or concurrency  # a model's own setting wins
     cache = ResponseCache(cache_path) if cache_path else None
+    started, rc = _manifest.now(), 2
+    counts: dict[str, Any] = {}
     try:
         counts = run_model(
             items,
@@ -214,13 +220,54 @@ def run(
             truncation=truncation,
             budget=budget,
         )
+        rc = 3 if counts.get("errors") else 0
+    except KeyboardInterrupt:
+        rc = 130
+        raise
     finally:
         if cache:
             cache.close()
+        if manifest:
+            _run_manifest(records_path, items, m, model, started, rc, counts, samples, sampling)
     summary = error_summary(m.name, counts)
     if summary:  # never silent: an outage must not pass as a finished run
         print(f"logicforge: {summary}", file=sys.stderr)
     return counts
+
+
+def _run_manifest(
+    records_path: str | Path,
+    items: Iterable[Item],
+    m: Model,
+    spec: str | Model,
+    started: str,
+    rc: int,
+    counts: Mapping[str, Any],
+    samples: int,
+    sampling: Sampling | None,
+) -> None:
+    """The manifest of one :func:`run` call, beside its records (see ``runner.manifest``)."""
+    import dataclasses
+
+    rec = Path(records_path)
+    where = _manifest.beside(rec)
+    name = spec if isinstance(spec, str) else m.name
+    run = {k: v for k, v in counts.items() if k != "file"}
+    _manifest.write_manifest(
+        where.parent,
+        where.name,
+        _manifest.manifest(
+            None,
+            started=started,
+            exit_code=rc,
+            call=_manifest.call_of("run", items, name, rec, samples=samples),
+            models=[_manifest.model_entry(name, m)],
+            sampling=dataclasses.asdict(sampling or Sampling()),
+            samples=samples,
+            runs={m.name: run} if run else {},
+            records=counts.get("file") or _manifest.record_counts(rec),
+        ),
+    )
 
 
 def score(
@@ -291,7 +338,9 @@ def report(
     ``analyses`` names the analyses to run (default: every one that applies, see
     :mod:`logicforge.reports.analyses`); ``headline`` (``table``, ``figure``, ``metric``)
     chooses the first screen's table and figure; ``scale`` (a suite's ``paper_scale``) states
-    the paper's own scale in the overview, beside this run's counts."""
+    the paper's own scale in the overview, beside this run's counts. Without ``problems``, a
+    ``problems.jsonl`` beside a records file (``generate``, ``import`` and ``rescore`` write
+    one there) gives the problems the records answer."""
     from .metrics.usage import PriceTable
     from .reports.build import build_report
 
@@ -316,6 +365,8 @@ def report(
         if isinstance(problems, str | Path)
         else [p.model_dump(mode="json") if hasattr(p, "model_dump") else dict(p) for p in problems]
     )
+    if not probs and isinstance(records, str | Path):
+        probs = _problems_beside(Path(records), recs)
     its = (
         checked_rows(items, Item, "item")
         if isinstance(items, str | Path)
@@ -334,6 +385,20 @@ def report(
         headline=headline,
         scale=scale,
     )
+
+
+def _problems_beside(records: Path, recs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The problems of ``problems.jsonl`` beside a records file that the records answer (none
+    when there is no such file, it is not a problems file, or no record answers one of them)."""
+    path = records.parent / "problems.jsonl"
+    if not path.is_file() or path == records:
+        return []
+    try:
+        rows = checked_rows(path, LabelledProblem, "problem")
+    except DataFileError:
+        return []  # not a problems file: the report goes on without
+    asked = {str((r.get("meta") or {}).get("problem_id")) for r in recs}
+    return [p for p in rows if p.get("problem_id") in asked]
 
 
 READ_AHEAD = 64  # item lines parsed together by iter_items

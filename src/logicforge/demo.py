@@ -32,7 +32,7 @@ def run_demo(out: Path, per_alpha: int = 5, embedded_per_alpha: int = 2, seed: i
         f"generated {len(problems)} random 3-SAT problems (N=20; {labels.count('SAT')} SAT, {labels.count('UNSAT')} UNSAT)"
     )
     for m in BASELINES:
-        api.run(items, m, records, concurrency=4)
+        api.run(items, m, records, concurrency=4, manifest=False)
     if embedded_per_alpha > 0:
         subset = [it for it in items if it.metadata["spawn_key"][1] < embedded_per_alpha]
         print(f"running the embedded model (SmolLM2-135M-Instruct, CPU) on {len(subset)} items …")
@@ -45,6 +45,7 @@ def run_demo(out: Path, per_alpha: int = 5, embedded_per_alpha: int = 2, seed: i
                 concurrency=1,
                 cache_path=out / "cache.sqlite",
                 progress=True,
+                manifest=False,  # `logicforge demo` writes the demo's one manifest
             )
         except ModelError as e:
             print(f"embedded model unavailable: {e}")

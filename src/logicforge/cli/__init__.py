@@ -166,6 +166,20 @@ def cmd_run(a: argparse.Namespace) -> int:
         budget = Budget(a.max_cost, a.max_tokens_total, prices)  # one budget for every model
         for m in models:
             budget.check_model(m.name)  # before any request
+    rec = Path(a.records)
+    where = manifest.beside(rec)
+    a.manifest = (  # named before the work: an interrupted run leaves its manifest too
+        where.parent,
+        where.name,
+        {
+            "models": [manifest.model_entry(s, m) for s, m in zip(a.model, models, strict=True)],
+            "sampling": dataclasses.asdict(sampling),
+            "samples": a.samples,
+            "items": a.items,
+            "runs": runs,
+            "records": lambda: _file_counts(runs, rec),
+        },
+    )
     for spec, m in zip(a.model, models, strict=True):
         if budget is not None and budget.stopped:
             break
@@ -187,6 +201,7 @@ def cmd_run(a: argparse.Namespace) -> int:
             ray_address=a.ray_address,
             truncation=a.truncation,
             budget=budget,
+            manifest=False,  # the command's own manifest covers every model
         )
         errors += c["errors"]
         runs[m.name] = c
@@ -196,20 +211,6 @@ def cmd_run(a: argparse.Namespace) -> int:
         print(
             f"{m.name}: {c['done']} new records ({c['errors']} errors, {c['cached']} from cache); {c['total']} in {a.records}"
         )
-    rec = Path(a.records)
-    where = manifest.beside(rec)
-    a.manifest = (
-        where.parent,
-        where.name,
-        {
-            "models": [manifest.model_entry(s, m) for s, m in zip(a.model, models, strict=True)],
-            "sampling": dataclasses.asdict(sampling),
-            "samples": a.samples,
-            "items": a.items,
-            "runs": runs,
-            "records": _file_counts(runs, rec),
-        },
-    )
     if budget is not None:
         b = budget.summary()
         spent = f"${b['spent_usd']:.4f} of ${a.max_cost:g}" if a.max_cost is not None else ""
@@ -366,6 +367,15 @@ def cmd_suite(a: argparse.Namespace) -> int:
     if a.dry_run:
         return _suite_dry_run(suite, out, a)
     summary: dict[str, Any] = {}
+    models = [manifest.model_entry(s, load_model(s)) for s in suite.models]
+    a.manifest = (out, "manifest.json", {  # named first: an interrupted suite leaves it too
+        "suite": suite.model_dump(mode="json"),
+        "models": models,
+        "sampling": dataclasses.asdict(Sampling(**suite.sampling)),
+        "seed": suite.seed,
+        "runs": summary,
+        "records": lambda: _file_counts(summary, out / "records.jsonl"),
+    })  # fmt: skip
     path = run_suite(
         suite,
         out,
@@ -375,15 +385,6 @@ def cmd_suite(a: argparse.Namespace) -> int:
         command=command_line(a.argv),
         summary=summary,
     )
-    models = [manifest.model_entry(s, load_model(s)) for s in suite.models]
-    a.manifest = (out, "manifest.json", {
-        "suite": suite.model_dump(mode="json"),
-        "models": models,
-        "sampling": dataclasses.asdict(Sampling(**suite.sampling)),
-        "seed": suite.seed,
-        "runs": summary,
-        "records": _file_counts(summary, out / "records.jsonl"),
-    })  # fmt: skip
     print(f"report: {path}")
     from ..suites.suite import empty_story_arms
 
@@ -403,6 +404,12 @@ def _file_counts(runs: dict[str, Any], records: Path) -> dict[str, dict[str, int
 
 def cmd_demo(a: argparse.Namespace) -> int:
     from ..demo import run_demo
+
+    out = Path(a.out)
+    a.manifest = (out, "manifest.json", {
+        "demo": {"per_alpha": a.per_alpha, "embedded_per_alpha": 0 if a.no_embedded else a.embedded_per_alpha},
+        "records": lambda: manifest.record_counts(out / "records.jsonl"),
+    })  # fmt: skip
 
     path = run_demo(
         Path(a.out),
@@ -667,30 +674,45 @@ def main(argv: list[str] | None = None) -> int:
         _unknown_options(parser, args.cmd, extra)
     args.argv, args.manifest = argv, None
     started = manifest.now()
+    rc = 2
     try:
         rc = int(args.fn(args))
-        if args.manifest is not None:  # the command's own facts, beside its outputs
-            folder, name, fields = args.manifest
-            manifest.write_manifest(
-                folder, name, manifest.manifest(argv, started=started, exit_code=rc, **fields)
-            )
         return rc
     except LogicforgeError as e:
         print(f"logicforge {args.cmd}: error: {e}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (`| head`): stop quietly
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - so the exit flush cannot fail
+        rc = 0
         return 0
     except OSError as e:  # a path that is a folder, exists, is read-only, a full disk …
         where = f"{e.filename}: " if e.filename else ""
         print(f"logicforge {args.cmd}: error: {where}{e.strerror or e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        rc = 130
         print(
             f"logicforge {args.cmd}: interrupted; finished records are kept — rerun the same command to resume",
             file=sys.stderr,
         )
         return 130
+    finally:
+        # the command's own facts, beside its outputs — also when it ended with errors (3) or
+        # was interrupted (130): a verb names its manifest before its work. A refused command
+        # (2: bad config, a folder of another run) changes nothing, its manifest included.
+        if args.manifest is not None and rc != 2:
+            folder, name, fields = args.manifest
+            fields = dict(fields)
+            history = bool(fields.pop("_history", True))  # False: the verb rewrote its outputs
+            try:
+                manifest.write_manifest(
+                    folder,
+                    name,
+                    manifest.manifest(argv, started=started, exit_code=rc, **fields),
+                    history=history,
+                )
+            except OSError as e:  # never hide the command's own outcome behind this one
+                print(f"logicforge {args.cmd}: manifest not written: {e}", file=sys.stderr)
 
 
 def command_line(argv: list[str]) -> str:

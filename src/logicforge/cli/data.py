@@ -52,6 +52,11 @@ def cmd_import(a: argparse.Namespace) -> int:
         "items": len(items),
         "out": str(out),
     }
+    a.manifest = (out, "manifest.json", {
+        "dataset": a.dataset, "sources": [str(x) for x in a.paths], "licence": a.licence,
+        "renderers": a.renderer, "timeout_s": a.timeout, "counts": summary,
+        "_history": False,  # problems and items are rewritten whole
+    })  # fmt: skip
     if a.json:
         print(json.dumps(summary))
     else:
@@ -167,6 +172,18 @@ def cmd_rescore(a: argparse.Namespace) -> int:
     for rec in records:
         by.setdefault(rec.model, []).append(bool(rec.verdict and rec.verdict.correct))
     acc = {m: round(sum(v) / len(v), 4) for m, v in sorted(by.items())}
+    from ..runner import manifest
+
+    configs = {rec.model: rec.config for rec in records if rec.config}
+    a.manifest = (out, "manifest.json", {
+        "format": a.format, "sources": [str(x) for x in a.paths], "dataset": a.import_,
+        "items": a.items, "model": a.model,
+        "source_config": configs,  # the generation settings the source files state
+        "counts": {"rows_read": rows_read, "scored": len(records), "left_out": len(log.rejected),
+                   "accuracy": acc},
+        "records": lambda: manifest.record_counts(out / "records.jsonl"),
+        "_history": False,  # records.jsonl is rewritten whole
+    })  # fmt: skip
     if a.json:
         print(
             json.dumps(

@@ -11,9 +11,10 @@ report compares it with logicforge's (``rescore_disagreements``).
 Formats:
 
 * ``zeroeval`` — ZeroEval result files (a JSON list of ``{id, output: [reply], generator,
-  chat_history: [prompt], configs}``);
+  chat_history: [prompt], configs}``); ``configs`` (temperature, top_p, max_tokens, engine,
+  repetition_penalty) becomes each record's ``config``, so the report shows the sampling;
 * ``jsonl`` — one ``{"id", "model", "response"}`` object per line (``sample``, ``prompt``,
-  ``correct`` optional), ids matching an item, problem or source id;
+  ``correct``, ``config`` optional), ids matching an item, problem or source id;
 * ``inspect`` — Inspect AI eval logs (``.eval`` through ``inspect_ai``, ``.json`` directly):
   each sample's input, output completion, epoch (sample = epoch − 1) and its first scorer's
   value as the source verdict; the log's model;
@@ -58,6 +59,27 @@ class Reply:
     source_verdict: bool | None = None
     finish_reason: str | None = None
     error: str | None = None
+    config: dict[str, Any] | None = None  # how the source generated it (temperature, top_p …)
+
+
+# a source's generation settings under the names a record's config uses
+CONFIG_KEYS = {"temperature": "temperature", "top_p": "top_p", "max_tokens": "max_tokens",
+               "max_new_tokens": "max_tokens", "seed": "seed", "repetition_penalty":
+               "repetition_penalty", "engine": "engine"}  # fmt: skip
+
+
+def source_config(raw: Any, source: str) -> dict[str, Any] | None:
+    """A source's generation settings as a record's ``config`` (``source`` names the harness);
+    None when it carries none.
+
+    Example:
+        >>> source_config({"temperature": 0.0, "top_p": 1.0, "max_tokens": 4096}, "zeroeval")
+        {'source': 'zeroeval', 'temperature': 0.0, 'top_p': 1.0, 'max_tokens': 4096}
+    """
+    if not isinstance(raw, dict):
+        return None
+    got = {CONFIG_KEYS[k]: v for k, v in raw.items() if k in CONFIG_KEYS and v is not None}
+    return {"source": source, **got} if got else None
 
 
 def _verdict(v: Any) -> bool | None:
@@ -84,6 +106,7 @@ def read_zeroeval(path: Path, shown: str, log: ImportLog) -> Iterator[Reply]:
         hist = row.get("chat_history")
         prompt = hist[0] if isinstance(hist, list) and hist and isinstance(hist[0], str) else None
         model = str(row.get("generator") or "unknown")
+        config = source_config(row.get("configs"), "zeroeval")
         for s, text in enumerate(outs):
             ok = isinstance(text, str)
             yield Reply(
@@ -94,6 +117,7 @@ def read_zeroeval(path: Path, shown: str, log: ImportLog) -> Iterator[Reply]:
                 sample=s,
                 prompt=prompt,
                 error=None if ok else f"the output is {type(text).__name__}, not text",
+                config=config,
             )
 
 
@@ -113,6 +137,7 @@ def read_plain(path: Path, shown: str, log: ImportLog) -> Iterator[Reply]:
             prompt=row.get("prompt") if isinstance(row.get("prompt"), str) else None,
             source_verdict=_verdict(row.get("correct", row.get("verdict"))),
             error=None if isinstance(text, str) else "the response is not text",
+            config=source_config(row.get("config"), "jsonl"),
         )
 
 
@@ -366,6 +391,7 @@ def score_replies(pairs: Sequence[tuple[Reply, Item]], source: str) -> list[Reco
             r.model,
             r.sample,
             Response(text=clean_text(r.text), finish_reason=r.finish_reason, error=r.error),
+            config=r.config,  # the source's own generation settings, where it kept them
         )
         if rec.record_id in seen:
             continue  # the same reply twice (item, model, sample): the first is kept

@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-DEFAULT_TABLES = ("table1", "adr_by_model_rendering", "adr", "metrics_by_model_rendering",
-                  "metrics_by_model")  # fmt: skip
+DEFAULT_TABLES = ("table1", "adr_by_model_rendering", "adr", "zebralogic_table1",
+                  "metrics_by_model_rendering", "metrics_by_model")  # fmt: skip
 
 
 @dataclass(frozen=True)

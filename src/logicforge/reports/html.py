@@ -251,6 +251,18 @@ def model_rows(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _seeds(seeds: set[Any]) -> str:
+    """The seeds of a block: all of them when a few, else how many (imported problems have
+    one seed each).
+
+    Example:
+        >>> _seeds({3, 1}), _seeds(set(range(40)))
+        ('1, 3', '40 distinct')
+    """
+    known = sorted(s for s in seeds if s is not None)
+    return ", ".join(map(str, known)) if len(known) <= 6 else f"{len(known)} distinct"
+
+
 def _overview(
     records: Sequence[Mapping[str, Any]],
     problems: Sequence[Mapping[str, Any]],
@@ -265,8 +277,10 @@ def _overview(
     )
     for p in problems:
         params = p.get("params") or {}
-        shown = ", ".join(
-            f"{k}={json.dumps(v)}" for k, v in sorted(params.items()) if v not in (None, False)
+        shown = ", ".join(  # an imported problem's own id is not a parameter: grouped together
+            f"{k}={json.dumps(v)}"
+            for k, v in sorted(params.items())
+            if v not in (None, False) and k != "id"
         )
         b = blocks[(str(p.get("family")), shown)]
         b["problems"] += 1
@@ -277,7 +291,7 @@ def _overview(
             "family": fam,
             "parameters": params,
             "problems": b["problems"],
-            "seeds": ", ".join(map(str, sorted(s for s in b["seeds"] if s is not None))),
+            "seeds": _seeds(b["seeds"]),
             "labels": ", ".join(f"{k} {v}" for k, v in sorted(b["labels"].items())),
         }
         # parameters in numeric order (n_vars=5 before n_vars=10), not as strings

@@ -692,6 +692,7 @@ def run_suite(
             concurrency=concurrency,
             progress=progress,
             cache_path=(out / "cache.sqlite") if cache else None,
+            manifest=False,  # the suite's own manifest (written by `logicforge suite`)
         )
         if summary is not None:
             summary[m] = counts
