@@ -80,10 +80,10 @@ def test_alpha_is_shown_as_asked_with_the_clause_ratio_beside_it() -> None:
 
 def test_adr_interval_is_honest_at_small_n() -> None:
     r = adr_from_pairs([(True, True)] * 14)
-    assert r["adr"] == 1.0 and r["adr_hi"] == 1.0 and r["adr_interval"] == "wilson"
+    assert r["adr"] == 1.0 and r["adr_hi"] == 1.0 and r["ci_method"] == "wilson"
     assert 0.75 < r["adr_lo"] < 0.8  # a bootstrap said 1.0 - 1.0
     boot = adr_from_pairs([(True, True)] * 14, interval="bootstrap")
-    assert boot["adr_lo"] == boot["adr_hi"] == 1.0 and boot["adr_interval"] == "bootstrap"
+    assert boot["adr_lo"] == boot["adr_hi"] == 1.0 and boot["ci_method"] == "bootstrap"
     mixed = adr_from_pairs([(True, True)] * 6 + [(True, False)] * 4)
     assert mixed["adr_lo"] < 0.6 < mixed["adr_hi"]
     with pytest.raises(ValueError, match="interval"):

@@ -45,7 +45,7 @@ def test_table1_on_baselines(tmp_path: Path) -> None:
     assert agg[("oracle", "SAT")]["witness_valid_on_sat"] == 1.0
     table = (tmp_path / "report" / "table1.md").read_text()
     assert (
-        "| 2sat/implication-cycle | 20 | 2 | 0.000 | — |" in table
+        "| 2sat/implication-cycle | 20 | 2 | 0.0 | — |" in table
     )  # always-sat: 0 Sat., no witness column
 
 

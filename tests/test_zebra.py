@@ -364,7 +364,7 @@ def test_zebralogic_table1_in_the_papers_layout(tmp_path) -> None:
     for col, g in zip(head[3:7], ["Small", "Medium", "Large", "X-Large"], strict=True):
         got = row[head.index(col)]
         want = by_group.get(g)
-        assert got == ("—" if want is None else f"{round(100 * sum(want) / len(want), 1):.3f}"), (
+        assert got == ("—" if want is None else f"{round(100 * sum(want) / len(want), 1):.1f}"), (
             col,
             got,
         )

@@ -6,7 +6,7 @@ For pairs i = 1..M with A_i = "SAT member correct" and B_i = "UNSAT member corre
 * r_S, r_U — accuracy on the SAT and on the UNSAT members; independence baseline r_S·r_U and the
   covariance ADR − r_S·r_U; counts n11 (both), n10 (SAT only), n01 (UNSAT only), n00 (neither);
 * strict ADR — both correct and the SAT member's witness valid;
-* a 95 % interval for ADR: the Wilson score interval over pairs (``adr_interval="wilson"``, the
+* a 95 % interval for ADR: the Wilson score interval over pairs (``ci_method`` "wilson", the
   default; honest at small M — 14 of 14 pairs give 0.785–1.0, where a percentile bootstrap
   collapses to 1.0–1.0), or a percentile bootstrap with a fixed seed (``interval="bootstrap"``).
 
@@ -46,7 +46,7 @@ def adr_from_pairs(
 
     Example:
         >>> r = adr_from_pairs([(True, True)] * 14)
-        >>> r["adr"], round(r["adr_lo"], 3), r["adr_hi"], r["adr_interval"]
+        >>> r["adr"], round(r["adr_lo"], 3), r["adr_hi"], r["ci_method"]
         (1.0, 0.785, 1.0, 'wilson')
     """
     if interval not in ("wilson", "bootstrap", "none"):
@@ -79,13 +79,13 @@ def adr_from_pairs(
         from scipy.stats import norm
 
         lo_w, hi_w = wilson(int(both.sum()), m, float(norm.ppf((1 + confidence) / 2)))
-        out["adr_lo"], out["adr_hi"], out["adr_interval"] = lo_w, hi_w, "wilson"
+        out["adr_lo"], out["adr_hi"], out["ci_method"] = lo_w, hi_w, "wilson"
     elif interval == "bootstrap" and bootstrap:
         rng = np.random.default_rng(seed)
         idx = rng.integers(0, m, size=(bootstrap, m))
         boots = both[idx].mean(axis=1)
         lo, hi = np.quantile(boots, [(1 - confidence) / 2, (1 + confidence) / 2])
-        out["adr_lo"], out["adr_hi"], out["adr_interval"] = float(lo), float(hi), "bootstrap"
+        out["adr_lo"], out["adr_hi"], out["ci_method"] = float(lo), float(hi), "bootstrap"
     return out
 
 
