@@ -188,12 +188,32 @@ def test_folio_and_logicaldeduction_through_the_same_verb(shared_data, tmp_path)
     )
     log = json.loads((out / "import_report.json").read_text())
     assert (log["read"], log["imported"]) == (204, 190)
-    assert [n["message"] for n in log["rejected"]] == [
-        "14 rows whose FOL annotations do not parse or prove"
-    ]
+    assert len(log["rejected"]) == 14  # one note per row, each naming its line
+    assert all(
+        n["message"].startswith("its FOL annotation does not parse") for n in log["rejected"]
+    )
     out = tmp_path / "ld"
     assert (
         main(["import", "ordering", str(lm / "logicaldeduction_dev.json"), "--out", str(out)]) == 0
     )
     assert len(_rows(out / "problems.jsonl")) == 300
     assert {it["rendering"] for it in _rows(out / "items.jsonl")} == {"deduction"}
+
+
+@pytest.mark.parametrize("dataset,rel", [
+    ("folio", "logiclm/folio_v0.0_validation_gold_fol.jsonl"),
+    ("ordering", "logiclm/logicaldeduction_dev.json"),
+])  # fmt: skip
+def test_whole_file_readers_take_data_paths_and_count_rejected_rows(
+    dataset, rel, shared_data, tmp_path, monkeypatch, capsys
+) -> None:
+    """`data:` paths reach every reader (FOLIO's and LogicalDeduction's read a file whole), and
+    the summary counts rejected rows, one note each ("rejected 14", not "rejected 1")."""
+    monkeypatch.setenv("LOGICFORGE_DATA", str(shared_data))
+    assert main(["import", dataset, f"data:{rel}", "--out", str(tmp_path), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    log = json.loads((tmp_path / "import_report.json").read_text())
+    assert summary["imported"] > 0 and summary["rejected"] == len(log["rejected"])
+    assert summary["read"] == summary["imported"] + summary["rejected"]
+    if dataset == "folio":
+        assert summary["rejected"] == 14 and all("#" in n["source"] for n in log["rejected"])

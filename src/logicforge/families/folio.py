@@ -66,8 +66,11 @@ def edit_once(f: Formula, edit: str) -> Formula | None:
     return None
 
 
-def load_folio(path: str | Path, timeout_s: float = 10.0) -> tuple[list[LabelledProblem], int]:
-    """FOLIO-format rows as labelled ``fol`` problems, and how many rows did not parse."""
+def load_folio(
+    path: str | Path, timeout_s: float = 10.0, notes: list[tuple[int, str]] | None = None
+) -> tuple[list[LabelledProblem], int]:
+    """FOLIO-format rows as labelled ``fol`` problems, and how many rows did not parse (each
+    one's line number and reason appended to ``notes`` when given)."""
     p = Path(path)
     try:
         lines = p.read_text(encoding="utf-8").splitlines()
@@ -81,8 +84,11 @@ def load_folio(path: str | Path, timeout_s: float = 10.0) -> tuple[list[Labelled
             row = json.loads(line)
             prem = [parse_fol(x) for x in row["premises-FOL"]]
             conc = parse_fol(row["conclusion-FOL"])
-        except (FOLParseError, KeyError, ValueError):
+        except (FOLParseError, KeyError, ValueError) as e:
             skipped += 1
+            if notes is not None:
+                why = f"no {e} field" if isinstance(e, KeyError) else str(e).splitlines()[0]
+                notes.append((i + 1, f"its FOL annotation does not parse ({why[:160]})"))
             continue
         label = entails(prem, conc, timeout_s)
         out.append(
@@ -267,13 +273,16 @@ RENDERERS.register("fol-nl", FOLNLRenderer())
 
 def _read_folio(paths: Any, log: Any, timeout: float = 10.0) -> list[LabelledProblem]:
     """``logicforge import folio``: every file's problems; the rows it skips are noted."""
+    from ..datadir import resolve
+
     out: list[LabelledProblem] = []
     for p in paths:
         log.sources.append(str(p))
-        problems, skipped = load_folio(p, timeout_s=timeout)
+        notes: list[tuple[int, str]] = []
+        problems, skipped = load_folio(resolve(p), timeout_s=timeout, notes=notes)
         log.read += len(problems) + skipped
-        if skipped:
-            log.reject(str(p), f"{skipped} rows whose FOL annotations do not parse or prove")
+        for line, why in notes:  # one note per row, so the summary counts rows
+            log.reject(f"{p}#{line}", why)
         out += problems
     log.imported += len(out)
     return out

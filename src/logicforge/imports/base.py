@@ -28,6 +28,8 @@ def import_problems(
     lenient ``read`` note each bad file or row and keep the rest; the others
     (LogicalDeduction, SATLIB flat) read each path whole, and a path they refuse is noted as
     rejected. ``options`` the reader does not take (``timeout``, ``licence``, …) are ignored."""
+    from ..datadir import resolve
+
     ds: Any = DATASETS.get(dataset)
     log = ImportLog(dataset=dataset)
     if ds.read is not None:
@@ -38,12 +40,13 @@ def import_problems(
         problems = []
         for p in paths:
             log.sources.append(str(p))
-            log.read += 1
             try:
-                got = ds.load(Path(p))
+                got = ds.load(resolve(p))  # data:<rel> is read under the data folder
             except LogicforgeError as e:
+                log.read += 1  # the file, refused whole
                 log.reject(str(p), str(e))
                 continue
+            log.read += len(got)  # rows, as the lenient readers count them
             problems += got
         log.imported = len(problems)
     return problems, log
