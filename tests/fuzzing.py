@@ -106,6 +106,16 @@ texts = st.one_of(
 )
 
 
+def _example(kind: str) -> tuple[str, dict] | None:
+    """(family, small parameters) of the family whose kind is ``kind`` and that declares an
+    ``example`` (the solution puzzles), or None."""
+    for name in lf.FAMILIES.names():
+        fam = lf.FAMILIES.get(name)
+        if getattr(fam, "kind", None) == kind and getattr(fam, "example", None) is not None:
+            return name, dict(fam.example)  # type: ignore[attr-defined]
+    return None
+
+
 def _items() -> dict[str, lf.Item]:
     """One Item per registered renderer, from a small problem of the renderer's kind."""
     small = {
@@ -131,6 +141,8 @@ def _items() -> dict[str, lf.Item]:
         elif kind in small:
             fam, params = small[kind]
             p = lf.generate(fam, params, count=1, seed=1)[0]
+        elif _example(kind) is not None:  # a family of its own kind that names small parameters
+            p = lf.generate(*_example(kind), count=1, seed=1)[0]  # type: ignore[misc]
         else:  # reductions of a CNF (vc, packing)
             p = lf.reduce(lf.generate(*small["cnf"], count=1, seed=1), kind)[0]  # type: ignore[misc]
         out[r] = render_any([p], r)[0]

@@ -1,0 +1,202 @@
+"""Binairo (Takuzu), n × n with n even: fill every cell with 0 or 1 so that each row and column
+holds n/2 of each, no three equal digits are adjacent in a row or column, and no two rows (nor
+two columns) are the same. The kind ``binairo``; the family ``binairo``.
+
+Construction: a full grid is the model MiniSat finds for the rules with random initial phases
+(drawn from the item's stream; the grid is checked against the rules); given digits are then
+dropped in a random order while the solution stays unique, down to ``n_givens``. Uniqueness is
+proved again by another solver; the tests enumerate every grid by brute force for n = 4 and 6.
+
+Encoding: x(i, j) = i·n + j + 1 true for a 1; balance by cardinality constraints (PySAT's
+sequential counters), "no three" as two clauses per triple, distinct lines through XOR
+auxiliaries.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError, certify
+from ..kinds.items import build_kind_item
+from ..kinds.puzzle import PuzzleKind, certify_unique, grid_cells, minimal_clues, register_puzzle
+from ..logic.cnf import CNF
+from ..registry import FAMILIES, RENDERERS
+from ..schema import Item, LabelledProblem
+from .knobs import Knob, exact
+from .levels import Levels
+
+NAME = KIND = "binairo"
+
+
+def _x(n: int, i: int, j: int) -> int:
+    return i * n + j + 1
+
+
+def rules(n: int) -> tuple[list[list[int]], int]:
+    """The rules' clauses and the number of variables they use (cells first)."""
+    from pysat.card import CardEnc, EncType
+
+    cl: list[list[int]] = []
+    top = n * n
+    lines = [[_x(n, i, j) for j in range(n)] for i in range(n)]
+    lines += [[_x(n, i, j) for i in range(n)] for j in range(n)]
+    for line in lines:
+        enc = CardEnc.equals(lits=line, bound=n // 2, top_id=top, encoding=EncType.seqcounter)
+        cl += enc.clauses
+        top = max(top, enc.nv)
+        for a, b, c in zip(line, line[1:], line[2:], strict=False):
+            cl += [[a, b, c], [-a, -b, -c]]
+    for group in (lines[:n], lines[n:]):
+        for la, lb in itertools.combinations(group, 2):
+            diff = []
+            for a, b in zip(la, lb, strict=True):
+                top += 1
+                d = top  # d ↔ a xor b
+                cl += [[-d, a, b], [-d, -a, -b], [d, -a, b], [d, a, -b]]
+                diff.append(d)
+            cl.append(diff)
+    return cl, top
+
+
+def _cell(k: str) -> tuple[int, int]:
+    return int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1
+
+
+def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
+    n = d["rows"]
+    cl, top = rules(n)
+    cl += [[_x(n, *_cell(k)) if str(v) == "1" else -_x(n, *_cell(k))] for k, v in d["givens"].items()]
+
+    def decode(model: dict[int, bool]) -> dict[str, str]:
+        return {f"r{i + 1}c{j + 1}": "1" if model.get(_x(n, i, j)) else "0" for i in range(n) for j in range(n)}
+
+    return CNF(cl, top), decode
+
+
+def check(d: dict[str, Any], sol: dict[str, str]) -> str:
+    n = d["rows"]
+    for k, v in d["givens"].items():
+        if sol.get(k) != str(v):
+            return f"{k} must stay {v}"
+    if any(v not in ("0", "1") for v in sol.values()):
+        return "every cell holds 0 or 1"
+    rows = ["".join(sol[f"r{i}c{j}"] for j in range(1, n + 1)) for i in range(1, n + 1)]
+    cols = ["".join(sol[f"r{i}c{j}"] for i in range(1, n + 1)) for j in range(1, n + 1)]
+    for what, lines in (("row", rows), ("column", cols)):
+        for k, line in enumerate(lines, start=1):
+            if line.count("1") != n // 2:
+                return f"{what} {k} does not hold {n // 2} ones and {n // 2} zeros"
+            if "000" in line or "111" in line:
+                return f"{what} {k} has three equal digits in a line"
+        if len(set(lines)) != n:
+            return f"two {what}s are the same"
+    return ""
+
+
+@dataclass(frozen=True)
+class BinairoParams:
+    size: int = 6
+    n_givens: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.size, int) or self.size % 2 or not 4 <= self.size <= 14:
+            raise ConfigError("size", self.size, "must be an even integer in 4..14")
+        if not isinstance(self.n_givens, int) or not 0 <= self.n_givens <= self.size**2:
+            raise ConfigError("n_givens", self.n_givens, f"must be an integer in 0..{self.size**2}")
+
+
+LEVEL_MAP = [(4, 8), (4, 0), (6, 20), (6, 14), (6, 0), (8, 34), (8, 26), (8, 0), (10, 50), (10, 0), (12, 0)]
+
+
+class BinairoFamily:
+    name = NAME
+    kind = KIND
+    Params = BinairoParams
+    knobs = (
+        Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(4, 6, 8)),
+        Knob("n_givens", lambda prob, _: len(prob["givens"]), exact,
+             "given digits (a floor: removal stops there)", levels=(36, 44), at={"size": 8}),
+    )  # fmt: skip
+    example = {"size": 4}
+    levels = Levels(
+        lambda lv: {"size": LEVEL_MAP[lv][0], "n_givens": LEVEL_MAP[lv][1]},
+        "empty cells",
+        lambda p: float(p.problem["rows"] ** 2 - len(p.problem["givens"])),
+        "size 4 … 12, at each size a capped number of givens then a minimal set; the measure is "
+        "the number of empty cells (log2 of the search space)",
+    )
+
+    def generate(self, p: BinairoParams, rng: np.random.Generator) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+        from ..logic.sat import new_solver
+
+        n = p.size
+        base, top = rules(n)
+        phases = [_x(n, i, j) * (1 if rng.random() < 0.5 else -1) for i in range(n) for j in range(n)]
+        with new_solver("minisat22", base) as s:
+            s.set_phases(phases)
+            certify(bool(s.solve()), "the rules have a model")
+            model = {abs(v): v > 0 for v in s.get_model() or []}
+        cells = grid_cells(n, n)
+        sol = {f"r{i + 1}c{j + 1}": "1" if model.get(_x(n, i, j)) else "0" for i in range(n) for j in range(n)}
+        data = {"rows": n, "cols": n, "cells": cells, "domain": ["0", "1"], "givens": {}, "solution": sol}
+        certify(check(data, sol) == "", "the drawn grid keeps every rule")
+        lits = [_x(n, i, j) if sol[f"r{i + 1}c{j + 1}"] == "1" else -_x(n, i, j) for i in range(n) for j in range(n)]
+        kept = minimal_clues(base, top, [[[lit]] for lit in lits], lits, rng, keep_at_least=p.n_givens)
+        data["givens"] = {cells[k]: int(sol[cells[k]]) for k in kept}
+        cnf, _ = encode(data)
+        certify_unique(cnf, list(range(1, n * n + 1)), lits)
+        meta = {"size": n, "n_givens_actual": len(kept), "n_empty": n * n - len(kept)}
+        return data, "SAT", {"solver": "minisat22+glucose4", "unique": True}, meta
+
+
+ASK = (
+    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
+    '{"solution": ["row 1 as digits", "row 2 as digits", ...]}'
+)
+
+
+class BinairoRenderer:
+    name = "binairo"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        n = d["rows"]
+        grid = "\n".join(
+            " ".join(str(d["givens"].get(f"r{i}c{j}", ".")) for j in range(1, n + 1)) for i in range(1, n + 1)
+        )
+        prompt = (
+            f"Solve this {n}×{n} binary puzzle (Binairo). Fill every empty cell (.) with 0 or 1 so that "
+            f"every row and every column contains exactly {n // 2} zeros and {n // 2} ones, no three equal "
+            "digits are next to each other in a row or a column, and no two rows and no two columns are "
+            f"identical.\n\n{grid}\n\n{ASK}"
+        )
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+class BinairoFormalRenderer:
+    name = "binairo-formal"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        n = d["rows"]
+        v = lambda k: f"b[{k[1:k.index('c')]}][{k[k.index('c') + 1:]}]"  # noqa: E731
+        lines = [
+            f"Variables: b[i][j] in {{0, 1}} for i, j in 1..{n}.",
+            f"For every row and every column: sum = {n // 2}; no three consecutive equal values.",
+            "All rows pairwise different; all columns pairwise different.",
+            "Givens: " + (", ".join(f"{v(k)} = {x}" for k, x in d["givens"].items()) or "none"),
+        ]
+        prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + "\n\n" + ASK
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="binairo"))
+FAMILIES.register(NAME, BinairoFamily())
+RENDERERS.register("binairo", BinairoRenderer())
+RENDERERS.register("binairo-formal", BinairoFormalRenderer())

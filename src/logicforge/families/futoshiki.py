@@ -1,0 +1,219 @@
+"""Futoshiki, n × n: a Latin square (every row and column holds 1 … n once) with inequality
+signs between neighbouring cells and a few given digits. The kind ``futoshiki``; the family
+``futoshiki``.
+
+Construction: a Latin square from the cyclic square under random row, column and symbol
+permutations; every given digit and every neighbour inequality of that square is a candidate
+clue; clues are dropped in a random order while the solution stays unique
+(:func:`~logicforge.kinds.puzzle.minimal_clues`), down to ``n_clues``. Uniqueness is proved
+again by another solver; the tests count solutions with OR-Tools CP-SAT.
+
+Encoding: x(i, j, v) as in :mod:`logicforge.families.sudoku`; ``a < b`` as ¬(a = u ∧ b = w) for
+every u ≥ w.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError, certify
+from ..kinds.items import build_kind_item
+from ..kinds.puzzle import PuzzleKind, certify_unique, grid_cells, minimal_clues, register_puzzle
+from ..logic.cnf import CNF
+from ..registry import FAMILIES, RENDERERS
+from ..schema import Item, LabelledProblem
+from .knobs import Knob, exact
+from .levels import Levels
+
+NAME = KIND = "futoshiki"
+
+
+def _var(n: int, i: int, j: int, v: int) -> int:
+    return (i * n + j) * n + v + 1
+
+
+def rules(n: int) -> list[list[int]]:
+    cl: list[list[int]] = []
+    for i, j in itertools.product(range(n), repeat=2):
+        cl.append([_var(n, i, j, v) for v in range(n)])
+        cl += [[-_var(n, i, j, a), -_var(n, i, j, b)] for a, b in itertools.combinations(range(n), 2)]
+    for k in range(n):
+        for v in range(n):
+            for line in ([(k, j) for j in range(n)], [(i, k) for i in range(n)]):
+                cl.append([_var(n, i, j, v) for i, j in line])
+                cl += [[-_var(n, *p, v), -_var(n, *q, v)] for p, q in itertools.combinations(line, 2)]
+    return cl
+
+
+def less(n: int, a: tuple[int, int], b: tuple[int, int]) -> list[list[int]]:
+    """Clauses for value(a) < value(b)."""
+    return [[-_var(n, *a, u), -_var(n, *b, w)] for u in range(n) for w in range(u + 1)]
+
+
+def _cell(k: str) -> tuple[int, int]:
+    return int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1
+
+
+def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
+    n = d["rows"]
+    cl = rules(n)
+    cl += [[_var(n, *_cell(k), int(v) - 1)] for k, v in d["givens"].items()]
+    for a, b in d["less"]:
+        cl += less(n, _cell(a), _cell(b))
+
+    def decode(model: dict[int, bool]) -> dict[str, str]:
+        return {
+            f"r{i + 1}c{j + 1}": str(next((v + 1 for v in range(n) if model.get(_var(n, i, j, v))), 0))
+            for i, j in itertools.product(range(n), repeat=2)
+        }
+
+    return CNF(cl, n**3), decode
+
+
+def check(d: dict[str, Any], sol: dict[str, str]) -> str:
+    n = d["rows"]
+    want = {str(v) for v in range(1, n + 1)}
+    for k, v in d["givens"].items():
+        if sol.get(k) != str(v):
+            return f"{k} must stay {v}"
+    for k in range(1, n + 1):
+        if {sol.get(f"r{k}c{j}") for j in range(1, n + 1)} != want:
+            return f"row {k} does not hold 1…{n} once each"
+        if {sol.get(f"r{i}c{k}") for i in range(1, n + 1)} != want:
+            return f"column {k} does not hold 1…{n} once each"
+    for a, b in d["less"]:
+        if not int(sol[a]) < int(sol[b]):
+            return f"{a} < {b} does not hold"
+    return ""
+
+
+@dataclass(frozen=True)
+class FutoshikiParams:
+    size: int = 4
+    n_clues: int = 0  # stop dropping clues at this many (0: as few as uniqueness allows)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.size, int) or not 3 <= self.size <= 9:
+            raise ConfigError("size", self.size, "must be an integer in 3..9")
+        if not isinstance(self.n_clues, int) or self.n_clues < 0:
+            raise ConfigError("n_clues", self.n_clues, "must be an integer ≥ 0")
+
+
+LEVEL_MAP = [(3, 6), (3, 0), (4, 10), (4, 0), (5, 14), (5, 0), (6, 20), (6, 0), (7, 26), (7, 0), (8, 0)]
+
+
+class FutoshikiFamily:
+    name = NAME
+    kind = KIND
+    Params = FutoshikiParams
+    knobs = (
+        Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 5, 7)),
+        Knob("n_clues", lambda prob, _: len(prob["givens"]) + len(prob["less"]), exact,
+             "given digits plus inequalities (a floor: dropping stops there)",
+             levels=(30, 40), at={"size": 5}),
+    )  # fmt: skip
+    example = {"size": 4}
+    levels = Levels(
+        lambda lv: {"size": LEVEL_MAP[lv][0], "n_clues": LEVEL_MAP[lv][1]},
+        "log10 search space",
+        lambda p: (p.problem["rows"] ** 2 - len(p.problem["givens"])) * float(np.log10(p.problem["rows"])),
+        "size 3 … 8 rising every two levels, a capped clue count then a minimal one; log10 search "
+        "space = cells without a given digit · log10 n",
+    )
+
+    def generate(self, p: FutoshikiParams, rng: np.random.Generator) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+        n = p.size
+        rows, cols, sym = (rng.permutation(n).tolist() for _ in range(3))
+        sq = [[sym[(rows[i] + cols[j]) % n] + 1 for j in range(n)] for i in range(n)]
+        for k in range(n):
+            certify(sorted(sq[k]) == sorted(r[k] for r in sq) == list(range(1, n + 1)), "a Latin square")
+        cells = grid_cells(n, n)
+        pairs = [((i, j), (i, j + 1)) for i in range(n) for j in range(n - 1)]
+        pairs += [((i, j), (i + 1, j)) for i in range(n - 1) for j in range(n)]
+        ineq = [(a, b) if sq[a[0]][a[1]] < sq[b[0]][b[1]] else (b, a) for a, b in pairs]
+        sol_lits = [_var(n, i, j, sq[i][j] - 1) for i in range(n) for j in range(n)]
+        clues = [[[lit]] for lit in sol_lits] + [less(n, a, b) for a, b in ineq]
+        kept = minimal_clues(rules(n), n**3, clues, sol_lits, rng, keep_at_least=p.n_clues)
+        name = lambda c: f"r{c[0] + 1}c{c[1] + 1}"  # noqa: E731
+        givens = {cells[k]: sq[k // n][k % n] for k in kept if k < n * n}
+        lt = [[name(a), name(b)] for a, b in (ineq[k - n * n] for k in kept if k >= n * n)]
+        data = {
+            "rows": n, "cols": n, "cells": cells, "domain": [str(v) for v in range(1, n + 1)],
+            "givens": givens, "less": lt,
+            "solution": {cells[k]: str(sq[k // n][k % n]) for k in range(n * n)},
+        }  # fmt: skip
+        cnf, _ = encode(data)
+        primary = list(range(1, n**3 + 1))
+        certify_unique(cnf, primary, [v if v in set(sol_lits) else -v for v in primary])
+        certify(check(data, data["solution"]) == "", "the solution keeps every rule")
+        meta = {"size": n, "n_givens": len(givens), "n_inequalities": len(lt)}
+        return data, "SAT", {"solver": "minisat22+glucose4", "unique": True}, meta
+
+
+def _board(d: dict[str, Any]) -> str:
+    """The grid with '<', '>' between row neighbours and '^', 'v' between column neighbours."""
+    n = d["rows"]
+    lt = {tuple(x) for x in d["less"]}
+
+    def sign(a: str, b: str, small: str, big: str) -> str:
+        return small if (a, b) in lt else big if (b, a) in lt else " "
+
+    out = []
+    for i in range(1, n + 1):
+        row = ""
+        for j in range(1, n + 1):
+            row += str(d["givens"].get(f"r{i}c{j}", "."))
+            if j < n:
+                row += f" {sign(f'r{i}c{j}', f'r{i}c{j + 1}', '<', '>')} "
+        out.append(row)
+        if i < n:
+            out.append("    ".join(sign(f"r{i}c{j}", f"r{i + 1}c{j}", "^", "v") for j in range(1, n + 1)))
+    return "\n".join(out)
+
+
+ASK = (
+    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
+    '{"solution": [[row 1 values], [row 2 values], ...]}'
+)
+
+
+class FutoshikiRenderer:
+    name = "futoshiki"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        n = d["rows"]
+        prompt = (
+            f"Solve this {n}×{n} Futoshiki puzzle. Fill every cell with a digit from 1 to {n} so that each "
+            f"row and each column contains every digit exactly once, and every inequality holds: '<' or "
+            "'>' between two cells of a row, '^' (the upper cell is smaller) or 'v' (the upper cell is "
+            f"larger) between two cells of a column. Empty cells are shown as '.'.\n\n{_board(d)}\n\n{ASK}"
+        )
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+class FutoshikiFormalRenderer:
+    name = "futoshiki-formal"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        n = d["rows"]
+        v = lambda k: f"x[{k[1:k.index('c')]}][{k[k.index('c') + 1:]}]"  # noqa: E731
+        lines = [f"Variables: x[i][j] for i, j in 1..{n}, each in {{1..{n}}}.",
+                 "Every row and every column: alldifferent.",
+                 "Givens: " + (", ".join(f"{v(k)} = {x}" for k, x in d["givens"].items()) or "none"),
+                 "Inequalities: " + (", ".join(f"{v(a)} < {v(b)}" for a, b in d["less"]) or "none")]  # fmt: skip
+        prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + "\n\n" + ASK
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="futoshiki"))
+FAMILIES.register(NAME, FutoshikiFamily())
+RENDERERS.register("futoshiki", FutoshikiRenderer())
+RENDERERS.register("futoshiki-formal", FutoshikiFormalRenderer())

@@ -1,0 +1,233 @@
+"""Knights and knaves (Smullyan): on an island every inhabitant is a knight, who always tells
+the truth, or a knave, who always lies; each of n inhabitants makes one statement about the
+others (or about themselves); say who is what. The kind ``knights``; the family ``knights``.
+
+A statement is a small formula over "X is a knight" atoms: ``is`` (X is a knight / knave),
+``and`` / ``or`` of two atoms, ``iff`` (X and Y are the same kind), ``xor`` (exactly one of X
+and Y is a knight), ``count`` (exactly k of us are knights). Person i's constraint is
+K_i ↔ statement_i. Construction: a hidden assignment and random statements from the item's
+stream, redrawn (at most ``max_attempts`` times) until the constraints have exactly one model
+— the hidden one, proved by one solver with the model excluded and again from scratch by
+another (:func:`~logicforge.kinds.puzzle.certify_unique`); the tests enumerate all 2^n
+assignments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError, GenerationError, certify
+from ..kinds.items import build_kind_item
+from ..kinds.puzzle import PuzzleKind, certify_unique, register_puzzle
+from ..logic.cnf import CNF
+from ..registry import FAMILIES, RENDERERS
+from ..schema import Item, LabelledProblem
+from .knobs import Knob, exact
+from .levels import Levels
+
+NAME = KIND = "knights"
+NAMES = ("Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace", "Heidi", "Ivan", "Judy",
+         "Mallory", "Niaj")  # fmt: skip
+KINDS = ("and", "or", "iff", "xor", "is", "count")
+
+
+def holds(st: dict[str, Any], k: dict[str, bool]) -> bool:
+    """Whether a statement is true when ``k`` says who is a knight."""
+    t = st["type"]
+    if t == "is":
+        return k[st["a"]] == (st["role"] == "knight")
+    a = k[st["a"]] == (st.get("ra", "knight") == "knight")
+    if t == "count":
+        return sum(k.values()) == st["k"]
+    b = k[st["b"]] == (st.get("rb", "knight") == "knight")
+    return {"and": a and b, "or": a or b, "iff": k[st["a"]] == k[st["b"]], "xor": k[st["a"]] != k[st["b"]]}[t]
+
+
+def check(d: dict[str, Any], sol: dict[str, str]) -> str:
+    if any(v not in ("knight", "knave") for v in sol.values()):
+        return "everyone is a knight or a knave"
+    k = {p: sol[p] == "knight" for p in d["cells"]}
+    for p, st in zip(d["cells"], d["statements"], strict=True):
+        if holds(st, k) != k[p]:
+            return f"{p} is a {sol[p]}, but their statement is {'true' if holds(st, k) else 'false'}"
+    return ""
+
+
+def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
+    """K_i ↔ statement_i, the statement as a truth table over its atoms (at most 2 people, or
+    everyone for ``count``): every assignment of the involved people that breaks the
+    equivalence is excluded by one clause (n ≤ 12, so 2^12 clauses at most)."""
+    import itertools
+
+    people = d["cells"]
+    idx = {p: i + 1 for i, p in enumerate(people)}
+    cl: list[list[int]] = []
+    for p, st in zip(people, d["statements"], strict=True):
+        inv = sorted({p, *([st["a"], st["b"]] if "b" in st else [st["a"]])} if st["type"] != "count" else set(people), key=people.index)
+        for vals in itertools.product((False, True), repeat=len(inv)):
+            k = dict(zip(inv, vals, strict=True))
+            full = {q: k.get(q, False) for q in people}
+            if holds(st, full) != k[p]:
+                cl.append([-idx[q] if k[q] else idx[q] for q in inv])
+
+    def decode(model: dict[int, bool]) -> dict[str, str]:
+        return {q: "knight" if model.get(idx[q]) else "knave" for q in people}
+
+    return CNF(cl, len(people)), decode
+
+
+def say(st: dict[str, Any], speaker: str) -> str:
+    """The statement as the speaker says it."""
+
+    def who(x: str) -> str:
+        return "I" if x == speaker else x
+
+    def atom(x: str, role: str) -> str:
+        be = "am" if x == speaker else "is"
+        return f"{who(x)} {be} a {role}"
+
+    t = st["type"]
+    if t == "is":
+        return atom(st["a"], st["role"])
+    if t == "count":
+        return f"exactly {st['k']} of us {'is a knight' if st['k'] == 1 else 'are knights'}"
+    if t == "and":
+        return f"{atom(st['a'], st['ra'])} and {atom(st['b'], st['rb'])}"
+    if t == "or":
+        return f"{atom(st['a'], st['ra'])} or {atom(st['b'], st['rb'])}"
+    if t == "iff":
+        return f"{who(st['a'])} and {who(st['b'])} are the same kind"
+    return f"exactly one of {who(st['a'])} and {who(st['b'])} is a knight"
+
+
+def formal(st: dict[str, Any]) -> str:
+    def atom(x: str, role: str = "knight") -> str:
+        return f"K({x})" if role == "knight" else f"¬K({x})"
+
+    t = st["type"]
+    if t == "is":
+        return atom(st["a"], st["role"])
+    if t == "count":
+        return f"count(K) = {st['k']}"
+    a, b = atom(st["a"], st.get("ra", "knight")), atom(st["b"], st.get("rb", "knight"))
+    return {"and": f"{a} ∧ {b}", "or": f"{a} ∨ {b}", "iff": f"K({st['a']}) ↔ K({st['b']})",
+            "xor": f"K({st['a']}) ⊕ K({st['b']})"}[t]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class KnightsParams:
+    n_people: int = 3
+    max_attempts: int = 2000
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.n_people, int) or not 2 <= self.n_people <= len(NAMES):
+            raise ConfigError("n_people", self.n_people, f"must be an integer in 2..{len(NAMES)}")
+        if not isinstance(self.max_attempts, int) or not 1 <= self.max_attempts <= 100_000:
+            raise ConfigError("max_attempts", self.max_attempts, "must be an integer in 1..100000")
+
+
+def _statement(rng: np.random.Generator, me: str, people: list[str]) -> dict[str, Any]:
+    t = KINDS[int(rng.integers(len(KINDS)))]
+    others = [p for p in people if p != me]
+    pick = lambda pool: pool[int(rng.integers(len(pool)))]  # noqa: E731
+    role = lambda: "knight" if rng.random() < 0.5 else "knave"  # noqa: E731
+    if t == "count":
+        return {"type": "count", "a": me, "k": int(rng.integers(len(people) + 1))}
+    if t == "is":
+        return {"type": "is", "a": pick(others), "role": role()}
+    a = pick(others)
+    b = pick([p for p in people if p != a])
+    st: dict[str, Any] = {"type": t, "a": a, "b": b}
+    if t in ("and", "or"):
+        st |= {"ra": role(), "rb": role()}
+    return st
+
+
+class KnightsFamily:
+    name = NAME
+    kind = KIND
+    Params = KnightsParams
+    example = {"n_people": 3}
+    knobs = (Knob("n_people", lambda prob, _: len(prob["cells"]), exact, "inhabitants", levels=(2, 4, 6)),)
+    levels = Levels(
+        lambda lv: {"n_people": 2 + lv},
+        "people",
+        lambda p: float(len(p.problem["cells"])),
+        "n_people = 2 + level (2 … 12); the measure is the number of inhabitants (log2 of the "
+        "assignments)",
+    )
+
+    def generate(self, p: KnightsParams, rng: np.random.Generator) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+        from ..logic.sat import new_solver
+
+        people = list(NAMES[: p.n_people])
+        for attempt in range(1, p.max_attempts + 1):
+            hidden = {q: bool(rng.random() < 0.5) for q in people}
+            sts = []
+            for q in people:  # a statement whose truth matches the speaker's kind
+                for _ in range(50):
+                    st = _statement(rng, q, people)
+                    if holds(st, hidden) == hidden[q]:
+                        sts.append(st)
+                        break
+            if len(sts) < len(people):
+                continue
+            sol = {q: "knight" if hidden[q] else "knave" for q in people}
+            data = {"cells": people, "domain": ["knight", "knave"], "statements": sts, "solution": sol}
+            cnf, _ = encode(data)
+            lits = [i + 1 if hidden[q] else -(i + 1) for i, q in enumerate(people)]
+            with new_solver("minisat22", cnf.clauses) as s:
+                certify(bool(s.solve(assumptions=lits)), "the hidden assignment keeps every statement")
+                s.add_clause([-x for x in lits])
+                if s.solve():
+                    continue  # another assignment fits too: draw again
+            certify_unique(cnf, list(range(1, len(people) + 1)), lits)
+            certify(check(data, sol) == "", "the solution keeps every statement")
+            meta = {"n_people": len(people), "n_knights": sum(hidden.values()), "attempts": attempt}
+            return data, "SAT", {"solver": "minisat22+glucose4", "unique": True}, meta
+        raise GenerationError(f"{NAME}: no puzzle with one solution in {p.max_attempts} draws; raise max_attempts")
+
+
+ASK = (
+    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
+    '{"solution": {"Name": "knight" or "knave", ...}} naming everyone'
+)
+
+
+class KnightsRenderer:
+    name = "knights"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        lines = [f"{q} says: \"{say(st, q)[0].upper() + say(st, q)[1:]}.\"" for q, st in zip(d["cells"], d["statements"], strict=True)]
+        prompt = (
+            "On an island, every inhabitant is either a knight, who always tells the truth, or a knave, "
+            f"who always lies. You meet {len(d['cells'])} inhabitants: {', '.join(d['cells'])}.\n\n"
+            + "\n".join(lines) + f"\n\nWho is a knight and who is a knave?\n\n{ASK}"
+        )
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+class KnightsFormalRenderer:
+    name = "knights-formal"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        eqs = [f"K({q}) ↔ ({formal(st)})" for q, st in zip(d["cells"], d["statements"], strict=True)]
+        prompt = (
+            f"K(x) is true when x is a knight and false when x is a knave, for x in {{{', '.join(d['cells'])}}}; "
+            "count(K) is how many K(x) are true. All of these hold:\n\n" + "\n".join(eqs)
+            + f"\n\nGive K for everyone as knight (true) or knave (false).\n\n{ASK}"
+        )
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="knights"))
+FAMILIES.register(NAME, KnightsFamily())
+RENDERERS.register("knights", KnightsRenderer())
+RENDERERS.register("knights-formal", KnightsFormalRenderer())

@@ -1,0 +1,213 @@
+"""Lights Out, r × c: pressing a cell toggles it and its orthogonal neighbours; given which
+lights are on, say which cells to press (each once or not at all) to switch every light off.
+The kind ``lightsout``; the family ``lightsout``.
+
+Over GF(2) the lights are A·p for the press pattern p, with A the board's toggle matrix; the
+answer is unique exactly when A is invertible, so only such boards are offered (5 × 5, famous
+for its two-dimensional kernel, is refused with the reason). Construction: a random non-empty
+press pattern from the item's stream, its lights computed; the certificate is GF(2) Gaussian
+elimination recovering that pattern with full rank, and the SAT encoding (each light an XOR of
+its presses) proved to have no other model by a solver — two independent methods. The tests
+also brute-force every pattern on small boards.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError, certify
+from ..kinds.items import build_kind_item
+from ..kinds.puzzle import PuzzleKind, certify_unique, grid_cells, register_puzzle
+from ..logic.cnf import CNF
+from ..registry import FAMILIES, RENDERERS
+from ..schema import Item, LabelledProblem
+from .knobs import Knob, exact
+from .levels import Levels
+
+NAME = KIND = "lightsout"
+
+
+def toggles(r: int, c: int) -> np.ndarray:
+    """The (r·c) × (r·c) toggle matrix over GF(2): column k is what pressing cell k toggles."""
+    a = np.zeros((r * c, r * c), dtype=np.uint8)
+    for i, j in itertools.product(range(r), range(c)):
+        k = i * c + j
+        for di, dj in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
+            if 0 <= i + di < r and 0 <= j + dj < c:
+                a[(i + di) * c + j + dj, k] = 1
+    return a
+
+
+def gf2_solve(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray | None, int]:
+    """A solution of a·x = b over GF(2) (None if there is none) and the rank of ``a``."""
+    m = np.concatenate([a.copy() % 2, (b.reshape(-1, 1) % 2)], axis=1).astype(np.uint8)
+    rows, cols = a.shape
+    piv: list[int] = []
+    r = 0
+    for col in range(cols):
+        hit = next((i for i in range(r, rows) if m[i, col]), None)
+        if hit is None:
+            continue
+        m[[r, hit]] = m[[hit, r]]
+        for i in range(rows):
+            if i != r and m[i, col]:
+                m[i] ^= m[r]
+        piv.append(col)
+        r += 1
+    if any(m[i, -1] for i in range(r, rows)):
+        return None, r
+    x = np.zeros(cols, dtype=np.uint8)
+    for i, col in enumerate(piv):
+        x[col] = m[i, -1]
+    return x, r
+
+
+def rank(r: int, c: int) -> int:
+    return gf2_solve(toggles(r, c), np.zeros(r * c, dtype=np.uint8))[1]
+
+
+def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
+    """Each light's parity: the XOR of the presses that toggle it equals its state (clauses
+    excluding every assignment of the wrong parity; at most 5 presses per light)."""
+    r, c = d["rows"], d["cols"]
+    a = toggles(r, c)
+    on = [int(d["lights"][i][j]) for i in range(r) for j in range(c)]
+    cl: list[list[int]] = []
+    for k in range(r * c):
+        vs = [int(x) + 1 for x in np.flatnonzero(a[k])]
+        for signs in itertools.product((0, 1), repeat=len(vs)):
+            if sum(signs) % 2 != on[k]:  # forbid this assignment
+                cl.append([-v if s else v for v, s in zip(vs, signs, strict=True)])
+
+    def decode(model: dict[int, bool]) -> dict[str, str]:
+        return {f"r{i + 1}c{j + 1}": "1" if model.get(i * c + j + 1) else "0" for i in range(r) for j in range(c)}
+
+    return CNF(cl, r * c), decode
+
+
+def check(d: dict[str, Any], sol: dict[str, str]) -> str:
+    r, c = d["rows"], d["cols"]
+    if any(v not in ("0", "1") for v in sol.values()):
+        return "every cell is 1 (press) or 0 (no press)"
+    p = np.array([int(sol[f"r{i + 1}c{j + 1}"]) for i in range(r) for j in range(c)], dtype=np.uint8)
+    left = (toggles(r, c).astype(int) @ p + np.array(d["lights"]).reshape(-1)) % 2
+    return "" if not left.any() else f"{int(left.sum())} lights stay on"
+
+
+@dataclass(frozen=True)
+class LightsOutParams:
+    rows: int = 3
+    cols: int = 3
+    density: float = 0.5  # the share of cells pressed in the hidden pattern
+
+    def __post_init__(self) -> None:
+        for f in ("rows", "cols"):
+            v = getattr(self, f)
+            if not isinstance(v, int) or not 1 <= v <= 12:
+                raise ConfigError(f, v, "must be an integer in 1..12")
+        if not isinstance(self.density, int | float) or not 0 < self.density <= 1:
+            raise ConfigError("density", self.density, "must be a number in (0, 1]")
+        if rank(self.rows, self.cols) < self.rows * self.cols:
+            raise ConfigError(
+                "rows", self.rows,
+                f"a {self.rows} × {self.cols} board's toggle matrix is singular over GF(2): its "
+                "puzzles have several answers; choose another size (e.g. 3 × 3, 6 × 6, 7 × 7)",
+            )  # fmt: skip
+
+
+LEVEL_MAP = [(2, 2), (2, 3), (3, 3), (3, 4), (4, 3), (3, 6), (6, 6), (7, 7), (8, 8), (10, 10), (12, 12)]
+
+
+class LightsOutFamily:
+    name = NAME
+    kind = KIND
+    Params = LightsOutParams
+    knobs = (
+        Knob("rows", lambda prob, _: prob["rows"], exact, "board rows", levels=(2, 3, 6), at={"cols": 6}),
+        Knob("cols", lambda prob, _: prob["cols"], exact, "board columns", levels=(3, 6), at={"rows": 3}),
+        Knob("density", lambda prob, _: sum(v == "1" for v in prob["solution"].values()) / len(prob["cells"]),
+             lambda p: 0.06, "share of cells pressed in the hidden pattern (mean over items; an empty "
+             "pattern gets one press)", levels=(0.2, 0.5, 0.8), at={"rows": 6, "cols": 6}, stochastic=True),
+    )  # fmt: skip
+    example = {"rows": 3, "cols": 3}
+    levels = Levels(
+        lambda lv: {"rows": LEVEL_MAP[lv][0], "cols": LEVEL_MAP[lv][1]},
+        "cells",
+        lambda p: float(p.problem["rows"] * p.problem["cols"]),
+        "boards 2×2, 2×3, 3×3, 3×4, 4×3, 3×6, 6×6, 7×7, 8×8, 10×10, 12×12 (all invertible); the "
+        "measure is the number of cells (log2 of the press patterns)",
+    )
+
+    def generate(self, p: LightsOutParams, rng: np.random.Generator) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+        r, c = p.rows, p.cols
+        press = (rng.random(r * c) < p.density).astype(np.uint8)
+        if not press.any():
+            press[int(rng.integers(r * c))] = 1
+        a = toggles(r, c)
+        lights = (a.astype(int) @ press) % 2
+        x, rk = gf2_solve(a, lights)
+        certify(rk == r * c and x is not None and bool((x == press).all()), "GF(2) elimination recovers the one press pattern")
+        cells = grid_cells(r, c)
+        data = {
+            "rows": r, "cols": c, "cells": cells, "domain": ["0", "1"],
+            "lights": [[int(lights[i * c + j]) for j in range(c)] for i in range(r)],
+            "solution": {cells[k]: str(int(press[k])) for k in range(r * c)},
+        }  # fmt: skip
+        cnf, _ = encode(data)
+        certify_unique(cnf, list(range(1, r * c + 1)), [k + 1 if press[k] else -(k + 1) for k in range(r * c)])
+        certify(check(data, data["solution"]) == "", "the presses switch every light off")
+        meta = {"rows": r, "cols": c, "n_presses": int(press.sum()), "n_lights_on": int(lights.sum())}
+        return data, "SAT", {"solver": "gf2+glucose4", "unique": True, "rank": rk}, meta
+
+
+ASK = (
+    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
+    '{"solution": [[row 1: 1 = press, 0 = do not press], [row 2 …], ...]}'
+)
+
+
+class LightsOutRenderer:
+    name = "lightsout"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        grid = "\n".join(" ".join(str(v) for v in row) for row in d["lights"])
+        prompt = (
+            f"Lights Out on a {d['rows']}×{d['cols']} board. Pressing a cell toggles that light and the "
+            "lights directly above, below, left and right of it (on becomes off, off becomes on). "
+            "This is the board (1 = on, 0 = off):\n\n"
+            f"{grid}\n\nWhich cells must be pressed, each at most once, to switch every light off?\n\n{ASK}"
+        )
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+class LightsOutFormalRenderer:
+    """The same puzzle as a linear system over GF(2)."""
+
+    name = "lightsout-formal"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        r, c = d["rows"], d["cols"]
+        a = toggles(r, c)
+        eqs = []
+        for k in range(r * c):
+            terms = " ⊕ ".join(f"p[{v // c + 1}][{v % c + 1}]" for v in np.flatnonzero(a[k]).tolist())
+            eqs.append(f"{terms} = {d['lights'][k // c][k % c]}")
+        prompt = (
+            f"Solve this system over GF(2) (⊕ is XOR) for p[i][j] ∈ {{0, 1}}, i in 1..{r}, j in 1..{c}:\n\n"
+            + "\n".join(eqs) + f"\n\n{ASK}"
+        )
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="lightsout"))
+FAMILIES.register(NAME, LightsOutFamily())
+RENDERERS.register("lightsout", LightsOutRenderer())
+RENDERERS.register("lightsout-formal", LightsOutFormalRenderer())

@@ -1,0 +1,218 @@
+"""Sudoku, n × n with r × c boxes (4 × 4, 6 × 6, 9 × 9): fill the grid so that every row,
+column and box holds 1 … n once. The kind ``sudoku``; the family ``sudoku``.
+
+Construction: a full grid from the canonical pattern ``(c·(i mod r) + ⌊i / r⌋ + j) mod n``
+under random symmetries (digits relabelled, rows within bands, bands, columns within stacks,
+stacks — all drawn from the item's stream); then the givens are removed one at a time in a
+random order while the solution stays unique (:func:`~logicforge.kinds.puzzle.minimal_clues`),
+down to ``n_givens`` or until no given can go. Uniqueness is proved again from scratch by
+another solver (:func:`~logicforge.kinds.puzzle.certify_unique`); the tests count the solutions
+with OR-Tools CP-SAT, a different model and solver.
+
+Encoding: x(i, j, v) = (i·n + j)·n + v + 1 (0-based); each cell one value, each row, column and
+box each value once.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError, certify
+from ..kinds.items import build_kind_item
+from ..kinds.puzzle import PuzzleKind, certify_unique, grid_cells, minimal_clues, register_puzzle
+from ..logic.cnf import CNF
+from ..registry import FAMILIES, RENDERERS
+from ..schema import Item, LabelledProblem
+from .knobs import Knob, exact
+from .levels import Levels
+
+NAME = KIND = "sudoku"
+BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3)}
+
+
+def _var(n: int, i: int, j: int, v: int) -> int:
+    return (i * n + j) * n + v + 1
+
+
+def groups(n: int) -> list[list[tuple[int, int]]]:
+    """The rows, columns and boxes of an n × n sudoku (0-based cells)."""
+    r, c = BOXES[n]
+    rows = [[(i, j) for j in range(n)] for i in range(n)]
+    cols = [[(i, j) for i in range(n)] for j in range(n)]
+    boxes = [
+        [(bi * r + a, bj * c + b) for a in range(r) for b in range(c)]
+        for bi in range(n // r)
+        for bj in range(n // c)
+    ]
+    return rows + cols + boxes
+
+
+def rules(n: int) -> list[list[int]]:
+    """Every cell exactly one value; every group every value exactly once."""
+    cl: list[list[int]] = []
+    for i, j in itertools.product(range(n), repeat=2):
+        cl.append([_var(n, i, j, v) for v in range(n)])
+        cl += [[-_var(n, i, j, a), -_var(n, i, j, b)] for a, b in itertools.combinations(range(n), 2)]
+    for g in groups(n):
+        for v in range(n):
+            cl.append([_var(n, i, j, v) for i, j in g])
+            cl += [[-_var(n, *p, v), -_var(n, *q, v)] for p, q in itertools.combinations(g, 2)]
+    return cl
+
+
+def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
+    n = d["rows"]
+    cl = rules(n) + [
+        [_var(n, int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1, int(v) - 1)]
+        for k, v in d["givens"].items()
+    ]
+
+    def decode(model: dict[int, bool]) -> dict[str, str]:
+        return {
+            f"r{i + 1}c{j + 1}": str(next((v + 1 for v in range(n) if model.get(_var(n, i, j, v))), 0))
+            for i, j in itertools.product(range(n), repeat=2)
+        }
+
+    return CNF(cl, n**3), decode
+
+
+def check(d: dict[str, Any], sol: dict[str, str]) -> str:
+    """'' when ``sol`` fills the grid by the rules and keeps the givens, else why not."""
+    n = d["rows"]
+    for k, v in d["givens"].items():
+        if sol.get(k) != str(v):
+            return f"{k} must stay {v}"
+    want = {str(v) for v in range(1, n + 1)}
+    for g in groups(n):
+        got = [sol.get(f"r{i + 1}c{j + 1}") for i, j in g]
+        if set(got) != want:
+            a, b = g[0], g[-1]
+            return f"the group r{a[0] + 1}c{a[1] + 1}…r{b[0] + 1}c{b[1] + 1} does not hold 1…{n} once each"
+    return ""
+
+
+def full_grid(n: int, rng: np.random.Generator) -> list[list[int]]:
+    """A full sudoku grid (values 1 … n): the canonical pattern under random symmetries."""
+    r, c = BOXES[n]
+    base = [[(c * (i % r) + i // r + j) % n for j in range(n)] for i in range(n)]
+    digits = rng.permutation(n).tolist()
+    bands = rng.permutation(n // r).tolist()
+    rows = [b * r + x for b in bands for x in rng.permutation(r).tolist()]
+    stacks = rng.permutation(n // c).tolist()
+    cols = [s * c + x for s in stacks for x in rng.permutation(c).tolist()]
+    grid = [[digits[base[i][j]] + 1 for j in cols] for i in rows]
+    for g in groups(n):  # the construction's own check: every group a permutation of 1…n
+        certify(sorted(grid[i][j] for i, j in g) == list(range(1, n + 1)), "grid groups hold 1…n")
+    return grid
+
+
+@dataclass(frozen=True)
+class SudokuParams:
+    size: int = 4
+    n_givens: int = 0  # stop removing givens at this many (0: as few as uniqueness allows)
+
+    def __post_init__(self) -> None:
+        if self.size not in BOXES:
+            raise ConfigError("size", self.size, f"choose one of {', '.join(map(str, BOXES))}")
+        if not isinstance(self.n_givens, int) or not 0 <= self.n_givens <= self.size**2:
+            raise ConfigError("n_givens", self.n_givens, f"must be an integer in 0..{self.size**2}")
+
+
+LEVEL_MAP = [(4, 10), (4, 8), (4, 6), (6, 24), (6, 20), (6, 16), (9, 45), (9, 38), (9, 32), (9, 28), (9, 0)]
+
+
+class SudokuFamily:
+    name = NAME
+    kind = KIND
+    Params = SudokuParams
+    knobs = (
+        Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(4, 6, 9)),
+        Knob("n_givens", lambda prob, _: len(prob["givens"]), exact,
+             "given digits (a floor: removal stops there, or earlier where none can go)",
+             levels=(30, 40), at={"size": 9}),
+    )  # fmt: skip
+    example = {"size": 4}
+    levels = Levels(
+        lambda lv: {"size": LEVEL_MAP[lv][0], "n_givens": LEVEL_MAP[lv][1]},
+        "log10 search space",
+        lambda p: (p.problem["rows"] ** 2 - len(p.problem["givens"])) * float(np.log10(p.problem["rows"])),
+        "size 4 at levels 0-2 (10, 8, 6 givens), 6 at 3-5 (24, 20, 16), 9 at 6-10 (45, 38, 32, 28, "
+        "minimal); log10 search space = empty cells · log10 n",
+    )
+
+    def generate(self, p: SudokuParams, rng: np.random.Generator) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+        n = p.size
+        grid = full_grid(n, rng)
+        sol_lits = [_var(n, i, j, grid[i][j] - 1) for i in range(n) for j in range(n)]
+        clues = [[[lit]] for lit in sol_lits]
+        kept = minimal_clues(rules(n), n**3, clues, sol_lits, rng, keep_at_least=p.n_givens)
+        cells = grid_cells(n, n)
+        givens = {cells[k]: grid[k // n][k % n] for k in kept}
+        data = {
+            "rows": n, "cols": n, "box": list(BOXES[n]), "cells": cells,
+            "domain": [str(v) for v in range(1, n + 1)], "givens": givens,
+            "solution": {cells[k]: str(grid[k // n][k % n]) for k in range(n * n)},
+        }  # fmt: skip
+        cnf, _ = encode(data)
+        primary = list(range(1, n**3 + 1))
+        full = [v if v in set(sol_lits) else -v for v in primary]
+        certify_unique(cnf, primary, full)
+        certify(check(data, data["solution"]) == "", "the solution keeps every rule")
+        meta = {"size": n, "n_givens_actual": len(givens), "n_empty": n * n - len(givens)}
+        return data, "SAT", {"solver": "minisat22+glucose4", "unique": True}, meta
+
+
+def _grid_text(d: dict[str, Any]) -> str:
+    n = d["rows"]
+    return "\n".join(
+        " ".join(str(d["givens"].get(f"r{i}c{j}", ".")) for j in range(1, n + 1)) for i in range(1, n + 1)
+    )
+
+
+ASK = (
+    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
+    '{"solution": [[row 1 values], [row 2 values], ...]}'
+)
+
+
+class SudokuRenderer:
+    name = "sudoku"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        n, (r, c) = d["rows"], d["box"]
+        prompt = (
+            f"Solve this {n}×{n} sudoku. Fill every empty cell (.) with a digit from 1 to {n} so that "
+            f"each row, each column and each {r}×{c} box contains every digit from 1 to {n} exactly once.\n\n"
+            f"{_grid_text(d)}\n\n{ASK}"
+        )
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+class SudokuFormalRenderer:
+    """The same puzzle as constraints: domains, all-different groups and the givens."""
+
+    name = "sudoku-formal"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        n = d["rows"]
+        gs = groups(n)
+        lines = [f"Variables: x[i][j] for i, j in 1..{n}, each in {{1..{n}}}.", "Constraints:"]
+        for g in gs:
+            lines.append("alldifferent(" + ", ".join(f"x[{i + 1}][{j + 1}]" for i, j in g) + ")")
+        lines.append("Givens: " + ", ".join(f"x[{k[1:k.index('c')]}][{k[k.index('c') + 1:]}] = {v}" for k, v in d["givens"].items()))
+        prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + "\n\n" + ASK.replace("row 1", "x[1][·]").replace("row 2", "x[2][·]")
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="sudoku"))
+FAMILIES.register(NAME, SudokuFamily())
+RENDERERS.register("sudoku", SudokuRenderer())
+RENDERERS.register("sudoku-formal", SudokuFormalRenderer())

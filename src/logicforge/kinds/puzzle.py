@@ -1,0 +1,304 @@
+"""Solution puzzles: a kind per puzzle family (sudoku, futoshiki, binairo, lights-out, knights and
+knaves …) whose answer is the puzzle's one solution, certified unique.
+
+Every such problem's data holds ``cells`` (the answer's cell names, in order), ``domain`` (the
+values a cell may take, as text), ``solution`` (cell → value) and, for a grid, ``rows`` and
+``cols`` (cell ``r{i}c{j}``, 1-based). A family gives the kind its own rule check
+(``check(data, solution) -> ''`` or why not) and SAT encoding (``encode(data) -> (CNF, decode)``);
+the rest is shared here: the ``solution`` answer format (metric set ``grid``: accuracy and cell
+accuracy), parsing of JSON objects, grids as lists or rows of text and Markdown tables, the
+oracle / random / wrong answers, majority votes by cells, the ``budget:N`` solver, and the
+training reward (1 only for a solution that satisfies every rule: a constant or shape-only
+answer earns nothing).
+
+Construction helpers: :func:`minimal_clues` drops clues in a random order while the solution
+stays unique (one incremental solver, each clue behind a selector literal), and
+:func:`certify_unique` proves the result with a second solver from scratch — code ``python -O``
+keeps.
+
+Example:
+    >>> d = {"cells": ["a", "b"], "domain": ["0", "1"], "solution": {"a": "1", "b": "0"}}
+    >>> parse_solution('{"solution": {"a": 1, "b": 0}}', d)
+    {'a': '1', 'b': '0'}
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import certify
+from ..logic.cnf import CNF
+from ..schema import Answer, Item, Verdict
+from .base import FINAL, AnswerFormat, Kind, register_kind
+
+Check = Callable[[dict[str, Any], dict[str, str]], str]
+Encode = Callable[[dict[str, Any]], tuple[CNF, Callable[[dict[int, bool]], dict[str, str]]]]
+
+
+def grid_cells(rows: int, cols: int) -> list[str]:
+    """``r1c1 … r{rows}c{cols}`` in reading order.
+
+    Example:
+        >>> grid_cells(1, 2)
+        ['r1c1', 'r1c2']
+    """
+    return [f"r{i}c{j}" for i in range(1, rows + 1) for j in range(1, cols + 1)]
+
+
+def norm(v: Any) -> str:
+    """A value as the parser compares it: text, trimmed, lower case (``True`` is ``1``)."""
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    return str(v).strip().strip("'\"`*").strip().lower()
+
+
+def _from_rows(rows: Sequence[Any], d: dict[str, Any]) -> dict[str, str] | None:
+    """A grid given as rows (lists of values, or strings of one-character values / separated
+    values) as cell → value; None when its shape is not the puzzle's."""
+    r, c = d.get("rows"), d.get("cols")
+    if not isinstance(r, int) or not isinstance(c, int) or len(rows) != r:
+        return None
+    out: dict[str, str] = {}
+    for i, row in enumerate(rows, start=1):
+        vals = _tokens(row, c) if isinstance(row, str) else list(row) if isinstance(row, list) else None
+        if vals is None or len(vals) != c:
+            return None
+        for j, v in enumerate(vals, start=1):
+            out[f"r{i}c{j}"] = norm(v)
+    return out
+
+
+def _tokens(line: str, c: int) -> list[str] | None:
+    parts = [p for p in re.split(r"[\s,|;]+", line.strip()) if p]
+    if len(parts) == c:
+        return parts
+    compact = re.sub(r"[\s|,]", "", line)
+    return list(compact) if len(compact) == c else None
+
+
+def _cell_key(k: Any, d: dict[str, Any]) -> str:
+    """``R1C2``, ``r1c2``, ``(1,2)``, ``1,2`` → ``r1c2`` for grids; other names trimmed, lower."""
+    s = str(k).strip().lower()
+    m = re.fullmatch(r"\(?\s*(?:r(?:ow)?\s*)?(\d+)\s*[, ]\s*(?:c(?:ol)?\s*)?(\d+)\s*\)?", s)
+    if m and isinstance(d.get("rows"), int):
+        return f"r{int(m.group(1))}c{int(m.group(2))}"
+    m = re.fullmatch(r"r(\d+)\s*c(\d+)", s)
+    return f"r{int(m.group(1))}c{int(m.group(2))}" if m else s
+
+
+def _from_obj(sol: Any, d: dict[str, Any]) -> dict[str, str] | None:
+    if isinstance(sol, list):
+        return _from_rows(sol, d)
+    if isinstance(sol, dict):
+        names = {c.lower(): c for c in d["cells"]}
+        out = {}
+        for k, v in sol.items():
+            key = _cell_key(k, d)
+            out[names.get(key, key)] = norm(v)
+        return out
+    return None
+
+
+def _grid_from_text(body: str, d: dict[str, Any]) -> dict[str, str] | None:
+    """The last block of ``rows`` consecutive lines that read as ``cols`` domain values each (a
+    plain grid, a Markdown table — its separator line skipped —, or rows in a code block)."""
+    r, c = d.get("rows"), d.get("cols")
+    if not isinstance(r, int) or not isinstance(c, int):
+        return None
+    dom = {norm(x) for x in d["domain"]}
+    lines = [ln for ln in body.splitlines() if not re.fullmatch(r"\s*\|?[\s:|-]+\|?\s*", ln)]
+    rows: list[list[str] | None] = []
+    for ln in lines:
+        toks = _tokens(ln.strip().strip("|"), c)
+        rows.append(toks if toks and all(norm(t) in dom for t in toks) else None)
+    best = None
+    run: list[list[str]] = []
+    for toks in rows + [None]:
+        if toks is not None:
+            run.append(toks)
+            continue
+        if len(run) >= r:
+            best = run[-r:]
+        run = []
+    return None if best is None else _from_rows(best, d)
+
+
+def _named_from_text(body: str, d: dict[str, Any]) -> dict[str, str] | None:
+    """``name: value`` / ``name is a value`` lines for every cell (the last mention wins)."""
+    dom = sorted((norm(x) for x in d["domain"]), key=len, reverse=True)
+    out: dict[str, str] = {}
+    for cell in d["cells"]:
+        pat = rf"\b{re.escape(cell)}\b\s*(?:[:=→-]+|\bis\b(?:\s+an?)?)\s*\**\s*({'|'.join(map(re.escape, dom))})\b"
+        hits = re.findall(pat, body, flags=re.I)
+        if hits:
+            out[cell] = norm(hits[-1])
+    return out if len(out) == len(d["cells"]) else None
+
+
+def parse_solution(body: str, d: dict[str, Any], objs: Sequence[dict[str, Any]] = ()) -> dict[str, str] | None:
+    """The solution a reply gives: the last JSON object with ``solution`` (or ``grid`` /
+    ``answer`` holding a grid or a cell map), else a grid or ``cell: value`` lines in the text."""
+    if not objs:
+        from ..parse.jsonish import json_objects
+
+        objs = json_objects(body)
+    for obj in reversed(list(objs)):
+        for key in ("solution", "grid", "answer"):
+            got = _from_obj(obj.get(key), d) if key in obj else None
+            if got:
+                return got
+    return _grid_from_text(body, d) or _named_from_text(body, d)
+
+
+def score_cells(d: dict[str, Any], sol: dict[str, str]) -> int:
+    """Cells equal to the certified solution."""
+    gold = d["solution"]
+    return sum(norm(sol.get(c, "")) == norm(gold[c]) for c in d["cells"])
+
+
+@dataclass(frozen=True)
+class PuzzleKind:
+    """What a solution-puzzle family tells the shared format."""
+
+    name: str
+    check: Check
+    encode: Encode
+    default_renderer: str = ""
+
+
+def _format(pk: PuzzleKind) -> AnswerFormat:
+    def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
+        sol = parse_solution(body, item.problem, objs)
+        if not sol:
+            return Answer(parse_error="no solution found (a JSON solution, a grid or name: value lines)")
+        return Answer(label="SAT", certificate={"solution": sol})
+
+    def to_text(a: Answer, item: Item) -> str:
+        sol = (a.certificate or {}).get("solution") or {}
+        d = item.problem
+        if isinstance(d.get("rows"), int):
+            grid = [[sol.get(f"r{i}c{j}", "?") for j in range(1, d["cols"] + 1)]
+                    for i in range(1, d["rows"] + 1)]  # fmt: skip
+            return FINAL + json.dumps({"solution": grid})
+        return FINAL + json.dumps({"solution": {c: sol.get(c, "?") for c in d["cells"]}})
+
+    def check(item: Item, a: Answer) -> Verdict:
+        d = item.problem
+        sol = (a.certificate or {}).get("solution") or {}
+        right, total = score_cells(d, sol), len(d["cells"])
+        missing = [c for c in d["cells"] if c not in sol]
+        why = f"{len(missing)} cells without a value" if missing else pk.check(d, sol)
+        ok = not why
+        return Verdict(
+            correct=ok,
+            witness_valid=ok,
+            score=right / total if total else None,
+            details={"cells_right": right, "cells_total": total},
+            reason="" if ok else why,
+        )
+
+    def oracle(item: Item) -> Answer:
+        return Answer(label="SAT", certificate={"solution": dict(item.problem["solution"])})
+
+    def random(item: Item, rng: np.random.Generator) -> Answer:
+        d = item.problem
+        dom = [norm(x) for x in d["domain"]]
+        sol = {c: dom[int(rng.integers(len(dom)))] for c in d["cells"]}
+        return Answer(label="SAT", certificate={"solution": sol})
+
+    def wrong(item: Item) -> Answer:
+        d = item.problem
+        dom = [norm(x) for x in d["domain"]]
+        sol = {c: dom[(dom.index(norm(v)) + 1) % len(dom)] for c, v in d["solution"].items()}
+        return Answer(label="SAT", certificate={"solution": sol})
+
+    def units(a: Answer) -> list[Hashable]:
+        sol = (a.certificate or {}).get("solution") or {}
+        return [(c, v) for c, v in sorted(sol.items())] or [a.label]
+
+    def budgeted(item: Item, conflicts: int) -> Answer | None:
+        from ..logic.sat import solve_within
+
+        cnf, decode = pk.encode(item.problem)
+        s = solve_within(cnf, conflicts)
+        if s.label != "SAT":
+            return None
+        return Answer(label="SAT", certificate={"solution": decode(s.assignment or {})})
+
+    def reward(item: Item, a: Answer, v: Verdict, partial: bool) -> float:
+        """1 for a solution that keeps every rule; with ``partial``, the cell fraction of a
+        complete answer in the puzzle's domain; never anything for a malformed one."""
+        if v.correct:
+            return 1.0
+        sol = (a.certificate or {}).get("solution") or {}
+        dom = {norm(x) for x in item.problem["domain"]}
+        whole = set(sol) == set(item.problem["cells"]) and all(x in dom for x in sol.values())
+        return float(v.score or 0.0) if partial and whole else 0.0
+
+    return AnswerFormat(
+        "solution", "grid", parse, to_text, check, oracle, random, wrong,
+        vote_units=units, budgeted=budgeted, reward=reward,
+    )  # fmt: skip
+
+
+def register_puzzle(pk: PuzzleKind) -> Kind:
+    """Register the kind of a solution-puzzle family (one ``solution`` answer format)."""
+    return register_kind(
+        Kind(pk.name, ("SAT", "UNSAT"), (_format(pk),), default_renderer=pk.default_renderer)
+    )
+
+
+# -- construction: minimal clue sets, uniqueness proved twice -----------------------------------
+
+
+def minimal_clues(
+    base: Sequence[Sequence[int]],
+    n_vars: int,
+    clues: Sequence[Sequence[Sequence[int]]],
+    solution: Sequence[int],
+    rng: np.random.Generator,
+    keep_at_least: int = 0,
+) -> list[int]:
+    """The indices of a subset of ``clues`` (each a list of clauses) under which the rules
+    ``base`` still have ``solution`` (literals over the primary variables) as their only model:
+    clues are dropped one at a time in a random order while uniqueness holds, stopping at
+    ``keep_at_least`` clues. One solver holds the rules, every clue behind its own selector and
+    the clause that excludes ``solution``; uniqueness under a clue set is then one solve with
+    the selectors assumed (UNSAT ⇔ unique)."""
+    from ..logic.sat import new_solver
+
+    sel = [n_vars + 1 + i for i in range(len(clues))]
+    cls: list[list[int]] = [list(c) for c in base]
+    for s, clue in zip(sel, clues, strict=True):
+        cls += [[-s, *c] for c in clue]
+    cls.append([-x for x in solution])
+    kept = list(range(len(clues)))
+    with new_solver("minisat22", cls) as solver:
+        certify(not solver.solve(assumptions=sel), "the full clue set must fix the solution")
+        for i in rng.permutation(len(clues)).tolist():
+            if len(kept) <= keep_at_least:
+                break
+            trial = [sel[j] for j in kept if j != i]
+            if not solver.solve(assumptions=trial):
+                kept.remove(i)
+    return sorted(kept)
+
+
+def certify_unique(
+    cnf: CNF, primary: Sequence[int], solution: Sequence[int], solver: str = "glucose4"
+) -> None:
+    """Prove from scratch, with another solver than the construction's, that ``cnf`` has
+    ``solution`` as a model and no model differing from it on the ``primary`` variables."""
+    from ..logic.sat import new_solver
+
+    with new_solver(solver, cnf.clauses) as s:
+        certify(bool(s.solve(assumptions=list(solution))), "the solution must satisfy the puzzle")
+        want = {abs(x): x > 0 for x in solution}
+        s.add_clause([-v if want[v] else v for v in primary])
+        certify(not s.solve(), "the puzzle must have exactly one solution")
