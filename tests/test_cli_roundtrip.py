@@ -33,6 +33,21 @@ SOURCES: dict[str, list[str]] = {
 IMPORTED = {"fol"}  # kinds that come from data files: `logicforge import`
 
 
+def _puzzle_sources() -> dict[str, list[str]]:
+    """The solution puzzles: their family's own example parameters."""
+    out = {}
+    for name in lf.FAMILIES.names():
+        fam = lf.FAMILIES.get(name)
+        example = getattr(fam, "example", None)
+        if example is not None:
+            sets = [x for k, v in example.items() for x in ("--set", f"{k}={v}")]
+            out[str(fam.kind)] = ["--family", name, *sets]  # type: ignore[attr-defined]
+    return out
+
+
+SOURCES.update(_puzzle_sources())
+
+
 def _renderers() -> list[str]:
     return sorted(lf.RENDERERS.names())
 

@@ -26,6 +26,11 @@ SMALL = {
     "zebra": {"n_houses": 3, "n_attributes": 3},
     "ordering": {"n_objects": 4},
     "satbench": {"n_clauses": 10},
+    "sudoku": {"size": 4},
+    "futoshiki": {"size": 4},
+    "binairo": {"size": 6},
+    "lightsout": {"rows": 3, "cols": 3},
+    "knights": {"n_people": 4},
 }
 FAMILIES = lf.FAMILIES.names()
 RENDERERS = [
@@ -110,6 +115,16 @@ def test_oracle_scores_perfectly_and_perturbed_fails(family: str, renderer: str)
             wrong = next(c for c in "ABCDEFGHIJ" if c != obj["answer"])
             assert not verify(it, parse_answer(json.dumps({"answer": wrong}), it)).correct
             continue
+        if "solution" in obj and "House 1" not in obj["solution"]:  # a solution puzzle: change
+            sol = obj["solution"]  # one cell to another value of the domain; unique, so it fails
+            dom = it.problem["domain"]
+            if isinstance(sol, list):
+                sol[0][0] = next(x for x in dom if x != str(sol[0][0]))
+            else:
+                first = next(iter(sol))
+                sol[first] = next(x for x in dom if x != sol[first])
+            assert not verify(it, parse_answer(json.dumps(obj), it)).correct
+            continue
         if "solution" in obj:  # swap two houses' names: the grid must fail
             sol = obj["solution"]
             sol["House 1"]["Name"], sol["House 2"]["Name"] = (
@@ -165,6 +180,13 @@ def test_reward_is_one_for_the_oracle_and_less_for_a_perturbed_answer(
         obj = json.loads(text.rsplit("\n", 1)[-1])  # the closing JSON line
         if it.gold.get("cell") or it.kind == "deduction":
             obj["answer"] = next(c for c in "ABCDEFGHIJ" if c != obj["answer"])
+        elif "solution" in obj and "House 1" not in obj["solution"]:  # a solution puzzle
+            sol, dom = obj["solution"], it.problem["domain"]
+            if isinstance(sol, list):
+                sol[0][0] = next(x for x in dom if x != str(sol[0][0]))
+            else:
+                first = next(iter(sol))
+                sol[first] = next(x for x in dom if x != sol[first])
         elif "solution" in obj:
             sol = obj["solution"]
             sol["House 1"]["Name"], sol["House 2"]["Name"] = (

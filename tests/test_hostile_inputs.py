@@ -27,6 +27,12 @@ HUGE = [
     ("ordering", {"n_objects": 10**9}, "n_objects"),
     ("satbench", {"n_clauses": 10**9}, "n_clauses"),
     ("ksat/random", {"n_vars": "10; import os"}, "n_vars"),
+    ("sudoku", {"size": 10**9}, "size"),
+    ("futoshiki", {"size": 10**9}, "size"),
+    ("binairo", {"size": 10**9}, "size"),
+    ("lightsout", {"rows": 10**9}, "rows"),
+    ("lightsout", {"rows": 5, "cols": 5}, "rows"),  # singular: several answers, refused
+    ("knights", {"n_people": 10**9}, "n_people"),
 ]  # fmt: skip
 
 

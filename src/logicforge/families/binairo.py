@@ -69,10 +69,16 @@ def _cell(k: str) -> tuple[int, int]:
 def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     n = d["rows"]
     cl, top = rules(n)
-    cl += [[_x(n, *_cell(k)) if str(v) == "1" else -_x(n, *_cell(k))] for k, v in d["givens"].items()]
+    cl += [
+        [_x(n, *_cell(k)) if str(v) == "1" else -_x(n, *_cell(k))] for k, v in d["givens"].items()
+    ]
 
     def decode(model: dict[int, bool]) -> dict[str, str]:
-        return {f"r{i + 1}c{j + 1}": "1" if model.get(_x(n, i, j)) else "0" for i in range(n) for j in range(n)}
+        return {
+            f"r{i + 1}c{j + 1}": "1" if model.get(_x(n, i, j)) else "0"
+            for i in range(n)
+            for j in range(n)
+        }
 
     return CNF(cl, top), decode
 
@@ -109,7 +115,19 @@ class BinairoParams:
             raise ConfigError("n_givens", self.n_givens, f"must be an integer in 0..{self.size**2}")
 
 
-LEVEL_MAP = [(4, 8), (4, 0), (6, 20), (6, 14), (6, 0), (8, 34), (8, 26), (8, 0), (10, 50), (10, 0), (12, 0)]
+LEVEL_MAP = [
+    (4, 8),
+    (4, 0),
+    (6, 20),
+    (6, 14),
+    (6, 0),
+    (8, 34),
+    (8, 26),
+    (8, 0),
+    (10, 50),
+    (10, 0),
+    (12, 0),
+]
 
 
 class BinairoFamily:
@@ -130,22 +148,43 @@ class BinairoFamily:
         "the number of empty cells (log2 of the search space)",
     )
 
-    def generate(self, p: BinairoParams, rng: np.random.Generator) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(
+        self, p: BinairoParams, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         from ..logic.sat import new_solver
 
         n = p.size
         base, top = rules(n)
-        phases = [_x(n, i, j) * (1 if rng.random() < 0.5 else -1) for i in range(n) for j in range(n)]
+        phases = [
+            _x(n, i, j) * (1 if rng.random() < 0.5 else -1) for i in range(n) for j in range(n)
+        ]
         with new_solver("minisat22", base) as s:
             s.set_phases(phases)
             certify(bool(s.solve()), "the rules have a model")
             model = {abs(v): v > 0 for v in s.get_model() or []}
         cells = grid_cells(n, n)
-        sol = {f"r{i + 1}c{j + 1}": "1" if model.get(_x(n, i, j)) else "0" for i in range(n) for j in range(n)}
-        data = {"rows": n, "cols": n, "cells": cells, "domain": ["0", "1"], "givens": {}, "solution": sol}
+        sol = {
+            f"r{i + 1}c{j + 1}": "1" if model.get(_x(n, i, j)) else "0"
+            for i in range(n)
+            for j in range(n)
+        }
+        data = {
+            "rows": n,
+            "cols": n,
+            "cells": cells,
+            "domain": ["0", "1"],
+            "givens": {},
+            "solution": sol,
+        }
         certify(check(data, sol) == "", "the drawn grid keeps every rule")
-        lits = [_x(n, i, j) if sol[f"r{i + 1}c{j + 1}"] == "1" else -_x(n, i, j) for i in range(n) for j in range(n)]
-        kept = minimal_clues(base, top, [[[lit]] for lit in lits], lits, rng, keep_at_least=p.n_givens)
+        lits = [
+            _x(n, i, j) if sol[f"r{i + 1}c{j + 1}"] == "1" else -_x(n, i, j)
+            for i in range(n)
+            for j in range(n)
+        ]
+        kept = minimal_clues(
+            base, top, [[[lit]] for lit in lits], lits, rng, keep_at_least=p.n_givens
+        )
         data["givens"] = {cells[k]: int(sol[cells[k]]) for k in kept}
         cnf, _ = encode(data)
         certify_unique(cnf, list(range(1, n * n + 1)), lits)
@@ -167,7 +206,8 @@ class BinairoRenderer:
         d = problem.problem
         n = d["rows"]
         grid = "\n".join(
-            " ".join(str(d["givens"].get(f"r{i}c{j}", ".")) for j in range(1, n + 1)) for i in range(1, n + 1)
+            " ".join(str(d["givens"].get(f"r{i}c{j}", ".")) for j in range(1, n + 1))
+            for i in range(1, n + 1)
         )
         prompt = (
             f"Solve this {n}×{n} binary puzzle (Binairo). Fill every empty cell (.) with 0 or 1 so that "
@@ -185,7 +225,7 @@ class BinairoFormalRenderer:
     def render(self, problem: LabelledProblem) -> Item:
         d = problem.problem
         n = d["rows"]
-        v = lambda k: f"b[{k[1:k.index('c')]}][{k[k.index('c') + 1:]}]"  # noqa: E731
+        v = lambda k: f"b[{k[1 : k.index('c')]}][{k[k.index('c') + 1 :]}]"  # noqa: E731
         lines = [
             f"Variables: b[i][j] in {{0, 1}} for i, j in 1..{n}.",
             f"For every row and every column: sum = {n // 2}; no three consecutive equal values.",

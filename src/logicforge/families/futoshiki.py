@@ -40,12 +40,16 @@ def rules(n: int) -> list[list[int]]:
     cl: list[list[int]] = []
     for i, j in itertools.product(range(n), repeat=2):
         cl.append([_var(n, i, j, v) for v in range(n)])
-        cl += [[-_var(n, i, j, a), -_var(n, i, j, b)] for a, b in itertools.combinations(range(n), 2)]
+        cl += [
+            [-_var(n, i, j, a), -_var(n, i, j, b)] for a, b in itertools.combinations(range(n), 2)
+        ]
     for k in range(n):
         for v in range(n):
             for line in ([(k, j) for j in range(n)], [(i, k) for i in range(n)]):
                 cl.append([_var(n, i, j, v) for i, j in line])
-                cl += [[-_var(n, *p, v), -_var(n, *q, v)] for p, q in itertools.combinations(line, 2)]
+                cl += [
+                    [-_var(n, *p, v), -_var(n, *q, v)] for p, q in itertools.combinations(line, 2)
+                ]
     return cl
 
 
@@ -67,7 +71,9 @@ def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
 
     def decode(model: dict[int, bool]) -> dict[str, str]:
         return {
-            f"r{i + 1}c{j + 1}": str(next((v + 1 for v in range(n) if model.get(_var(n, i, j, v))), 0))
+            f"r{i + 1}c{j + 1}": str(
+                next((v + 1 for v in range(n) if model.get(_var(n, i, j, v))), 0)
+            )
             for i, j in itertools.product(range(n), repeat=2)
         }
 
@@ -103,7 +109,19 @@ class FutoshikiParams:
             raise ConfigError("n_clues", self.n_clues, "must be an integer ≥ 0")
 
 
-LEVEL_MAP = [(3, 6), (3, 0), (4, 10), (4, 0), (5, 14), (5, 0), (6, 20), (6, 0), (7, 26), (7, 0), (8, 0)]
+LEVEL_MAP = [
+    (3, 6),
+    (3, 0),
+    (4, 10),
+    (4, 0),
+    (5, 14),
+    (5, 0),
+    (6, 20),
+    (6, 0),
+    (7, 26),
+    (7, 0),
+    (8, 0),
+]
 
 
 class FutoshikiFamily:
@@ -120,17 +138,23 @@ class FutoshikiFamily:
     levels = Levels(
         lambda lv: {"size": LEVEL_MAP[lv][0], "n_clues": LEVEL_MAP[lv][1]},
         "log10 search space",
-        lambda p: (p.problem["rows"] ** 2 - len(p.problem["givens"])) * float(np.log10(p.problem["rows"])),
+        lambda p: (
+            (p.problem["rows"] ** 2 - len(p.problem["givens"])) * float(np.log10(p.problem["rows"]))
+        ),
         "size 3 … 8 rising every two levels, a capped clue count then a minimal one; log10 search "
         "space = cells without a given digit · log10 n",
     )
 
-    def generate(self, p: FutoshikiParams, rng: np.random.Generator) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(
+        self, p: FutoshikiParams, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         n = p.size
         rows, cols, sym = (rng.permutation(n).tolist() for _ in range(3))
         sq = [[sym[(rows[i] + cols[j]) % n] + 1 for j in range(n)] for i in range(n)]
         for k in range(n):
-            certify(sorted(sq[k]) == sorted(r[k] for r in sq) == list(range(1, n + 1)), "a Latin square")
+            certify(
+                sorted(sq[k]) == sorted(r[k] for r in sq) == list(range(1, n + 1)), "a Latin square"
+            )
         cells = grid_cells(n, n)
         pairs = [((i, j), (i, j + 1)) for i in range(n) for j in range(n - 1)]
         pairs += [((i, j), (i + 1, j)) for i in range(n - 1) for j in range(n)]
@@ -171,7 +195,9 @@ def _board(d: dict[str, Any]) -> str:
                 row += f" {sign(f'r{i}c{j}', f'r{i}c{j + 1}', '<', '>')} "
         out.append(row)
         if i < n:
-            out.append("    ".join(sign(f"r{i}c{j}", f"r{i + 1}c{j}", "^", "v") for j in range(1, n + 1)))
+            out.append(
+                "    ".join(sign(f"r{i}c{j}", f"r{i + 1}c{j}", "^", "v") for j in range(1, n + 1))
+            )
     return "\n".join(out)
 
 
@@ -204,7 +230,7 @@ class FutoshikiFormalRenderer:
     def render(self, problem: LabelledProblem) -> Item:
         d = problem.problem
         n = d["rows"]
-        v = lambda k: f"x[{k[1:k.index('c')]}][{k[k.index('c') + 1:]}]"  # noqa: E731
+        v = lambda k: f"x[{k[1 : k.index('c')]}][{k[k.index('c') + 1 :]}]"  # noqa: E731
         lines = [f"Variables: x[i][j] for i, j in 1..{n}, each in {{1..{n}}}.",
                  "Every row and every column: alldifferent.",
                  "Givens: " + (", ".join(f"{v(k)} = {x}" for k, x in d["givens"].items()) or "none"),

@@ -43,7 +43,12 @@ def holds(st: dict[str, Any], k: dict[str, bool]) -> bool:
     if t == "count":
         return sum(k.values()) == st["k"]
     b = k[st["b"]] == (st.get("rb", "knight") == "knight")
-    return {"and": a and b, "or": a or b, "iff": k[st["a"]] == k[st["b"]], "xor": k[st["a"]] != k[st["b"]]}[t]
+    return {
+        "and": a and b,
+        "or": a or b,
+        "iff": k[st["a"]] == k[st["b"]],
+        "xor": k[st["a"]] != k[st["b"]],
+    }[t]
 
 
 def check(d: dict[str, Any], sol: dict[str, str]) -> str:
@@ -52,7 +57,9 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     k = {p: sol[p] == "knight" for p in d["cells"]}
     for p, st in zip(d["cells"], d["statements"], strict=True):
         if holds(st, k) != k[p]:
-            return f"{p} is a {sol[p]}, but their statement is {'true' if holds(st, k) else 'false'}"
+            return (
+                f"{p} is a {sol[p]}, but their statement is {'true' if holds(st, k) else 'false'}"
+            )
     return ""
 
 
@@ -66,7 +73,12 @@ def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     idx = {p: i + 1 for i, p in enumerate(people)}
     cl: list[list[int]] = []
     for p, st in zip(people, d["statements"], strict=True):
-        inv = sorted({p, *([st["a"], st["b"]] if "b" in st else [st["a"]])} if st["type"] != "count" else set(people), key=people.index)
+        inv = sorted(
+            {p, *([st["a"], st["b"]] if "b" in st else [st["a"]])}
+            if st["type"] != "count"
+            else set(people),
+            key=people.index,
+        )
         for vals in itertools.product((False, True), repeat=len(inv)):
             k = dict(zip(inv, vals, strict=True))
             full = {q: k.get(q, False) for q in people}
@@ -151,7 +163,11 @@ class KnightsFamily:
     kind = KIND
     Params = KnightsParams
     example = {"n_people": 3}
-    knobs = (Knob("n_people", lambda prob, _: len(prob["cells"]), exact, "inhabitants", levels=(2, 4, 6)),)
+    knobs = (
+        Knob(
+            "n_people", lambda prob, _: len(prob["cells"]), exact, "inhabitants", levels=(2, 4, 6)
+        ),
+    )
     levels = Levels(
         lambda lv: {"n_people": 2 + lv},
         "people",
@@ -160,7 +176,9 @@ class KnightsFamily:
         "assignments)",
     )
 
-    def generate(self, p: KnightsParams, rng: np.random.Generator) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(
+        self, p: KnightsParams, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         from ..logic.sat import new_solver
 
         people = list(NAMES[: p.n_people])
@@ -176,11 +194,18 @@ class KnightsFamily:
             if len(sts) < len(people):
                 continue
             sol = {q: "knight" if hidden[q] else "knave" for q in people}
-            data = {"cells": people, "domain": ["knight", "knave"], "statements": sts, "solution": sol}
+            data = {
+                "cells": people,
+                "domain": ["knight", "knave"],
+                "statements": sts,
+                "solution": sol,
+            }
             cnf, _ = encode(data)
             lits = [i + 1 if hidden[q] else -(i + 1) for i, q in enumerate(people)]
             with new_solver("minisat22", cnf.clauses) as s:
-                certify(bool(s.solve(assumptions=lits)), "the hidden assignment keeps every statement")
+                certify(
+                    bool(s.solve(assumptions=lits)), "the hidden assignment keeps every statement"
+                )
                 s.add_clause([-x for x in lits])
                 if s.solve():
                     continue  # another assignment fits too: draw again
@@ -188,7 +213,9 @@ class KnightsFamily:
             certify(check(data, sol) == "", "the solution keeps every statement")
             meta = {"n_people": len(people), "n_knights": sum(hidden.values()), "attempts": attempt}
             return data, "SAT", {"solver": "minisat22+glucose4", "unique": True}, meta
-        raise GenerationError(f"{NAME}: no puzzle with one solution in {p.max_attempts} draws; raise max_attempts")
+        raise GenerationError(
+            f"{NAME}: no puzzle with one solution in {p.max_attempts} draws; raise max_attempts"
+        )
 
 
 ASK = (
@@ -203,11 +230,15 @@ class KnightsRenderer:
 
     def render(self, problem: LabelledProblem) -> Item:
         d = problem.problem
-        lines = [f"{q} says: \"{say(st, q)[0].upper() + say(st, q)[1:]}.\"" for q, st in zip(d["cells"], d["statements"], strict=True)]
+        lines = [
+            f'{q} says: "{say(st, q)[0].upper() + say(st, q)[1:]}."'
+            for q, st in zip(d["cells"], d["statements"], strict=True)
+        ]
         prompt = (
             "On an island, every inhabitant is either a knight, who always tells the truth, or a knave, "
             f"who always lies. You meet {len(d['cells'])} inhabitants: {', '.join(d['cells'])}.\n\n"
-            + "\n".join(lines) + f"\n\nWho is a knight and who is a knave?\n\n{ASK}"
+            + "\n".join(lines)
+            + f"\n\nWho is a knight and who is a knave?\n\n{ASK}"
         )
         return build_kind_item(problem, self.name, prompt, None)
 
@@ -218,10 +249,13 @@ class KnightsFormalRenderer:
 
     def render(self, problem: LabelledProblem) -> Item:
         d = problem.problem
-        eqs = [f"K({q}) ↔ ({formal(st)})" for q, st in zip(d["cells"], d["statements"], strict=True)]
+        eqs = [
+            f"K({q}) ↔ ({formal(st)})" for q, st in zip(d["cells"], d["statements"], strict=True)
+        ]
         prompt = (
             f"K(x) is true when x is a knight and false when x is a knave, for x in {{{', '.join(d['cells'])}}}; "
-            "count(K) is how many K(x) are true. All of these hold:\n\n" + "\n".join(eqs)
+            "count(K) is how many K(x) are true. All of these hold:\n\n"
+            + "\n".join(eqs)
             + f"\n\nGive K for everyone as knight (true) or knave (false).\n\n{ASK}"
         )
         return build_kind_item(problem, self.name, prompt, None)

@@ -84,7 +84,11 @@ def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
                 cl.append([-v if s else v for v, s in zip(vs, signs, strict=True)])
 
     def decode(model: dict[int, bool]) -> dict[str, str]:
-        return {f"r{i + 1}c{j + 1}": "1" if model.get(i * c + j + 1) else "0" for i in range(r) for j in range(c)}
+        return {
+            f"r{i + 1}c{j + 1}": "1" if model.get(i * c + j + 1) else "0"
+            for i in range(r)
+            for j in range(c)
+        }
 
     return CNF(cl, r * c), decode
 
@@ -93,7 +97,9 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     r, c = d["rows"], d["cols"]
     if any(v not in ("0", "1") for v in sol.values()):
         return "every cell is 1 (press) or 0 (no press)"
-    p = np.array([int(sol[f"r{i + 1}c{j + 1}"]) for i in range(r) for j in range(c)], dtype=np.uint8)
+    p = np.array(
+        [int(sol[f"r{i + 1}c{j + 1}"]) for i in range(r) for j in range(c)], dtype=np.uint8
+    )
     left = (toggles(r, c).astype(int) @ p + np.array(d["lights"]).reshape(-1)) % 2
     return "" if not left.any() else f"{int(left.sum())} lights stay on"
 
@@ -119,7 +125,19 @@ class LightsOutParams:
             )  # fmt: skip
 
 
-LEVEL_MAP = [(2, 2), (2, 3), (3, 3), (3, 4), (4, 3), (3, 6), (6, 6), (7, 7), (8, 8), (10, 10), (12, 12)]
+LEVEL_MAP = [
+    (2, 2),
+    (2, 3),
+    (3, 3),
+    (3, 4),
+    (4, 3),
+    (3, 6),
+    (6, 6),
+    (7, 7),
+    (8, 8),
+    (10, 10),
+    (12, 12),
+]
 
 
 class LightsOutFamily:
@@ -142,7 +160,9 @@ class LightsOutFamily:
         "measure is the number of cells (log2 of the press patterns)",
     )
 
-    def generate(self, p: LightsOutParams, rng: np.random.Generator) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(
+        self, p: LightsOutParams, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         r, c = p.rows, p.cols
         press = (rng.random(r * c) < p.density).astype(np.uint8)
         if not press.any():
@@ -150,7 +170,10 @@ class LightsOutFamily:
         a = toggles(r, c)
         lights = (a.astype(int) @ press) % 2
         x, rk = gf2_solve(a, lights)
-        certify(rk == r * c and x is not None and bool((x == press).all()), "GF(2) elimination recovers the one press pattern")
+        certify(
+            rk == r * c and x is not None and bool((x == press).all()),
+            "GF(2) elimination recovers the one press pattern",
+        )
         cells = grid_cells(r, c)
         data = {
             "rows": r, "cols": c, "cells": cells, "domain": ["0", "1"],
@@ -158,9 +181,16 @@ class LightsOutFamily:
             "solution": {cells[k]: str(int(press[k])) for k in range(r * c)},
         }  # fmt: skip
         cnf, _ = encode(data)
-        certify_unique(cnf, list(range(1, r * c + 1)), [k + 1 if press[k] else -(k + 1) for k in range(r * c)])
+        certify_unique(
+            cnf, list(range(1, r * c + 1)), [k + 1 if press[k] else -(k + 1) for k in range(r * c)]
+        )
         certify(check(data, data["solution"]) == "", "the presses switch every light off")
-        meta = {"rows": r, "cols": c, "n_presses": int(press.sum()), "n_lights_on": int(lights.sum())}
+        meta = {
+            "rows": r,
+            "cols": c,
+            "n_presses": int(press.sum()),
+            "n_lights_on": int(lights.sum()),
+        }
         return data, "SAT", {"solver": "gf2+glucose4", "unique": True, "rank": rk}, meta
 
 
@@ -198,11 +228,14 @@ class LightsOutFormalRenderer:
         a = toggles(r, c)
         eqs = []
         for k in range(r * c):
-            terms = " ⊕ ".join(f"p[{v // c + 1}][{v % c + 1}]" for v in np.flatnonzero(a[k]).tolist())
+            terms = " ⊕ ".join(
+                f"p[{v // c + 1}][{v % c + 1}]" for v in np.flatnonzero(a[k]).tolist()
+            )
             eqs.append(f"{terms} = {d['lights'][k // c][k % c]}")
         prompt = (
             f"Solve this system over GF(2) (⊕ is XOR) for p[i][j] ∈ {{0, 1}}, i in 1..{r}, j in 1..{c}:\n\n"
-            + "\n".join(eqs) + f"\n\n{ASK}"
+            + "\n".join(eqs)
+            + f"\n\n{ASK}"
         )
         return build_kind_item(problem, self.name, prompt, None)
 

@@ -56,7 +56,9 @@ def rules(n: int) -> list[list[int]]:
     cl: list[list[int]] = []
     for i, j in itertools.product(range(n), repeat=2):
         cl.append([_var(n, i, j, v) for v in range(n)])
-        cl += [[-_var(n, i, j, a), -_var(n, i, j, b)] for a, b in itertools.combinations(range(n), 2)]
+        cl += [
+            [-_var(n, i, j, a), -_var(n, i, j, b)] for a, b in itertools.combinations(range(n), 2)
+        ]
     for g in groups(n):
         for v in range(n):
             cl.append([_var(n, i, j, v) for i, j in g])
@@ -73,7 +75,9 @@ def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
 
     def decode(model: dict[int, bool]) -> dict[str, str]:
         return {
-            f"r{i + 1}c{j + 1}": str(next((v + 1 for v in range(n) if model.get(_var(n, i, j, v))), 0))
+            f"r{i + 1}c{j + 1}": str(
+                next((v + 1 for v in range(n) if model.get(_var(n, i, j, v))), 0)
+            )
             for i, j in itertools.product(range(n), repeat=2)
         }
 
@@ -122,7 +126,19 @@ class SudokuParams:
             raise ConfigError("n_givens", self.n_givens, f"must be an integer in 0..{self.size**2}")
 
 
-LEVEL_MAP = [(4, 10), (4, 8), (4, 6), (6, 24), (6, 20), (6, 16), (9, 45), (9, 38), (9, 32), (9, 28), (9, 0)]
+LEVEL_MAP = [
+    (4, 10),
+    (4, 8),
+    (4, 6),
+    (6, 24),
+    (6, 20),
+    (6, 16),
+    (9, 45),
+    (9, 38),
+    (9, 32),
+    (9, 28),
+    (9, 0),
+]
 
 
 class SudokuFamily:
@@ -139,12 +155,16 @@ class SudokuFamily:
     levels = Levels(
         lambda lv: {"size": LEVEL_MAP[lv][0], "n_givens": LEVEL_MAP[lv][1]},
         "log10 search space",
-        lambda p: (p.problem["rows"] ** 2 - len(p.problem["givens"])) * float(np.log10(p.problem["rows"])),
+        lambda p: (
+            (p.problem["rows"] ** 2 - len(p.problem["givens"])) * float(np.log10(p.problem["rows"]))
+        ),
         "size 4 at levels 0-2 (10, 8, 6 givens), 6 at 3-5 (24, 20, 16), 9 at 6-10 (45, 38, 32, 28, "
         "minimal); log10 search space = empty cells · log10 n",
     )
 
-    def generate(self, p: SudokuParams, rng: np.random.Generator) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(
+        self, p: SudokuParams, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         n = p.size
         grid = full_grid(n, rng)
         sol_lits = [_var(n, i, j, grid[i][j] - 1) for i in range(n) for j in range(n)]
@@ -169,7 +189,8 @@ class SudokuFamily:
 def _grid_text(d: dict[str, Any]) -> str:
     n = d["rows"]
     return "\n".join(
-        " ".join(str(d["givens"].get(f"r{i}c{j}", ".")) for j in range(1, n + 1)) for i in range(1, n + 1)
+        " ".join(str(d["givens"].get(f"r{i}c{j}", ".")) for j in range(1, n + 1))
+        for i in range(1, n + 1)
     )
 
 
@@ -207,8 +228,19 @@ class SudokuFormalRenderer:
         lines = [f"Variables: x[i][j] for i, j in 1..{n}, each in {{1..{n}}}.", "Constraints:"]
         for g in gs:
             lines.append("alldifferent(" + ", ".join(f"x[{i + 1}][{j + 1}]" for i, j in g) + ")")
-        lines.append("Givens: " + ", ".join(f"x[{k[1:k.index('c')]}][{k[k.index('c') + 1:]}] = {v}" for k, v in d["givens"].items()))
-        prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + "\n\n" + ASK.replace("row 1", "x[1][·]").replace("row 2", "x[2][·]")
+        lines.append(
+            "Givens: "
+            + ", ".join(
+                f"x[{k[1 : k.index('c')]}][{k[k.index('c') + 1 :]}] = {v}"
+                for k, v in d["givens"].items()
+            )
+        )
+        prompt = (
+            "Find the values of all variables.\n\n"
+            + "\n".join(lines)
+            + "\n\n"
+            + ASK.replace("row 1", "x[1][·]").replace("row 2", "x[2][·]")
+        )
         return build_kind_item(problem, self.name, prompt, None)
 
 

@@ -66,7 +66,13 @@ def _from_rows(rows: Sequence[Any], d: dict[str, Any]) -> dict[str, str] | None:
         return None
     out: dict[str, str] = {}
     for i, row in enumerate(rows, start=1):
-        vals = _tokens(row, c) if isinstance(row, str) else list(row) if isinstance(row, list) else None
+        vals = (
+            _tokens(row, c)
+            if isinstance(row, str)
+            else list(row)
+            if isinstance(row, list)
+            else None
+        )
         if vals is None or len(vals) != c:
             return None
         for j, v in enumerate(vals, start=1):
@@ -141,7 +147,9 @@ def _named_from_text(body: str, d: dict[str, Any]) -> dict[str, str] | None:
     return out if len(out) == len(d["cells"]) else None
 
 
-def parse_solution(body: str, d: dict[str, Any], objs: Sequence[dict[str, Any]] = ()) -> dict[str, str] | None:
+def parse_solution(
+    body: str, d: dict[str, Any], objs: Sequence[dict[str, Any]] = ()
+) -> dict[str, str] | None:
     """The solution a reply gives: the last JSON object with ``solution`` (or ``grid`` /
     ``answer`` holding a grid or a cell map), else a grid or ``cell: value`` lines in the text."""
     if not objs:
@@ -176,7 +184,9 @@ def _format(pk: PuzzleKind) -> AnswerFormat:
     def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
         sol = parse_solution(body, item.problem, objs)
         if not sol:
-            return Answer(parse_error="no solution found (a JSON solution, a grid or name: value lines)")
+            return Answer(
+                parse_error="no solution found (a JSON solution, a grid or name: value lines)"
+            )
         return Answer(label="SAT", certificate={"solution": sol})
 
     def to_text(a: Answer, item: Item) -> str:
@@ -250,7 +260,7 @@ def _format(pk: PuzzleKind) -> AnswerFormat:
 def register_puzzle(pk: PuzzleKind) -> Kind:
     """Register the kind of a solution-puzzle family (one ``solution`` answer format)."""
     return register_kind(
-        Kind(pk.name, ("SAT", "UNSAT"), (_format(pk),), default_renderer=pk.default_renderer)
+        Kind(pk.name, ("SAT",), (_format(pk),), default_renderer=pk.default_renderer)
     )
 
 
