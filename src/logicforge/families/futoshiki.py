@@ -165,7 +165,7 @@ class FutoshikiFamily:
         name = lambda c: f"r{c[0] + 1}c{c[1] + 1}"  # noqa: E731
         givens = {cells[k]: sq[k // n][k % n] for k in kept if k < n * n}
         lt = [[name(a), name(b)] for a, b in (ineq[k - n * n] for k in kept if k >= n * n)]
-        data = {
+        data: dict[str, Any] = {
             "rows": n, "cols": n, "cells": cells, "domain": [str(v) for v in range(1, n + 1)],
             "givens": givens, "less": lt,
             "solution": {cells[k]: str(sq[k // n][k % n]) for k in range(n * n)},

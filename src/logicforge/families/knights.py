@@ -158,6 +158,9 @@ def _statement(rng: np.random.Generator, me: str, people: list[str]) -> dict[str
     return st
 
 
+LEVEL_PEOPLE = (5, 5, 6, 6, 7, 8, 8, 9, 10, 11, 12)
+
+
 class KnightsFamily:
     name = NAME
     kind = KIND
@@ -169,11 +172,12 @@ class KnightsFamily:
         ),
     )
     levels = Levels(
-        lambda lv: {"n_people": 2 + lv},
+        lambda lv: {"n_people": LEVEL_PEOPLE[lv]},
         "people",
         lambda p: float(len(p.problem["cells"])),
-        "n_people = 2 + level (2 … 12); the measure is the number of inhabitants (log2 of the "
-        "assignments)",
+        "n_people 5, 5, 6, 6, 7, 8, 8, 9, 10, 11, 12 over levels 0-10 (from 5 people: 32 "
+        "assignments, so a constant answer is right by chance only); the measure is the number "
+        "of inhabitants (log2 of the assignments)",
     )
 
     def generate(

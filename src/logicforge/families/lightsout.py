@@ -156,8 +156,9 @@ class LightsOutFamily:
         lambda lv: {"rows": LEVEL_MAP[lv][0], "cols": LEVEL_MAP[lv][1]},
         "cells",
         lambda p: float(p.problem["rows"] * p.problem["cols"]),
-        "boards 2×2, 2×3, 3×3, 3×4, 4×3, 3×6, 6×6, 7×7, 8×8, 10×10, 12×12 (all invertible); the "
-        "measure is the number of cells (log2 of the press patterns)",
+        "boards 3×3, 2×6, 3×4, 4×3, 3×6, 6×6, 7×7, 8×8, 10×10, 12×12 (level 10: 12×12 at density "
+        "0.5 too; all invertible); the measure is the number of cells (log2 of the press "
+        "patterns); level 0 has 512 patterns, so no constant answer is right more than by chance",
     )
 
     def generate(
@@ -175,7 +176,7 @@ class LightsOutFamily:
             "GF(2) elimination recovers the one press pattern",
         )
         cells = grid_cells(r, c)
-        data = {
+        data: dict[str, Any] = {
             "rows": r, "cols": c, "cells": cells, "domain": ["0", "1"],
             "lights": [[int(lights[i * c + j]) for j in range(c)] for i in range(r)],
             "solution": {cells[k]: str(int(press[k])) for k in range(r * c)},

@@ -172,7 +172,7 @@ class SudokuFamily:
         kept = minimal_clues(rules(n), n**3, clues, sol_lits, rng, keep_at_least=p.n_givens)
         cells = grid_cells(n, n)
         givens = {cells[k]: grid[k // n][k % n] for k in kept}
-        data = {
+        data: dict[str, Any] = {
             "rows": n, "cols": n, "box": list(BOXES[n]), "cells": cells,
             "domain": [str(v) for v in range(1, n + 1)], "givens": givens,
             "solution": {cells[k]: str(grid[k // n][k % n]) for k in range(n * n)},

@@ -1,0 +1,232 @@
+"""The solution puzzles (sudoku, futoshiki, binairo, lightsout, knights): every label and its
+uniqueness re-checked by a second, independent method — OR-Tools CP-SAT on a model of its own,
+or brute force — replies read the way real models write them, and rewards no constant or
+shape-only answer collects."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+
+import logicforge as lf
+from logicforge.kinds import answer_format, parse_answer, verify
+from logicforge.metrics.reward import reward
+
+PUZZLES = ("sudoku", "futoshiki", "binairo", "lightsout", "knights")
+
+
+def _grid(d: dict) -> list[list[int]]:
+    return [
+        [int(d["solution"][f"r{i}c{j}"]) for j in range(1, d["cols"] + 1)]
+        for i in range(1, d["rows"] + 1)
+    ]
+
+
+def _cpsat_latin(d: dict, boxes: tuple[int, int] | None) -> list[list[list[int]]]:
+    """Every solution of a sudoku / futoshiki by CP-SAT (AllDifferent and < on integers)."""
+    from ortools.sat.python import cp_model
+
+    n = d["rows"]
+    m = cp_model.CpModel()
+    x = [[m.new_int_var(1, n, f"x{i}{j}") for j in range(n)] for i in range(n)]
+    for k in range(n):
+        m.add_all_different(x[k])
+        m.add_all_different([x[i][k] for i in range(n)])
+    if boxes:
+        r, c = boxes
+        for bi, bj in itertools.product(range(n // r), range(n // c)):
+            m.add_all_different([x[bi * r + a][bj * c + b] for a in range(r) for b in range(c)])
+    cell = lambda k: x[int(k[1 : k.index("c")]) - 1][int(k[k.index("c") + 1 :]) - 1]  # noqa: E731
+    for k, v in d["givens"].items():
+        m.add(cell(k) == int(v))
+    for a, b in d.get("less", []):
+        m.add(cell(a) < cell(b))
+    found: list[list[list[int]]] = []
+
+    class Collect(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            found.append([[self.value(v) for v in row] for row in x])
+            if len(found) >= 3:
+                self.stop_search()
+
+    s = cp_model.CpSolver()
+    s.parameters.enumerate_all_solutions = True
+    s.parameters.num_workers = 1
+    s.solve(m, Collect())
+    return found
+
+
+@pytest.mark.parametrize("params", [{"size": 4}, {"size": 6}, {"size": 9, "n_givens": 30}])
+def test_sudoku_has_exactly_the_stored_solution_by_cpsat(params) -> None:
+    for p in lf.generate("sudoku", params, count=4, seed=5):
+        sols = _cpsat_latin(p.problem, tuple(p.problem["box"]))
+        assert sols == [_grid(p.problem)], p.problem_id
+
+
+@pytest.mark.parametrize("size", [3, 4, 5])
+def test_futoshiki_has_exactly_the_stored_solution_by_cpsat(size: int) -> None:
+    for p in lf.generate("futoshiki", {"size": size}, count=4, seed=5):
+        assert _cpsat_latin(p.problem, None) == [_grid(p.problem)], p.problem_id
+
+
+def _binairo_brute(d: dict) -> list[tuple[str, ...]]:
+    n = d["rows"]
+    rows = ["".join(b) for b in itertools.product("01", repeat=n)]
+    rows = [r for r in rows if r.count("1") == n // 2 and "000" not in r and "111" not in r]
+    given = {
+        (int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1): str(v)
+        for k, v in d["givens"].items()
+    }
+    out = []
+
+    def go(acc: list[str]) -> None:
+        i = len(acc)
+        if i == n:
+            cols = ["".join(r[j] for r in acc) for j in range(n)]
+            if len(set(cols)) == n and all(
+                c.count("1") == n // 2 and "000" not in c and "111" not in c for c in cols
+            ):
+                out.append(tuple(acc))
+            return
+        for r in rows:
+            if r in acc or any(r[j] != v for (a, j), v in given.items() if a == i):
+                continue
+            go([*acc, r])
+
+    go([])
+    return out
+
+
+@pytest.mark.parametrize("size", [4, 6])
+def test_binairo_has_exactly_the_stored_solution_by_brute_force(size: int) -> None:
+    for p in lf.generate("binairo", {"size": size}, count=4, seed=5):
+        d = p.problem
+        want = tuple(
+            "".join(d["solution"][f"r{i}c{j}"] for j in range(1, size + 1))
+            for i in range(1, size + 1)
+        )
+        assert _binairo_brute(d) == [want], p.problem_id
+
+
+@pytest.mark.parametrize("rc", [(2, 2), (3, 3), (3, 4)])
+def test_lightsout_has_exactly_the_stored_presses_by_brute_force(rc) -> None:
+    r, c = rc
+    for p in lf.generate("lightsout", {"rows": r, "cols": c}, count=4, seed=5):
+        d = p.problem
+        lights = np.array(d["lights"])
+        hits = []
+        for bits in itertools.product((0, 1), repeat=r * c):
+            board = lights.copy()
+            for k, b in enumerate(bits):
+                if b:
+                    i, j = divmod(k, c)
+                    for di, dj in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
+                        if 0 <= i + di < r and 0 <= j + dj < c:
+                            board[i + di, j + dj] ^= 1
+            if not board.any():
+                hits.append(bits)
+        want = tuple(int(d["solution"][f"r{k // c + 1}c{k % c + 1}"]) for k in range(r * c))
+        assert hits == [want], p.problem_id
+
+
+def test_a_singular_lightsout_board_is_refused_with_the_reason() -> None:
+    with pytest.raises(lf.ConfigError, match="singular"):
+        lf.generate("lightsout", {"rows": 5, "cols": 5}, count=1)
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 7])
+def test_knights_have_exactly_the_stored_assignment_by_enumeration(n: int) -> None:
+    from logicforge.families.knights import holds
+
+    for p in lf.generate("knights", {"n_people": n}, count=5, seed=5):
+        d = p.problem
+        fits = []
+        for vals in itertools.product((True, False), repeat=n):
+            k = dict(zip(d["cells"], vals, strict=True))
+            if all(holds(st, k) == k[q] for q, st in zip(d["cells"], d["statements"], strict=True)):
+                fits.append({q: "knight" if k[q] else "knave" for q in d["cells"]})
+        assert fits == [d["solution"]], p.problem_id
+
+
+def _sudoku_item() -> lf.Item:
+    return lf.render(lf.generate("sudoku", {"size": 4}, count=1, seed=3), "sudoku")[0]
+
+
+def test_replies_in_the_layouts_real_models_write() -> None:
+    it = _sudoku_item()
+    rows = [[it.problem["solution"][f"r{i}c{j}"] for j in range(1, 5)] for i in range(1, 5)]
+    plain = "\n".join(" ".join(r) for r in rows)
+    table = "| | | | |\n|---|---|---|---|\n" + "\n".join("| " + " | ".join(r) + " |" for r in rows)
+    replies = {
+        "json rows of numbers": "Done.\n"
+        + json.dumps({"solution": [[int(x) for x in r] for r in rows]}),
+        "json rows of strings": json.dumps({"solution": ["".join(r) for r in rows]}),
+        "json cell map": json.dumps(
+            {
+                "solution": {
+                    f"R{i}C{j}": int(rows[i - 1][j - 1]) for i in range(1, 5) for j in range(1, 5)
+                }
+            }
+        ),
+        "chain of thought then a grid": "Row 1 needs a 2 and a 4, so 1 2 3 4 is not possible here.\n"
+        "Checking boxes...\n\nFinal grid:\n" + plain,
+        "markdown table": "Here is the solved puzzle:\n\n" + table + "\n",
+        "code block": "```\n" + plain + "\n```",
+    }
+    for name, text in replies.items():
+        a = parse_answer(text, it)
+        assert not a.parse_error, (name, a)
+        assert verify(it, a).correct, name
+        assert reward(it, text) == 1.0, name
+    for text in ("I cannot solve this puzzle.", "", "The answer is 42.", "Error: rate limited"):
+        a = parse_answer(text, it)
+        assert a.parse_error and reward(it, text) == 0.0
+
+
+def test_knights_read_from_prose_and_bold_lines() -> None:
+    it = lf.render(lf.generate("knights", {"n_people": 3}, count=1, seed=1), "knights")[0]
+    sol = it.problem["solution"]
+    prose = "Let us reason.\n" + "\n".join(f"**{q} is a {v}.**" for q, v in sol.items())
+    assert verify(it, parse_answer(prose, it)).correct
+    flipped = {q: ("knave" if v == "knight" else "knight") for q, v in sol.items()}
+    text = json.dumps({"solution": flipped})
+    assert not verify(it, parse_answer(text, it)).correct and reward(it, text) == 0.0
+
+
+@pytest.mark.parametrize("family", PUZZLES)
+def test_no_constant_or_random_answer_earns_reward(family: str) -> None:
+    """Every constant fill (each domain value everywhere) earns nothing and the random baseline
+    no more than chance on a level-0, -5 and -10 puzzle; the oracle earns 1; the wrong answer
+    nothing, even with partial credit."""
+    for level in (0, 5, 10):
+        [p] = lf.generate(family, level=level, count=1, seed=4)
+        it = lf.render([p])[0]
+        f = answer_format(it)
+        d = it.problem
+        for v in d["domain"]:
+            const = lf.Answer(label="SAT", certificate={"solution": {c: v for c in d["cells"]}})
+            assert reward(it, f.to_text(const, it)) == 0.0, (family, level, v)
+        rng = np.random.default_rng(0)
+        paid = [reward(it, f.to_text(f.random(it, rng), it)) for _ in range(200)]
+        chance = len(d["domain"]) ** -len(d["cells"])  # one cell map of all is right
+        assert np.mean(paid) <= chance + 3 * (chance * (1 - chance) / 200) ** 0.5, (family, level)
+        assert reward(it, f.to_text(f.oracle(it), it)) == 1.0
+        wrong = f.to_text(f.wrong(it), it)
+        assert reward(it, wrong) == 0.0 and reward(it, wrong, partial=True) == 0.0
+
+
+def test_the_budgeted_solver_is_the_oracle_with_room() -> None:
+    for family in PUZZLES:
+        it = lf.render(lf.generate(family, level=3, count=1, seed=2))[0]
+        a = answer_format(it).budgeted(it, 100_000)  # type: ignore[misc]
+        assert a is not None and verify(it, a).correct, family
+
+
+def test_same_seed_same_puzzle_and_level_bytes() -> None:
+    for family in PUZZLES:
+        a = [p.model_dump_json() for p in lf.generate(family, level=4, count=3, seed=9)]
+        b = [p.model_dump_json() for p in lf.generate(family, level=4, count=3, seed=9)]
+        assert a == b, family
