@@ -230,3 +230,16 @@ def test_same_seed_same_puzzle_and_level_bytes() -> None:
         a = [p.model_dump_json() for p in lf.generate(family, level=4, count=3, seed=9)]
         b = [p.model_dump_json() for p in lf.generate(family, level=4, count=3, seed=9)]
         assert a == b, family
+
+
+def test_lightsout_uniqueness_by_a_sat_solver_on_larger_boards() -> None:
+    from logicforge.families.lightsout import encode
+    from logicforge.kinds.puzzle import certify_unique
+
+    for p in lf.generate("lightsout", {"rows": 6, "cols": 6}, count=3, seed=5):
+        cnf, _ = encode(p.problem)
+        lits = [
+            k + 1 if p.problem["solution"][c] == "1" else -(k + 1)
+            for k, c in enumerate(p.problem["cells"])
+        ]
+        certify_unique(cnf, list(range(1, 37)), lits)  # raises if another pattern fits

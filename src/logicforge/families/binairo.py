@@ -14,6 +14,7 @@ auxiliaries.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
 from typing import Any
@@ -36,7 +37,8 @@ def _x(n: int, i: int, j: int) -> int:
     return i * n + j + 1
 
 
-def rules(n: int) -> tuple[list[list[int]], int]:
+@functools.lru_cache(maxsize=16)
+def rules(n: int) -> tuple[tuple[tuple[int, ...], ...], int]:
     """The rules' clauses and the number of variables they use (cells first)."""
     from pysat.card import CardEnc, EncType
 
@@ -59,7 +61,7 @@ def rules(n: int) -> tuple[list[list[int]], int]:
                 cl += [[-d, a, b], [-d, -a, -b], [d, -a, b], [d, a, -b]]
                 diff.append(d)
             cl.append(diff)
-    return cl, top
+    return tuple(map(tuple, cl)), top
 
 
 def _cell(k: str) -> tuple[int, int]:
@@ -68,10 +70,10 @@ def _cell(k: str) -> tuple[int, int]:
 
 def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     n = d["rows"]
-    cl, top = rules(n)
-    cl += [
-        [_x(n, *_cell(k)) if str(v) == "1" else -_x(n, *_cell(k))] for k, v in d["givens"].items()
-    ]
+    base, top = rules(n)
+    units = tuple(
+        (_x(n, *_cell(k)) if str(v) == "1" else -_x(n, *_cell(k)),) for k, v in d["givens"].items()
+    )
 
     def decode(model: dict[int, bool]) -> dict[str, str]:
         return {
@@ -80,7 +82,7 @@ def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
             for j in range(n)
         }
 
-    return CNF(cl, top), decode
+    return CNF.trusted(base + units, top), decode  # built here, every literal in range
 
 
 def check(d: dict[str, Any], sol: dict[str, str]) -> str:

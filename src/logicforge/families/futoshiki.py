@@ -14,6 +14,7 @@ every u ≥ w.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
 from typing import Any
@@ -36,7 +37,8 @@ def _var(n: int, i: int, j: int, v: int) -> int:
     return (i * n + j) * n + v + 1
 
 
-def rules(n: int) -> list[list[int]]:
+@functools.lru_cache(maxsize=16)
+def rules(n: int) -> tuple[tuple[int, ...], ...]:
     cl: list[list[int]] = []
     for i, j in itertools.product(range(n), repeat=2):
         cl.append([_var(n, i, j, v) for v in range(n)])
@@ -50,7 +52,7 @@ def rules(n: int) -> list[list[int]]:
                 cl += [
                     [-_var(n, *p, v), -_var(n, *q, v)] for p, q in itertools.combinations(line, 2)
                 ]
-    return cl
+    return tuple(map(tuple, cl))
 
 
 def less(n: int, a: tuple[int, int], b: tuple[int, int]) -> list[list[int]]:
@@ -64,10 +66,10 @@ def _cell(k: str) -> tuple[int, int]:
 
 def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     n = d["rows"]
-    cl = rules(n)
-    cl += [[_var(n, *_cell(k), int(v) - 1)] for k, v in d["givens"].items()]
+    cl = list(rules(n))
+    cl += [(_var(n, *_cell(k), int(v) - 1),) for k, v in d["givens"].items()]
     for a, b in d["less"]:
-        cl += less(n, _cell(a), _cell(b))
+        cl += map(tuple, less(n, _cell(a), _cell(b)))
 
     def decode(model: dict[int, bool]) -> dict[str, str]:
         return {
@@ -77,7 +79,7 @@ def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
             for i, j in itertools.product(range(n), repeat=2)
         }
 
-    return CNF(cl, n**3), decode
+    return CNF.trusted(tuple(cl), n**3), decode  # built here: every literal in range
 
 
 def check(d: dict[str, Any], sol: dict[str, str]) -> str:

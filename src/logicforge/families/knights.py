@@ -64,31 +64,47 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
 
 
 def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
-    """K_i ↔ statement_i, the statement as a truth table over its atoms (at most 2 people, or
-    everyone for ``count``): every assignment of the involved people that breaks the
-    equivalence is excluded by one clause (n ≤ 12, so 2^12 clauses at most)."""
+    """K_i ↔ statement_i: a statement about at most two people as a truth table over the
+    people involved (each assignment that breaks the equivalence excluded by one clause);
+    ``count`` through cardinality constraints (sequential counters) behind selectors. The
+    people are variables 1 … n; the counters' auxiliaries follow."""
     import itertools
+
+    from pysat.card import CardEnc, EncType
 
     people = d["cells"]
     idx = {p: i + 1 for i, p in enumerate(people)}
     cl: list[list[int]] = []
+    top = len(people)
+    lits = [idx[q] for q in people]
     for p, st in zip(people, d["statements"], strict=True):
-        inv = sorted(
-            {p, *([st["a"], st["b"]] if "b" in st else [st["a"]])}
-            if st["type"] != "count"
-            else set(people),
-            key=people.index,
-        )
+        if st["type"] == "count":  # K_p → Σ K = k;  ¬K_p → Σ K ≤ k − 1  or  Σ K ≥ k + 1
+            k, me = st["k"], idx[p]
+            enc = CardEnc.equals(lits=lits, bound=k, top_id=top, encoding=EncType.seqcounter)
+            top = max(top, enc.nv)
+            cl += [[-me, *c] for c in enc.clauses]
+            either = [me]
+            for bound, make in ((k - 1, CardEnc.atmost), (k + 1, CardEnc.atleast)):
+                if 0 <= bound <= len(people):
+                    top += 1
+                    sel = top
+                    enc = make(lits=lits, bound=bound, top_id=top, encoding=EncType.seqcounter)
+                    top = max(top, enc.nv)
+                    cl += [[-sel, *c] for c in enc.clauses]
+                    either.append(sel)
+            cl.append(either)
+            continue
+        inv = sorted({p, st["a"], *([st["b"]] if "b" in st else [])}, key=people.index)
         for vals in itertools.product((False, True), repeat=len(inv)):
-            k = dict(zip(inv, vals, strict=True))
-            full = {q: k.get(q, False) for q in people}
-            if holds(st, full) != k[p]:
-                cl.append([-idx[q] if k[q] else idx[q] for q in inv])
+            kk = dict(zip(inv, vals, strict=True))
+            full = {q: kk.get(q, False) for q in people}
+            if holds(st, full) != kk[p]:
+                cl.append([-idx[q] if kk[q] else idx[q] for q in inv])
 
     def decode(model: dict[int, bool]) -> dict[str, str]:
         return {q: "knight" if model.get(idx[q]) else "knave" for q in people}
 
-    return CNF(cl, len(people)), decode
+    return CNF(cl, top), decode
 
 
 def say(st: dict[str, Any], speaker: str) -> str:

@@ -15,6 +15,7 @@ box each value once.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
 from typing import Any
@@ -51,7 +52,8 @@ def groups(n: int) -> list[list[tuple[int, int]]]:
     return rows + cols + boxes
 
 
-def rules(n: int) -> list[list[int]]:
+@functools.lru_cache(maxsize=16)
+def rules(n: int) -> tuple[tuple[int, ...], ...]:
     """Every cell exactly one value; every group every value exactly once."""
     cl: list[list[int]] = []
     for i, j in itertools.product(range(n), repeat=2):
@@ -63,15 +65,15 @@ def rules(n: int) -> list[list[int]]:
         for v in range(n):
             cl.append([_var(n, i, j, v) for i, j in g])
             cl += [[-_var(n, *p, v), -_var(n, *q, v)] for p, q in itertools.combinations(g, 2)]
-    return cl
+    return tuple(map(tuple, cl))
 
 
 def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     n = d["rows"]
-    cl = rules(n) + [
-        [_var(n, int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1, int(v) - 1)]
+    cl = rules(n) + tuple(
+        (_var(n, int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1, int(v) - 1),)
         for k, v in d["givens"].items()
-    ]
+    )
 
     def decode(model: dict[int, bool]) -> dict[str, str]:
         return {
@@ -81,7 +83,7 @@ def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
             for i, j in itertools.product(range(n), repeat=2)
         }
 
-    return CNF(cl, n**3), decode
+    return CNF.trusted(cl, n**3), decode  # built here: every literal in range
 
 
 def check(d: dict[str, Any], sol: dict[str, str]) -> str:

@@ -281,15 +281,14 @@ def minimal_clues(
     ``keep_at_least`` clues. One solver holds the rules, every clue behind its own selector and
     the clause that excludes ``solution``; uniqueness under a clue set is then one solve with
     the selectors assumed (UNSAT ⇔ unique)."""
-    from ..logic.sat import new_solver
+    from ..logic.sat import add_clauses, new_solver
 
     sel = [n_vars + 1 + i for i in range(len(clues))]
-    cls: list[list[int]] = [list(c) for c in base]
-    for s, clue in zip(sel, clues, strict=True):
-        cls += [[-s, *c] for c in clue]
-    cls.append([-x for x in solution])
+    guarded: list[list[int]] = [[-s, *c] for s, clue in zip(sel, clues, strict=True) for c in clue]
+    guarded.append([-x for x in solution])
     kept = list(range(len(clues)))
-    with new_solver("minisat22", cls) as solver:
+    with new_solver("minisat22", base) as solver:
+        add_clauses(solver, guarded)
         certify(not solver.solve(assumptions=sel), "the full clue set must fix the solution")
         for i in rng.permutation(len(clues)).tolist():
             if len(kept) <= keep_at_least:
