@@ -52,13 +52,19 @@ typecheck: $(VENV)/.test-deps
 
 check: lint typecheck
 
-bench: $(VENV)/.test-deps
+# reasoning-gym only for the side-by-side generation benchmark (bench_puzzles.py)
+$(VENV)/.bench-deps: $(VENV)/.test-deps
+	$(BIN)/pip install -q 'reasoning-gym==0.1.25'
+	touch $@
+
+bench: $(VENV)/.bench-deps
 	$(BIN)/python benchmarks/bench_pipeline.py
 	$(BIN)/python benchmarks/bench_twosat.py
 	$(BIN)/python benchmarks/bench_adr.py
 	$(BIN)/python benchmarks/bench_zebra.py
 	$(BIN)/python benchmarks/bench_scaling.py
 	$(BIN)/python benchmarks/bench_scale_out.py
+	$(BIN)/python benchmarks/bench_puzzles.py
 
 clean:
 	rm -rf $(VENV) demo-out .pytest_cache .mypy_cache .ruff_cache
