@@ -31,6 +31,9 @@ SMALL = {
     "binairo": {"size": 6},
     "lightsout": {"rows": 3, "cols": 3},
     "knights": {"n_people": 4},
+    "xorsat": {"n_vars": 6},
+    "minesweeper": {"rows": 4, "cols": 4, "n_mines": 3},
+    "queens": {"size": 5},
 }
 FAMILIES = lf.FAMILIES.names()
 RENDERERS = [

@@ -33,6 +33,11 @@ HUGE = [
     ("lightsout", {"rows": 10**9}, "rows"),
     ("lightsout", {"rows": 5, "cols": 5}, "rows"),  # singular: several answers, refused
     ("knights", {"n_people": 10**9}, "n_people"),
+    ("xorsat", {"n_vars": 10**9}, "n_vars"),
+    ("xorsat", {"n_vars": 10, "n_equations": 5}, "n_equations"),
+    ("minesweeper", {"rows": 10**9}, "rows"),
+    ("minesweeper", {"rows": 3, "cols": 3, "n_mines": 9}, "n_mines"),
+    ("queens", {"size": 10**9}, "size"),
 ]  # fmt: skip
 
 

@@ -15,7 +15,16 @@ import logicforge as lf
 from logicforge.kinds import answer_format, parse_answer, verify
 from logicforge.metrics.reward import reward
 
-PUZZLES = ("sudoku", "futoshiki", "binairo", "lightsout", "knights")
+PUZZLES = (
+    "sudoku",
+    "futoshiki",
+    "binairo",
+    "lightsout",
+    "knights",
+    "xorsat",
+    "minesweeper",
+    "queens",
+)
 
 
 def _grid(d: dict) -> list[list[int]]:
@@ -132,6 +141,11 @@ def test_lightsout_has_exactly_the_stored_presses_by_brute_force(rc) -> None:
         assert hits == [want], p.problem_id
 
 
+def test_an_even_xor_width_is_refused_with_the_reason() -> None:
+    with pytest.raises(lf.ConfigError, match="flipping every"):
+        lf.generate("xorsat", {"n_vars": 8, "k": 2}, count=1)
+
+
 def test_a_singular_lightsout_board_is_refused_with_the_reason() -> None:
     with pytest.raises(lf.ConfigError, match="singular"):
         lf.generate("lightsout", {"rows": 5, "cols": 5}, count=1)
@@ -243,3 +257,74 @@ def test_lightsout_uniqueness_by_a_sat_solver_on_larger_boards() -> None:
             for k, c in enumerate(p.problem["cells"])
         ]
         certify_unique(cnf, list(range(1, 37)), lits)  # raises if another pattern fits
+
+
+@pytest.mark.parametrize("n", [4, 6, 10])
+def test_xorsat_has_exactly_the_stored_assignment_by_brute_force(n: int) -> None:
+    for p in lf.generate("xorsat", {"n_vars": n}, count=4, seed=5):
+        d = p.problem
+        fits = [
+            bits for bits in itertools.product((0, 1), repeat=n)
+            if all(sum(bits[v - 1] for v in vs) % 2 == r for vs, r in zip(d["equations"], d["rhs"], strict=True))
+        ]  # fmt: skip
+        assert fits == [tuple(int(d["solution"][f"x{i}"]) for i in range(1, n + 1))], p.problem_id
+
+
+@pytest.mark.parametrize(
+    "params", [{"rows": 3, "cols": 4, "n_mines": 3}, {"rows": 4, "cols": 4, "n_mines": 4}]
+)
+def test_minesweeper_has_exactly_the_stored_mines_by_enumeration(params) -> None:
+    from logicforge.families.minesweeper import neighbours
+
+    r, c = params["rows"], params["cols"]
+    for p in lf.generate("minesweeper", params, count=4, seed=5):
+        d = p.problem
+        shown = {
+            (int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1): v
+            for k, v in d["revealed"].items()
+        }
+        fits = []
+        for mines in itertools.combinations(range(r * c), d["n_mines"]):
+            m = {(k // c, k % c) for k in mines}
+            if all(
+                s not in m and sum(x in m for x in neighbours(r, c, *s)) == v
+                for s, v in shown.items()
+            ):
+                fits.append(m)
+        want = {
+            (i, j) for i in range(r) for j in range(c) if d["solution"][f"r{i + 1}c{j + 1}"] == "1"
+        }
+        assert fits == [want], p.problem_id
+
+
+def _queens_all(d: dict) -> list[list[int]]:
+    """Every placement (a column per row) keeping the rules and the given queens."""
+    n = d["rows"]
+    given = {(int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1) for k in d["givens"]}
+    rows_given = {i for i, _ in given}
+    found: list[list[int]] = []
+
+    def go(cols: list[int]) -> None:
+        i = len(cols)
+        if i == n:
+            regs = {d["regions"][a][b] for a, b in enumerate(cols)}
+            if len(regs) == n and all((a, cols[a]) in given for a in rows_given):
+                found.append(list(cols))
+            return
+        for j in range(n):
+            if j in cols or (i and abs(cols[-1] - j) <= 1):
+                continue
+            go([*cols, j])
+
+    go([])
+    return found
+
+
+@pytest.mark.parametrize("n", [4, 5, 6, 7])
+def test_queens_have_exactly_the_stored_placement_by_backtracking(n: int) -> None:
+    for p in lf.generate("queens", {"size": n}, count=4, seed=5):
+        d = p.problem
+        want = [
+            next(j for j in range(n) if d["solution"][f"r{i + 1}c{j + 1}"] == "1") for i in range(n)
+        ]
+        assert _queens_all(d) == [want], p.problem_id

@@ -20,6 +20,9 @@ _KIND_MODULES = (
     "logicforge.families.binairo",
     "logicforge.families.lightsout",
     "logicforge.families.knights",
+    "logicforge.families.xorsat",
+    "logicforge.families.minesweeper",
+    "logicforge.families.queens",
 )
 _FAMILY_MODULES = (
     "logicforge.families.binairo",
@@ -29,7 +32,9 @@ _FAMILY_MODULES = (
     "logicforge.families.knights",
     "logicforge.families.ksat",
     "logicforge.families.lightsout",
+    "logicforge.families.minesweeper",
     "logicforge.families.ordering",
+    "logicforge.families.queens",
     "logicforge.families.satbench",
     "logicforge.families.sudoku",
     "logicforge.families.twosat_backbone",
@@ -37,6 +42,7 @@ _FAMILY_MODULES = (
     "logicforge.families.twosat_cycle",
     "logicforge.families.twosat_equiv",
     "logicforge.families.twosat_symmetry",
+    "logicforge.families.xorsat",
     "logicforge.families.zebra",
 )
 _MODEL_MODULES = (

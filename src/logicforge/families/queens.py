@@ -1,0 +1,226 @@
+"""Queens (one-star Star Battle): an n × n grid split into n coloured regions; place n queens so
+that every row, every column and every region holds exactly one, and no two queens touch, not
+even diagonally. The kind ``queens``; the family ``queens``.
+
+Construction: a queen in every row, the columns a random permutation with no two neighbours
+touching (drawn from the item's stream); the n regions grow from the queens by a random
+multi-source flood fill, so each region holds one queen by construction. Where the regions alone
+leave several placements, given queens are added back: every queen is a candidate clue and
+clues are dropped in a random order while the placement stays unique
+(:func:`~logicforge.kinds.puzzle.minimal_clues`). Uniqueness is proved again by another solver;
+the tests enumerate every placement by backtracking.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError, GenerationError, certify
+from ..kinds.items import build_kind_item
+from ..kinds.puzzle import PuzzleKind, certify_unique, grid_cells, minimal_clues, register_puzzle
+from ..logic.cnf import CNF
+from ..registry import FAMILIES, RENDERERS
+from ..schema import Item, LabelledProblem
+from .knobs import Knob, exact
+from .levels import Levels
+
+NAME = KIND = "queens"
+LETTERS = "ABCDEFGHIJKLMNOP"
+
+
+def _q(n: int, i: int, j: int) -> int:
+    return i * n + j + 1
+
+
+def _exactly_one(lits: list[int]) -> list[list[int]]:
+    return [lits] + [[-a, -b] for a, b in itertools.combinations(lits, 2)]
+
+
+def rules(n: int, regions: list[str]) -> list[list[int]]:
+    cl: list[list[int]] = []
+    for k in range(n):
+        cl += _exactly_one([_q(n, k, j) for j in range(n)])
+        cl += _exactly_one([_q(n, i, k) for i in range(n)])
+    for letter in sorted(set("".join(regions))):
+        cl += _exactly_one(
+            [_q(n, i, j) for i in range(n) for j in range(n) if regions[i][j] == letter]
+        )
+    for i, j in itertools.product(range(n - 1), range(n)):
+        for dj in (-1, 1):  # diagonal neighbours in the next row (same row / column: above)
+            if 0 <= j + dj < n:
+                cl.append([-_q(n, i, j), -_q(n, i + 1, j + dj)])
+    return cl
+
+
+def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
+    n = d["rows"]
+    cl = rules(n, d["regions"]) + [
+        [_q(n, int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1)] for k in d["givens"]
+    ]
+
+    def decode(model: dict[int, bool]) -> dict[str, str]:
+        return {
+            f"r{i + 1}c{j + 1}": "1" if model.get(_q(n, i, j)) else "0"
+            for i in range(n)
+            for j in range(n)
+        }
+
+    return CNF(cl, n * n), decode
+
+
+def check(d: dict[str, Any], sol: dict[str, str]) -> str:
+    n = d["rows"]
+    if any(v not in ("0", "1") for v in sol.values()):
+        return "every cell is 1 (queen) or 0 (empty)"
+    qs = [(i, j) for i in range(n) for j in range(n) if sol[f"r{i + 1}c{j + 1}"] == "1"]
+    for k in d["givens"]:
+        if sol.get(k) != "1":
+            return f"{k} holds a given queen"
+    if sorted(i for i, _ in qs) != list(range(n)):
+        return "every row holds exactly one queen"
+    if sorted(j for _, j in qs) != list(range(n)):
+        return "every column holds exactly one queen"
+    if sorted(d["regions"][i][j] for i, j in qs) != sorted(set("".join(d["regions"]))):
+        return "every region holds exactly one queen"
+    for (a, b), (x, y) in itertools.combinations(qs, 2):
+        if abs(a - x) <= 1 and abs(b - y) <= 1:
+            return f"the queens at r{a + 1}c{b + 1} and r{x + 1}c{y + 1} touch"
+    return ""
+
+
+@dataclass(frozen=True)
+class QueensParams:
+    size: int = 6
+    max_attempts: int = 1000
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.size, int) or not 4 <= self.size <= len(LETTERS):
+            raise ConfigError("size", self.size, f"must be an integer in 4..{len(LETTERS)}")
+        if not isinstance(self.max_attempts, int) or not 1 <= self.max_attempts <= 100_000:
+            raise ConfigError("max_attempts", self.max_attempts, "must be an integer in 1..100000")
+
+
+def _placement(n: int, rng: np.random.Generator, attempts: int) -> list[int]:
+    for _ in range(attempts):
+        cols = rng.permutation(n).tolist()
+        if all(abs(a - b) > 1 for a, b in zip(cols, cols[1:], strict=False)):
+            return cols
+    raise GenerationError(f"{NAME}: no non-touching placement on {n}×{n} in {attempts} draws")
+
+
+def _regions(n: int, cols: list[int], rng: np.random.Generator) -> list[str]:
+    owner = [[-1] * n for _ in range(n)]
+    frontier: list[tuple[int, int, int]] = []
+    for i, j in enumerate(cols):
+        owner[i][j] = i
+        frontier.append((i, j, i))
+    while frontier:  # grow a random region by one cell next to it
+        k = int(rng.integers(len(frontier)))
+        i, j, who = frontier[k]
+        free = [(i + a, j + b) for a, b in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                if 0 <= i + a < n and 0 <= j + b < n and owner[i + a][j + b] < 0]  # fmt: skip
+        if not free:
+            frontier.pop(k)
+            continue
+        x, y = free[int(rng.integers(len(free)))]
+        owner[x][y] = who
+        frontier.append((x, y, who))
+    return ["".join(LETTERS[owner[i][j]] for j in range(n)) for i in range(n)]
+
+
+class QueensFamily:
+    name = NAME
+    kind = KIND
+    Params = QueensParams
+    example = {"size": 5}
+    knobs = (
+        Knob(
+            "size", lambda prob, _: prob["rows"], exact, "grid side and regions", levels=(5, 7, 9)
+        ),
+    )
+    levels = Levels(
+        lambda lv: {"size": 4 + lv if lv < 6 else 9 + (lv - 6)},
+        "log10 search space",
+        lambda p: float(np.log10(float(np.prod(np.arange(1, p.problem["rows"] + 1))))),
+        "size 4, 5, 6, 7, 8, 9, 9, 10, 11, 12, 13 over levels 0-10; the measure is log10 n! (the "
+        "placements with one queen per row and column)",
+    )
+
+    def generate(
+        self, p: QueensParams, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+        n = p.size
+        cols = _placement(n, rng, p.max_attempts)
+        regions = _regions(n, cols, rng)
+        lits = [_q(n, i, j) if cols[i] == j else -_q(n, i, j) for i in range(n) for j in range(n)]
+        clues = [[[_q(n, i, cols[i])]] for i in range(n)]
+        kept = minimal_clues(rules(n, regions), n * n, clues, lits, rng)
+        cells = grid_cells(n, n)
+        data: dict[str, Any] = {
+            "rows": n, "cols": n, "cells": cells, "domain": ["0", "1"], "regions": regions,
+            "givens": [f"r{i + 1}c{cols[i] + 1}" for i in kept],
+            "solution": {f"r{i + 1}c{j + 1}": "1" if cols[i] == j else "0" for i in range(n) for j in range(n)},
+        }  # fmt: skip
+        cnf, _ = encode(data)
+        certify_unique(cnf, list(range(1, n * n + 1)), lits)
+        certify(check(data, data["solution"]) == "", "the placement keeps every rule")
+        meta = {"size": n, "n_givens": len(kept)}
+        return data, "SAT", {"solver": "minisat22+glucose4", "unique": True}, meta
+
+
+ASK = (
+    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
+    '{"solution": [[row 1: 1 = queen, 0 = empty], [row 2 …], ...]}'
+)
+
+
+class QueensRenderer:
+    name = "queens"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        n = d["rows"]
+        given = (
+            f"\nGiven queens: {', '.join(d['givens'])} (r = row, c = column).\n"
+            if d["givens"]
+            else ""
+        )
+        prompt = (
+            f"Place {n} queens on this {n}×{n} grid of {n} regions (each letter is one region) so that every "
+            "row, every column and every region holds exactly one queen, and no two queens touch — not "
+            f"even diagonally.\n\n"
+            + "\n".join(" ".join(row) for row in d["regions"])
+            + f"\n{given}\n{ASK}"
+        )
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+class QueensFormalRenderer:
+    name = "queens-formal"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        n = d["rows"]
+        v = lambda i, j: f"q[{i + 1}][{j + 1}]"  # noqa: E731
+        lines = [f"Variables: q[i][j] in {{0, 1}} for i, j in 1..{n}.",
+                 "Every row and every column: sum = 1.",
+                 "No two 1s in horizontally, vertically or diagonally adjacent cells."]  # fmt: skip
+        for letter in sorted(set("".join(d["regions"]))):
+            cells = [v(i, j) for i in range(n) for j in range(n) if d["regions"][i][j] == letter]
+            lines.append(f"region {letter}: " + " + ".join(cells) + " = 1")
+        for k in d["givens"]:
+            lines.append(f"q[{k[1 : k.index('c')]}][{k[k.index('c') + 1 :]}] = 1")
+        prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="queens"))
+FAMILIES.register(NAME, QueensFamily())
+RENDERERS.register("queens", QueensRenderer())
+RENDERERS.register("queens-formal", QueensFormalRenderer())
