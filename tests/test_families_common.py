@@ -34,6 +34,10 @@ SMALL = {
     "xorsat": {"n_vars": 6},
     "minesweeper": {"rows": 4, "cols": 4, "n_mines": 3},
     "queens": {"size": 5},
+    "latinsquare": {"size": 4},
+    "kenken": {"size": 4},
+    "nonogram": {"rows": 4, "cols": 4},
+    "exactcover": {"n_elements": 8, "n_decoys": 4},
 }
 FAMILIES = lf.FAMILIES.names()
 RENDERERS = [

@@ -38,6 +38,11 @@ HUGE = [
     ("minesweeper", {"rows": 10**9}, "rows"),
     ("minesweeper", {"rows": 3, "cols": 3, "n_mines": 9}, "n_mines"),
     ("queens", {"size": 10**9}, "size"),
+    ("latinsquare", {"size": 10**9}, "size"),
+    ("kenken", {"size": 10**9}, "size"),
+    ("kenken", {"size": 5, "max_cage": 9}, "max_cage"),
+    ("nonogram", {"rows": 10**9}, "rows"),
+    ("exactcover", {"n_elements": 10**9}, "n_elements"),
 ]  # fmt: skip
 
 

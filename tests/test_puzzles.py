@@ -53,6 +53,27 @@ def _cpsat_latin(d: dict, boxes: tuple[int, int] | None) -> list[list[list[int]]
         m.add(cell(k) == int(v))
     for a, b in d.get("less", []):
         m.add(cell(a) < cell(b))
+    for cage in d.get("cages", []):  # KenKen's arithmetic, stated to CP-SAT directly
+        xs = [cell(k) for k in cage["cells"]]
+        op, t = cage["op"], cage["target"]
+        if op == "=":
+            m.add(xs[0] == t)
+        elif op == "+":
+            m.add(sum(xs) == t)
+        elif op == "*":
+            prod = xs[0]
+            for y in xs[1:]:
+                z = m.new_int_var(1, n ** len(xs), "")
+                m.add_multiplication_equality(z, [prod, y])
+                prod = z
+            m.add(prod == t)
+        elif op == "-":
+            m.add_abs_equality(t, xs[0] - xs[1])
+        else:
+            big, small = m.new_int_var(1, n, ""), m.new_int_var(1, n, "")
+            m.add_max_equality(big, xs)
+            m.add_min_equality(small, xs)
+            m.add(big == t * small)
     found: list[list[list[int]]] = []
 
     class Collect(cp_model.CpSolverSolutionCallback):
@@ -328,3 +349,54 @@ def test_queens_have_exactly_the_stored_placement_by_backtracking(n: int) -> Non
             next(j for j in range(n) if d["solution"][f"r{i + 1}c{j + 1}"] == "1") for i in range(n)
         ]
         assert _queens_all(d) == [want], p.problem_id
+
+
+@pytest.mark.parametrize("size", [3, 4, 5])
+def test_latin_squares_complete_one_way_by_cpsat(size: int) -> None:
+    for p in lf.generate("latinsquare", {"size": size}, count=4, seed=5):
+        assert _cpsat_latin(p.problem, None) == [_grid(p.problem)], p.problem_id
+
+
+@pytest.mark.parametrize("size", [3, 4, 5])
+def test_kenken_has_exactly_the_stored_solution_by_cpsat(size: int) -> None:
+    for p in lf.generate("kenken", {"size": size}, count=4, seed=5):
+        assert _cpsat_latin(p.problem, None) == [_grid(p.problem)], p.problem_id
+
+
+@pytest.mark.parametrize("rc", [(3, 3), (4, 4), (3, 5)])
+def test_nonograms_have_exactly_the_stored_picture_by_brute_force(rc) -> None:
+    from logicforge.families.nonogram import runs
+
+    r, c = rc
+    for p in lf.generate("nonogram", {"rows": r, "cols": c}, count=4, seed=5):
+        d = p.problem
+        given = {k: str(v) for k, v in d["givens"].items()}
+        fits = []
+        for bits in itertools.product((0, 1), repeat=r * c):
+            g = [bits[i * c : (i + 1) * c] for i in range(r)]
+            if any(
+                str(g[int(k[1 : k.index("c")]) - 1][int(k[k.index("c") + 1 :]) - 1]) != v
+                for k, v in given.items()
+            ):
+                continue
+            if all(runs(g[i]) == d["row_clues"][i] for i in range(r)) and all(
+                runs([g[i][j] for i in range(r)]) == d["col_clues"][j] for j in range(c)
+            ):
+                fits.append(bits)
+        want = tuple(int(d["solution"][f"r{i + 1}c{j + 1}"]) for i in range(r) for j in range(c))
+        assert fits == [want], p.problem_id
+
+
+@pytest.mark.parametrize(
+    "params", [{"n_elements": 6, "n_decoys": 3}, {"n_elements": 9, "n_decoys": 6}]
+)
+def test_exact_covers_are_unique_by_enumeration(params) -> None:
+    for p in lf.generate("exactcover", params, count=4, seed=5):
+        d = p.problem
+        m = len(d["subsets"])
+        fits = []
+        for bits in itertools.product((0, 1), repeat=m):
+            chosen = [s for s, b in zip(d["subsets"], bits, strict=True) if b]
+            if sorted(e for s in chosen for e in s) == list(range(1, d["n_elements"] + 1)):
+                fits.append(bits)
+        assert fits == [tuple(int(d["solution"][f"S{k + 1}"]) for k in range(m))], p.problem_id

@@ -1,0 +1,188 @@
+"""Exact cover (Karp's 21; Knuth's Algorithm X): a universe of elements and a list of subsets;
+choose subsets so that every element lies in exactly one chosen subset. The kind
+``exactcover``; the family ``exactcover``.
+
+Construction: the universe split at random into a hidden cover of subsets of 1 to
+``max_size`` elements, then ``n_decoys`` more random subsets; all shuffled and named S1, S2 …
+The draw is repeated (at most ``max_attempts`` times) until the hidden cover is the only exact
+cover (MiniSat with it excluded), then proved again from scratch by Glucose; the tests
+enumerate every choice of subsets.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError, GenerationError, certify
+from ..kinds.items import build_kind_item
+from ..kinds.puzzle import PuzzleKind, certify_unique, register_puzzle
+from ..logic.cnf import CNF
+from ..registry import FAMILIES, RENDERERS
+from ..schema import Item, LabelledProblem
+from .knobs import Knob, exact
+from .levels import Levels
+
+NAME = KIND = "exactcover"
+
+
+def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
+    """Every element in exactly one chosen subset (one clause for "at least", pairs for "at
+    most"); subset k is variable k."""
+    cl: list[list[int]] = []
+    for e in range(1, d["n_elements"] + 1):
+        having = [k + 1 for k, s in enumerate(d["subsets"]) if e in s]
+        cl.append(having)
+        cl += [[-a, -b] for a, b in itertools.combinations(having, 2)]
+
+    def decode(model: dict[int, bool]) -> dict[str, str]:
+        return {f"S{k + 1}": "1" if model.get(k + 1) else "0" for k in range(len(d["subsets"]))}
+
+    return CNF(cl, len(d["subsets"])), decode
+
+
+def check(d: dict[str, Any], sol: dict[str, str]) -> str:
+    if any(v not in ("0", "1") for v in sol.values()):
+        return "every subset is 1 (chosen) or 0 (not chosen)"
+    count = dict.fromkeys(range(1, d["n_elements"] + 1), 0)
+    for k, s in enumerate(d["subsets"]):
+        if sol[f"S{k + 1}"] == "1":
+            for e in s:
+                count[e] += 1
+    bad = [e for e, n in count.items() if n != 1]
+    return "" if not bad else f"element {bad[0]} is covered {count[bad[0]]} times"
+
+
+@dataclass(frozen=True)
+class ExactCoverParams:
+    n_elements: int = 10
+    max_size: int = 3
+    n_decoys: int = 6
+    max_attempts: int = 1000
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.n_elements, int) or not 2 <= self.n_elements <= 2000:
+            raise ConfigError("n_elements", self.n_elements, "must be an integer in 2..2000")
+        if not isinstance(self.max_size, int) or not 1 <= self.max_size <= self.n_elements:
+            raise ConfigError("max_size", self.max_size, "must be an integer in 1..n_elements")
+        if not isinstance(self.n_decoys, int) or not 0 <= self.n_decoys <= 4 * self.n_elements:
+            raise ConfigError("n_decoys", self.n_decoys, "must be an integer in 0..4·n_elements")
+        if not isinstance(self.max_attempts, int) or not 1 <= self.max_attempts <= 100_000:
+            raise ConfigError("max_attempts", self.max_attempts, "must be an integer in 1..100000")
+
+
+class ExactCoverFamily:
+    name = NAME
+    kind = KIND
+    Params = ExactCoverParams
+    example = {"n_elements": 8, "n_decoys": 4}
+    knobs = (
+        Knob("n_elements", lambda prob, _: prob["n_elements"], exact, "elements", levels=(6, 12)),
+        Knob("max_size", lambda prob, _: max(len(s) for s in prob["subsets"]), exact,
+             "largest subset", levels=(2, 3), at={"n_elements": 12}),
+        Knob("n_decoys", lambda prob, _: len(prob["subsets"]) - prob["n_cover"], exact,
+             "subsets outside the cover", levels=(4, 8)),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: {"n_elements": 6 + 3 * lv, "n_decoys": 3 + 2 * lv, "max_size": 3},
+        "subsets",
+        lambda p: float(len(p.problem["subsets"])),
+        "n_elements = 6 + 3 · level, n_decoys = 3 + 2 · level, subsets of up to 3 elements; the "
+        "measure is the number of subsets (log2 of the choices)",
+    )
+
+    def generate(
+        self, p: ExactCoverParams, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+        from ..logic.sat import new_solver
+
+        n = p.n_elements
+        for attempt in range(1, p.max_attempts + 1):
+            order = (rng.permutation(n) + 1).tolist()
+            cover: list[list[int]] = []
+            while order:
+                k = int(rng.integers(1, p.max_size + 1))
+                cover.append(sorted(order[:k]))
+                order = order[k:]
+            decoys = []
+            for _ in range(p.n_decoys):
+                k = int(rng.integers(1, p.max_size + 1))
+                decoys.append(sorted((rng.permutation(n)[:k] + 1).tolist()))
+            every = cover + decoys
+            if len({tuple(s) for s in every}) < len(every):
+                continue  # a repeated subset: two covers by name
+            perm = rng.permutation(len(every)).tolist()
+            subsets = [every[k] for k in perm]
+            chosen = {perm.index(k) for k in range(len(cover))}
+            data: dict[str, Any] = {
+                "n_elements": n, "subsets": subsets, "n_cover": len(cover),
+                "cells": [f"S{k + 1}" for k in range(len(subsets))], "domain": ["0", "1"],
+                "solution": {f"S{k + 1}": "1" if k in chosen else "0" for k in range(len(subsets))},
+            }  # fmt: skip
+            cnf, _ = encode(data)
+            lits = [k + 1 if k in chosen else -(k + 1) for k in range(len(subsets))]
+            with new_solver("minisat22", cnf.clauses) as s:
+                s.add_clause([-x for x in lits])
+                if s.solve():
+                    continue  # another cover exists: draw again
+            certify_unique(cnf, list(range(1, len(subsets) + 1)), lits)
+            certify(check(data, data["solution"]) == "", "the hidden cover is exact")
+            meta = {
+                "n_elements": n,
+                "n_subsets": len(subsets),
+                "n_cover": len(cover),
+                "attempts": attempt,
+            }
+            return data, "SAT", {"solver": "minisat22+glucose4", "unique": True}, meta
+        raise GenerationError(
+            f"{NAME}: no instance with one exact cover in {p.max_attempts} draws; use fewer decoys"
+        )
+
+
+ASK = (
+    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
+    '{"solution": {"S1": 1 or 0, "S2": 1 or 0, ...}} (1 = chosen) for every subset'
+)
+
+
+class ExactCoverRenderer:
+    name = "exactcover"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        sets = "\n".join(
+            f"S{k + 1} = {{{', '.join(map(str, s))}}}" for k, s in enumerate(d["subsets"])
+        )
+        prompt = (
+            f"Choose some of these subsets of {{1, …, {d['n_elements']}}} so that every number from 1 to "
+            f"{d['n_elements']} is in exactly one chosen subset:\n\n{sets}\n\n{ASK}"
+        )
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+class ExactCoverFormalRenderer:
+    name = "exactcover-formal"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        eqs = []
+        for e in range(1, d["n_elements"] + 1):
+            having = [f"S{k + 1}" for k, s in enumerate(d["subsets"]) if e in s]
+            eqs.append(" + ".join(having) + " = 1")
+        prompt = (
+            f"Variables S1 … S{len(d['subsets'])} in {{0, 1}}. Solve:\n\n"
+            + "\n".join(eqs)
+            + f"\n\n{ASK}"
+        )
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="exactcover"))
+FAMILIES.register(NAME, ExactCoverFamily())
+RENDERERS.register("exactcover", ExactCoverRenderer())
+RENDERERS.register("exactcover-formal", ExactCoverFormalRenderer())

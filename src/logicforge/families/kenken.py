@@ -1,0 +1,267 @@
+"""KenKen (Calcudoku): an n × n Latin square cut into cages, each with a target and an
+operation — the cage's digits add up to (``+``) or multiply to (``×``) the target, or, for a
+two-cell cage, differ by (``−``) or divide to (``÷``) it. The kind ``kenken``; the family
+``kenken``.
+
+Construction: a Latin square (as :mod:`logicforge.families.latinsquare`); cages of one to
+``max_cage`` cells grown by a random flood fill, each given an operation its digits allow
+(drawn from the item's stream) and the target they make; where the cages alone leave several
+squares, given digits are added back, dropped in a random order while the square stays unique
+(:func:`~logicforge.kinds.puzzle.minimal_clues`). Uniqueness is proved again by another
+solver; the tests count solutions with OR-Tools CP-SAT, whose model states the arithmetic.
+
+Encoding: the Latin rules; each cage by its truth table — every tuple of digits its operation
+rejects is one excluded clause (n^size clauses at most: n ≤ 7, cages ≤ 3 cells).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError, certify
+from ..kinds.items import build_kind_item
+from ..kinds.puzzle import PuzzleKind, certify_unique, grid_cells, minimal_clues, register_puzzle
+from ..logic.cnf import CNF
+from ..registry import FAMILIES, RENDERERS
+from ..schema import Item, LabelledProblem
+from .futoshiki import _cell, _var, rules
+from .knobs import Knob, exact
+from .latinsquare import latin_square
+from .levels import Levels
+
+NAME = KIND = "kenken"
+SIGN = {"+": "+", "*": "×", "-": "−", "/": "÷", "=": ""}
+
+
+def makes(op: str, target: int, vals: tuple[int, ...]) -> bool:
+    """Whether the digits ``vals`` make ``target`` under ``op``."""
+    if op == "=":
+        return vals == (target,)
+    if op == "+":
+        return sum(vals) == target
+    if op == "*":
+        return math.prod(vals) == target
+    a, b = max(vals), min(vals)
+    return a - b == target if op == "-" else a == b * target
+
+
+def _cage_clauses(n: int, cage: dict[str, Any]) -> list[list[int]]:
+    cells = [_cell(k) for k in cage["cells"]]
+    out = []
+    for vals in itertools.product(range(1, n + 1), repeat=len(cells)):
+        if not makes(cage["op"], cage["target"], vals):
+            out.append([-_var(n, *c, v - 1) for c, v in zip(cells, vals, strict=True)])
+    return out
+
+
+def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
+    n = d["rows"]
+    cl: list[Any] = list(rules(n))
+    for cage in d["cages"]:
+        cl += _cage_clauses(n, cage)
+    cl += [[_var(n, *_cell(k), int(v) - 1)] for k, v in d["givens"].items()]
+
+    def decode(model: dict[int, bool]) -> dict[str, str]:
+        return {
+            f"r{i + 1}c{j + 1}": str(
+                next((v + 1 for v in range(n) if model.get(_var(n, i, j, v))), 0)
+            )
+            for i in range(n)
+            for j in range(n)
+        }
+
+    return CNF(cl, n**3), decode
+
+
+def check(d: dict[str, Any], sol: dict[str, str]) -> str:
+    from .latinsquare import check as latin
+
+    why = latin(d, sol)
+    if why:
+        return why
+    for cage in d["cages"]:
+        vals = tuple(int(sol[k]) for k in cage["cells"])
+        if not makes(cage["op"], cage["target"], vals):
+            return f"the cage {'+'.join(cage['cells'])} does not make {cage['target']}{SIGN[cage['op']]}"
+    return ""
+
+
+@dataclass(frozen=True)
+class KenKenParams:
+    size: int = 4
+    max_cage: int = 3
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.size, int) or not 3 <= self.size <= 7:
+            raise ConfigError("size", self.size, "must be an integer in 3..7")
+        if not isinstance(self.max_cage, int) or not 1 <= self.max_cage <= 3:
+            raise ConfigError(
+                "max_cage", self.max_cage, "must be an integer in 1..3 (cells per cage)"
+            )
+
+
+def _cages(
+    n: int, sq: list[list[int]], max_cage: int, rng: np.random.Generator
+) -> list[dict[str, Any]]:
+    free = {(i, j) for i in range(n) for j in range(n)}
+    cages = []
+    for start in [(i, j) for i in range(n) for j in range(n)]:
+        if start not in free:
+            continue
+        size = int(rng.integers(1, max_cage + 1))
+        cage = [start]
+        free.discard(start)
+        while len(cage) < size:
+            nbrs = sorted(
+                {(i + a, j + b) for i, j in cage for a, b in ((0, 1), (1, 0), (0, -1), (-1, 0))}
+                & free
+            )
+            if not nbrs:
+                break
+            nxt = nbrs[int(rng.integers(len(nbrs)))]
+            cage.append(nxt)
+            free.discard(nxt)
+        vals = tuple(sq[i][j] for i, j in cage)
+        if len(cage) == 1:
+            op = "="
+        else:
+            ops = (
+                ["+", "*"]
+                + (["-"] if len(cage) == 2 else [])
+                + (["/"] if len(cage) == 2 and max(vals) % min(vals) == 0 else [])
+            )
+            op = ops[int(rng.integers(len(ops)))]
+        target = {"=": vals[0], "+": sum(vals), "*": math.prod(vals), "-": max(vals) - min(vals),
+                  "/": max(vals) // min(vals)}[op]  # fmt: skip
+        cages.append(
+            {"cells": [f"r{i + 1}c{j + 1}" for i, j in sorted(cage)], "op": op, "target": target}
+        )
+    return cages
+
+
+class KenKenFamily:
+    name = NAME
+    kind = KIND
+    Params = KenKenParams
+    example = {"size": 4}
+    knobs = (
+        Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 4, 5)),
+        Knob("max_cage", lambda prob, _: max(len(c["cells"]) for c in prob["cages"]),
+             lambda p: 1.0, "largest cage (within one cell: cages grow up to it where the grid lets them)",
+             levels=(2, 3)),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: {
+            "size": (3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 7)[lv],
+            "max_cage": (2, 3, 2, 3, 3, 2, 3, 3, 3, 3, 3)[lv],
+        },
+        "log10 search space",
+        lambda p: (
+            (p.problem["rows"] ** 2 - len(p.problem["givens"])) * float(np.log10(p.problem["rows"]))
+        ),
+        "size 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 7 with cages up to 3 cells; log10 search space = "
+        "cells without a given digit · log10 n",
+    )
+
+    def generate(
+        self, p: KenKenParams, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+        n = p.size
+        sq = latin_square(n, rng)
+        cages = _cages(n, sq, p.max_cage, rng)
+        base: list[Any] = list(rules(n))
+        for cage in cages:
+            base += _cage_clauses(n, cage)
+        lits = [_var(n, i, j, sq[i][j] - 1) for i in range(n) for j in range(n)]
+        kept = minimal_clues(base, n**3, [[[x]] for x in lits], lits, rng)
+        cells = grid_cells(n, n)
+        data: dict[str, Any] = {
+            "rows": n, "cols": n, "cells": cells, "domain": [str(v) for v in range(1, n + 1)],
+            "cages": cages, "givens": {cells[k]: sq[k // n][k % n] for k in kept},
+            "solution": {cells[k]: str(sq[k // n][k % n]) for k in range(n * n)},
+        }  # fmt: skip
+        cnf, _ = encode(data)
+        primary = list(range(1, n**3 + 1))
+        certify_unique(cnf, primary, [v if v in set(lits) else -v for v in primary])
+        certify(check(data, data["solution"]) == "", "the square keeps every cage")
+        return (
+            data,
+            "SAT",
+            {"solver": "minisat22+glucose4", "unique": True},
+            {"size": n, "n_cages": len(cages), "n_givens": len(kept)},
+        )
+
+
+ASK = (
+    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
+    '{"solution": [[row 1 values], [row 2 values], ...]}'
+)
+
+
+def _cage_line(c: dict[str, Any]) -> str:
+    cells = ", ".join(c["cells"])
+    if c["op"] == "=":
+        return f"- {cells}: {c['target']}"
+    return f"- {cells}: {c['target']}{SIGN[c['op']]}"
+
+
+class KenKenRenderer:
+    name = "kenken"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        n = d["rows"]
+        given = (
+            f"\nGiven digits: {', '.join(f'{k} = {v}' for k, v in d['givens'].items())}.\n"
+            if d["givens"]
+            else ""
+        )
+        prompt = (
+            f"Solve this {n}×{n} KenKen. Fill the grid with digits 1 to {n} so that every row and every column "
+            "contains each digit exactly once, and the digits of every cage make its target with its "
+            "operation: + (they add up to it), × (they multiply to it), − (the larger minus the smaller), "
+            "÷ (the larger divided by the smaller); a cage with no operation is a single cell holding its "
+            f"target. Cells are named r<row>c<column>.\n\nCages:\n"
+            + "\n".join(_cage_line(c) for c in d["cages"])
+            + f"\n{given}\n{ASK}"
+        )
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+class KenKenFormalRenderer:
+    name = "kenken-formal"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        n = d["rows"]
+        v = lambda k: f"x[{k[1 : k.index('c')]}][{k[k.index('c') + 1 :]}]"  # noqa: E731
+        lines = [
+            f"Variables: x[i][j] for i, j in 1..{n}, each in {{1..{n}}}.",
+            "Every row and every column: alldifferent.",
+        ]
+        for c in d["cages"]:
+            xs = [v(k) for k in c["cells"]]
+            if c["op"] == "=":
+                lines.append(f"{xs[0]} = {c['target']}")
+            elif c["op"] in "+*":
+                lines.append(f" {'+' if c['op'] == '+' else '*'} ".join(xs) + f" = {c['target']}")
+            elif c["op"] == "-":
+                lines.append(f"|{xs[0]} - {xs[1]}| = {c['target']}")
+            else:
+                lines.append(f"max({xs[0]}, {xs[1]}) = {c['target']} * min({xs[0]}, {xs[1]})")
+        lines += [f"{v(k)} = {x}" for k, x in d["givens"].items()]
+        prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="kenken"))
+FAMILIES.register(NAME, KenKenFamily())
+RENDERERS.register("kenken", KenKenRenderer())
+RENDERERS.register("kenken-formal", KenKenFormalRenderer())

@@ -1,0 +1,172 @@
+"""Latin-square (quasigroup) completion: an n × n grid with some digits given; fill the rest so
+that every row and column holds 1 … n once — the classic combinatorial benchmark (Gomes and
+Selman's quasigroup completion problem). The kind ``latinsquare``; the family ``latinsquare``.
+
+Construction: a Latin square from the cyclic square under random row, column and symbol
+permutations; givens dropped in a random order while the completion stays unique
+(:func:`~logicforge.kinds.puzzle.minimal_clues`), down to ``n_givens``. Uniqueness is proved
+again by another solver; the tests count completions with OR-Tools CP-SAT.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError, certify
+from ..kinds.items import build_kind_item
+from ..kinds.puzzle import PuzzleKind, certify_unique, grid_cells, minimal_clues, register_puzzle
+from ..logic.cnf import CNF
+from ..registry import FAMILIES, RENDERERS
+from ..schema import Item, LabelledProblem
+from .futoshiki import _cell, _var, rules
+from .knobs import Knob, exact
+from .levels import Levels
+
+NAME = KIND = "latinsquare"
+
+
+def latin_square(n: int, rng: np.random.Generator) -> list[list[int]]:
+    """The cyclic square under random row, column and symbol permutations (values 1 … n)."""
+    rows, cols, sym = (rng.permutation(n).tolist() for _ in range(3))
+    sq = [[sym[(rows[i] + cols[j]) % n] + 1 for j in range(n)] for i in range(n)]
+    for k in range(n):
+        certify(
+            sorted(sq[k]) == sorted(r[k] for r in sq) == list(range(1, n + 1)), "a Latin square"
+        )
+    return sq
+
+
+def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
+    n = d["rows"]
+    cl = rules(n) + tuple((_var(n, *_cell(k), int(v) - 1),) for k, v in d["givens"].items())
+
+    def decode(model: dict[int, bool]) -> dict[str, str]:
+        return {
+            f"r{i + 1}c{j + 1}": str(
+                next((v + 1 for v in range(n) if model.get(_var(n, i, j, v))), 0)
+            )
+            for i in range(n)
+            for j in range(n)
+        }
+
+    return CNF.trusted(cl, n**3), decode  # built here: every literal in range
+
+
+def check(d: dict[str, Any], sol: dict[str, str]) -> str:
+    n = d["rows"]
+    want = {str(v) for v in range(1, n + 1)}
+    for k, v in d["givens"].items():
+        if sol.get(k) != str(v):
+            return f"{k} must stay {v}"
+    for k in range(1, n + 1):
+        if {sol.get(f"r{k}c{j}") for j in range(1, n + 1)} != want:
+            return f"row {k} does not hold 1…{n} once each"
+        if {sol.get(f"r{i}c{k}") for i in range(1, n + 1)} != want:
+            return f"column {k} does not hold 1…{n} once each"
+    return ""
+
+
+@dataclass(frozen=True)
+class LatinSquareParams:
+    size: int = 5
+    n_givens: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.size, int) or not 3 <= self.size <= 12:
+            raise ConfigError("size", self.size, "must be an integer in 3..12")
+        if not isinstance(self.n_givens, int) or not 0 <= self.n_givens <= self.size**2:
+            raise ConfigError("n_givens", self.n_givens, f"must be an integer in 0..{self.size**2}")
+
+
+class LatinSquareFamily:
+    name = NAME
+    kind = KIND
+    Params = LatinSquareParams
+    example = {"size": 4}
+    knobs = (
+        Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 5, 7)),
+        Knob("n_givens", lambda prob, _: len(prob["givens"]), exact,
+             "given digits (a floor: removal stops there)", levels=(20, 25), at={"size": 6}),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: {"size": 3 + lv // 2, "n_givens": 0},
+        "log10 search space",
+        lambda p: (
+            (p.problem["rows"] ** 2 - len(p.problem["givens"])) * float(np.log10(p.problem["rows"]))
+        ),
+        "size = 3 + ⌊level / 2⌋ (3 … 8), minimal givens; log10 search space = empty cells · log10 n",
+    )
+
+    def generate(
+        self, p: LatinSquareParams, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+        n = p.size
+        sq = latin_square(n, rng)
+        lits = [_var(n, i, j, sq[i][j] - 1) for i in range(n) for j in range(n)]
+        kept = minimal_clues(
+            rules(n), n**3, [[[x]] for x in lits], lits, rng, keep_at_least=p.n_givens
+        )
+        cells = grid_cells(n, n)
+        data: dict[str, Any] = {
+            "rows": n, "cols": n, "cells": cells, "domain": [str(v) for v in range(1, n + 1)],
+            "givens": {cells[k]: sq[k // n][k % n] for k in kept},
+            "solution": {cells[k]: str(sq[k // n][k % n]) for k in range(n * n)},
+        }  # fmt: skip
+        cnf, _ = encode(data)
+        primary = list(range(1, n**3 + 1))
+        certify_unique(cnf, primary, [v if v in set(lits) else -v for v in primary])
+        certify(check(data, data["solution"]) == "", "the square keeps every rule")
+        return (
+            data,
+            "SAT",
+            {"solver": "minisat22+glucose4", "unique": True},
+            {"size": n, "n_givens_actual": len(kept)},
+        )
+
+
+ASK = (
+    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
+    '{"solution": [[row 1 values], [row 2 values], ...]}'
+)
+
+
+class LatinSquareRenderer:
+    name = "latinsquare"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        n = d["rows"]
+        grid = "\n".join(
+            " ".join(str(d["givens"].get(f"r{i}c{j}", ".")) for j in range(1, n + 1))
+            for i in range(1, n + 1)
+        )
+        prompt = (
+            f"Complete this {n}×{n} Latin square: fill every empty cell (.) with a number from 1 to {n} so "
+            f"that every row and every column contains each number exactly once.\n\n{grid}\n\n{ASK}"
+        )
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+class LatinSquareFormalRenderer:
+    name = "latinsquare-formal"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        n = d["rows"]
+        v = lambda k: f"x[{k[1 : k.index('c')]}][{k[k.index('c') + 1 :]}]"  # noqa: E731
+        lines = [f"Variables: x[i][j] for i, j in 1..{n}, each in {{1..{n}}}.",
+                 "Every row and every column: alldifferent.",
+                 "Givens: " + (", ".join(f"{v(k)} = {x}" for k, x in d["givens"].items()) or "none")]  # fmt: skip
+        prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="latinsquare"))
+FAMILIES.register(NAME, LatinSquareFamily())
+RENDERERS.register("latinsquare", LatinSquareRenderer())
+RENDERERS.register("latinsquare-formal", LatinSquareFormalRenderer())

@@ -1,0 +1,236 @@
+"""Nonograms (Griddlers, Picross): an r × c grid whose every row and column is described by the
+lengths of its runs of filled cells, in order; fill the grid. The kind ``nonogram``; the family
+``nonogram``.
+
+Construction: a random picture (each cell filled with probability ``density``, from the item's
+stream) and its run clues; where the clues alone allow several pictures, filled and empty cells
+are given back as clues, dropped in a random order while the picture stays unique
+(:func:`~logicforge.kinds.puzzle.minimal_clues`). Uniqueness is proved again by another solver;
+the tests enumerate every picture by brute force on small grids.
+
+Encoding: each line is one of the patterns its clue allows (enumerated; an auxiliary per
+pattern, exactly one chosen, each implying its cells).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError, certify
+from ..kinds.items import build_kind_item
+from ..kinds.puzzle import PuzzleKind, certify_unique, grid_cells, minimal_clues, register_puzzle
+from ..logic.cnf import CNF
+from ..registry import FAMILIES, RENDERERS
+from ..schema import Item, LabelledProblem
+from .knobs import Knob, exact
+from .levels import Levels
+
+NAME = KIND = "nonogram"
+
+
+def runs(line: tuple[int, ...] | list[int]) -> list[int]:
+    """The lengths of the runs of 1s in a line, in order ([] for an empty line).
+
+    Example:
+        >>> runs([1, 1, 0, 1, 0])
+        [2, 1]
+    """
+    return [len(list(g)) for v, g in itertools.groupby(line) if v]
+
+
+@functools.lru_cache(maxsize=4096)
+def patterns(clue: tuple[int, ...], n: int) -> tuple[tuple[int, ...], ...]:
+    """Every line of length ``n`` whose runs are ``clue``."""
+    if not clue:
+        return ((0,) * n,)
+    out = []
+    first, rest = clue[0], clue[1:]
+    need = sum(rest) + len(rest)
+    for start in range(n - first - need + 1):
+        head = (0,) * start + (1,) * first
+        if rest:
+            for tail in patterns(rest, n - len(head) - 1):
+                out.append(head + (0,) + tail)
+        else:
+            out.append(head + (0,) * (n - len(head)))
+    return tuple(out)
+
+
+def _x(c: int, i: int, j: int) -> int:
+    return i * c + j + 1
+
+
+def rules(d: dict[str, Any]) -> tuple[list[list[int]], int]:
+    r, c = d["rows"], d["cols"]
+    top = r * c
+    cl: list[list[int]] = []
+    lines = [([_x(c, i, j) for j in range(c)], tuple(d["row_clues"][i])) for i in range(r)]
+    lines += [([_x(c, i, j) for i in range(r)], tuple(d["col_clues"][j])) for j in range(c)]
+    for cells, clue in lines:
+        pats = patterns(clue, len(cells))
+        aux = list(range(top + 1, top + 1 + len(pats)))
+        top += len(pats)
+        cl.append(aux)  # at least one pattern; each chosen pattern fixes every cell
+        for a, pat in zip(aux, pats, strict=True):
+            cl += [[-a, v if bit else -v] for v, bit in zip(cells, pat, strict=True)]
+        for k, v in enumerate(cells):  # a cell's value picks among the patterns agreeing there
+            on = [a for a, pat in zip(aux, pats, strict=True) if pat[k]]
+            off = [a for a, pat in zip(aux, pats, strict=True) if not pat[k]]
+            cl.append([-v, *on])
+            cl.append([v, *off])
+    return cl, top
+
+
+def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
+    c = d["cols"]
+    cl, top = rules(d)
+    for k, v in d["givens"].items():
+        i, j = int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1
+        cl.append([_x(c, i, j) if str(v) == "1" else -_x(c, i, j)])
+
+    def decode(model: dict[int, bool]) -> dict[str, str]:
+        return {
+            f"r{i + 1}c{j + 1}": "1" if model.get(_x(c, i, j)) else "0"
+            for i in range(d["rows"])
+            for j in range(c)
+        }
+
+    return CNF(cl, top), decode
+
+
+def check(d: dict[str, Any], sol: dict[str, str]) -> str:
+    r, c = d["rows"], d["cols"]
+    if any(v not in ("0", "1") for v in sol.values()):
+        return "every cell is 1 (filled) or 0 (empty)"
+    for k, v in d["givens"].items():
+        if sol.get(k) != str(v):
+            return f"{k} must stay {v}"
+    for i in range(r):
+        if runs([int(sol[f"r{i + 1}c{j + 1}"]) for j in range(c)]) != d["row_clues"][i]:
+            return f"row {i + 1} does not read {d['row_clues'][i] or [0]}"
+    for j in range(c):
+        if runs([int(sol[f"r{i + 1}c{j + 1}"]) for i in range(r)]) != d["col_clues"][j]:
+            return f"column {j + 1} does not read {d['col_clues'][j] or [0]}"
+    return ""
+
+
+@dataclass(frozen=True)
+class NonogramParams:
+    rows: int = 5
+    cols: int = 5
+    density: float = 0.55
+
+    def __post_init__(self) -> None:
+        for f in ("rows", "cols"):
+            v = getattr(self, f)
+            if not isinstance(v, int) or not 2 <= v <= 20:
+                raise ConfigError(f, v, "must be an integer in 2..20")
+        if not isinstance(self.density, int | float) or not 0 < self.density < 1:
+            raise ConfigError("density", self.density, "must be a number in (0, 1)")
+
+
+class NonogramFamily:
+    name = NAME
+    kind = KIND
+    Params = NonogramParams
+    example = {"rows": 4, "cols": 4}
+    knobs = (
+        Knob("rows", lambda prob, _: prob["rows"], exact, "grid rows", levels=(3, 6), at={"cols": 5}),
+        Knob("cols", lambda prob, _: prob["cols"], exact, "grid columns", levels=(3, 6), at={"rows": 5}),
+        Knob("density", lambda prob, _: sum(v == "1" for v in prob["solution"].values()) / len(prob["cells"]),
+             lambda p: 0.05, "share of filled cells (mean over items)", levels=(0.4, 0.6),
+             at={"rows": 6, "cols": 6}, stochastic=True),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: {"rows": 4 + lv // 2 + lv % 2, "cols": 4 + lv // 2},
+        "hidden cells",
+        lambda p: float(p.problem["rows"] * p.problem["cols"] - len(p.problem["givens"])),
+        "grids 4×4, 5×4, 5×5, 6×5, 6×6 … 9×9 (rows = 4 + ⌈level / 2⌉, cols = 4 + ⌊level / 2⌋); "
+        "the measure is the number of cells not given",
+    )
+
+    def generate(
+        self, p: NonogramParams, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+        r, c = p.rows, p.cols
+        pic = (rng.random((r, c)) < p.density).astype(int)
+        cells = grid_cells(r, c)
+        data: dict[str, Any] = {
+            "rows": r, "cols": c, "cells": cells, "domain": ["0", "1"],
+            "row_clues": [runs(pic[i].tolist()) for i in range(r)],
+            "col_clues": [runs(pic[:, j].tolist()) for j in range(c)], "givens": {},
+            "solution": {f"r{i + 1}c{j + 1}": str(int(pic[i, j])) for i in range(r) for j in range(c)},
+        }  # fmt: skip
+        base, top = rules(data)
+        lits = [_x(c, i, j) if pic[i, j] else -_x(c, i, j) for i in range(r) for j in range(c)]
+        kept = minimal_clues(base, top, [[[x]] for x in lits], lits, rng)
+        data["givens"] = {cells[k]: int(pic[k // c, k % c]) for k in kept}
+        cnf, _ = encode(data)
+        certify_unique(cnf, list(range(1, r * c + 1)), lits)
+        certify(check(data, data["solution"]) == "", "the picture reads its own clues")
+        return (
+            data,
+            "SAT",
+            {"solver": "minisat22+glucose4", "unique": True},
+            {"rows": r, "cols": c, "n_givens": len(kept)},
+        )
+
+
+ASK = (
+    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
+    '{"solution": ["row 1 as 0s and 1s", "row 2 …", ...]} (1 = filled)'
+)
+
+
+def _clue(cl: list[int]) -> str:
+    return " ".join(map(str, cl)) or "0"
+
+
+class NonogramRenderer:
+    name = "nonogram"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        rows = "\n".join(f"row {i + 1}: {_clue(cl)}" for i, cl in enumerate(d["row_clues"]))
+        cols = "\n".join(f"column {j + 1}: {_clue(cl)}" for j, cl in enumerate(d["col_clues"]))
+        given = (
+            f"\nGiven cells: {', '.join(f'{k} = {v}' for k, v in d['givens'].items())}.\n"
+            if d["givens"]
+            else ""
+        )
+        prompt = (
+            f"Solve this {d['rows']}×{d['cols']} nonogram. Each clue lists, in order, the lengths of the runs of "
+            "filled cells in that row (left to right) or column (top to bottom), separated by at least one "
+            f"empty cell; 0 means the line is empty.\n\n{rows}\n\n{cols}\n{given}\n{ASK}"
+        )
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+class NonogramFormalRenderer:
+    name = "nonogram-formal"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        lines = [f"Variables: b[i][j] in {{0, 1}} for i in 1..{d['rows']}, j in 1..{d['cols']}.",
+                 "runs(line) = the lengths of its maximal blocks of 1s, in order."]  # fmt: skip
+        lines += [f"runs(b[{i + 1}][·]) = {cl}" for i, cl in enumerate(d["row_clues"])]
+        lines += [f"runs(b[·][{j + 1}]) = {cl}" for j, cl in enumerate(d["col_clues"])]
+        lines += [
+            f"b[{k[1 : k.index('c')]}][{k[k.index('c') + 1 :]}] = {v}"
+            for k, v in d["givens"].items()
+        ]
+        prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="nonogram"))
+FAMILIES.register(NAME, NonogramFamily())
+RENDERERS.register("nonogram", NonogramRenderer())
+RENDERERS.register("nonogram-formal", NonogramFormalRenderer())
