@@ -38,6 +38,8 @@ SMALL = {
     "kenken": {"size": 4},
     "nonogram": {"rows": 4, "cols": 4},
     "exactcover": {"n_elements": 8, "n_decoys": 4},
+    "circuit": {"n_inputs": 3, "n_gates": 5},
+    "toposort": {"n_tasks": 5, "n_extra": 2},
 }
 FAMILIES = lf.FAMILIES.names()
 RENDERERS = [

@@ -43,6 +43,9 @@ HUGE = [
     ("kenken", {"size": 5, "max_cage": 9}, "max_cage"),
     ("nonogram", {"rows": 10**9}, "rows"),
     ("exactcover", {"n_elements": 10**9}, "n_elements"),
+    ("circuit", {"n_gates": 10**9}, "n_gates"),
+    ("toposort", {"n_tasks": 10**9}, "n_tasks"),
+    ("toposort", {"n_tasks": 4, "n_extra": 9}, "n_extra"),
 ]  # fmt: skip
 
 

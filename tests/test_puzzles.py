@@ -400,3 +400,28 @@ def test_exact_covers_are_unique_by_enumeration(params) -> None:
             if sorted(e for s in chosen for e in s) == list(range(1, d["n_elements"] + 1)):
                 fits.append(bits)
         assert fits == [tuple(int(d["solution"][f"S{k + 1}"]) for k in range(m))], p.problem_id
+
+
+def test_circuits_evaluate_the_same_in_an_independent_interpreter() -> None:
+    ops = {"AND": lambda a, b: a and b, "OR": lambda a, b: a or b, "XOR": lambda a, b: a != b,
+           "NAND": lambda a, b: not (a and b), "NOR": lambda a, b: not (a or b)}  # fmt: skip
+    for p in lf.generate("circuit", {"n_inputs": 4, "n_gates": 12}, count=10, seed=5):
+        d = p.problem
+        val = {k: bool(v) for k, v in d["inputs"].items()}
+        for g in d["gates"]:
+            xs = [val[a] for a in g["args"]]
+            val[g["name"]] = (not xs[0]) if g["op"] == "NOT" else ops[g["op"]](*xs)
+        assert {g["name"]: str(int(val[g["name"]])) for g in d["gates"]} == d["solution"]
+        assert len(set(d["solution"].values())) == 2  # never all one value
+
+
+@pytest.mark.parametrize("n", [3, 5, 7])
+def test_toposort_has_exactly_the_stored_order_by_enumeration(n: int) -> None:
+    for p in lf.generate("toposort", {"n_tasks": n, "n_extra": 1}, count=4, seed=5):
+        d = p.problem
+        fits = [
+            perm for perm in itertools.permutations(d["cells"])
+            if all(perm.index(a) < perm.index(b) for a, b in d["before"])
+        ]  # fmt: skip
+        want = tuple(sorted(d["cells"], key=lambda t: int(d["solution"][t])))
+        assert fits == [want], p.problem_id

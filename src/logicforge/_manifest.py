@@ -27,9 +27,12 @@ _KIND_MODULES = (
     "logicforge.families.kenken",
     "logicforge.families.nonogram",
     "logicforge.families.exactcover",
+    "logicforge.families.circuit",
+    "logicforge.families.toposort",
 )
 _FAMILY_MODULES = (
     "logicforge.families.binairo",
+    "logicforge.families.circuit",
     "logicforge.families.coloring",
     "logicforge.families.exactcover",
     "logicforge.families.folio",
@@ -45,6 +48,7 @@ _FAMILY_MODULES = (
     "logicforge.families.queens",
     "logicforge.families.satbench",
     "logicforge.families.sudoku",
+    "logicforge.families.toposort",
     "logicforge.families.twosat_backbone",
     "logicforge.families.twosat_bridge",
     "logicforge.families.twosat_cycle",
