@@ -40,6 +40,8 @@ SMALL = {
     "exactcover": {"n_elements": 8, "n_decoys": 4},
     "circuit": {"n_inputs": 3, "n_gates": 5},
     "toposort": {"n_tasks": 5, "n_extra": 2},
+    "kakurasu": {"size": 4},
+    "sumplete": {"size": 3},
 }
 FAMILIES = lf.FAMILIES.names()
 RENDERERS = [

@@ -46,6 +46,8 @@ HUGE = [
     ("circuit", {"n_gates": 10**9}, "n_gates"),
     ("toposort", {"n_tasks": 10**9}, "n_tasks"),
     ("toposort", {"n_tasks": 4, "n_extra": 9}, "n_extra"),
+    ("kakurasu", {"size": 10**9}, "size"),
+    ("sumplete", {"size": 10**9}, "size"),
 ]  # fmt: skip
 
 

@@ -425,3 +425,30 @@ def test_toposort_has_exactly_the_stored_order_by_enumeration(n: int) -> None:
         ]  # fmt: skip
         want = tuple(sorted(d["cells"], key=lambda t: int(d["solution"][t])))
         assert fits == [want], p.problem_id
+
+
+@pytest.mark.parametrize("family", ["kakurasu", "sumplete"])
+@pytest.mark.parametrize("size", [3, 4])
+def test_weighted_sum_grids_are_unique_by_brute_force(family: str, size: int) -> None:
+    for p in lf.generate(family, {"size": size}, count=2, seed=5):
+        d = p.problem
+        n = d["rows"]
+        w = d.get("digits") or [[j + 1 for j in range(n)] for _ in range(n)]  # kakurasu: indices
+        wc = d.get("digits") or [[i + 1 for _ in range(n)] for i in range(n)]
+        given = {
+            (int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1): int(v)
+            for k, v in d["givens"].items()
+        }
+        fits = []
+        for bits in itertools.product((0, 1), repeat=n * n):
+            g = [bits[i * n : (i + 1) * n] for i in range(n)]
+            if any(g[i][j] != v for (i, j), v in given.items()):
+                continue
+            if all(
+                sum(w[i][j] * g[i][j] for j in range(n)) == d["row_sums"][i] for i in range(n)
+            ) and all(
+                sum(wc[i][j] * g[i][j] for i in range(n)) == d["col_sums"][j] for j in range(n)
+            ):
+                fits.append(bits)
+        want = tuple(int(d["solution"][f"r{i + 1}c{j + 1}"]) for i in range(n) for j in range(n))
+        assert fits == [want], p.problem_id

@@ -29,6 +29,8 @@ _KIND_MODULES = (
     "logicforge.families.exactcover",
     "logicforge.families.circuit",
     "logicforge.families.toposort",
+    "logicforge.families.kakurasu",
+    "logicforge.families.sumplete",
 )
 _FAMILY_MODULES = (
     "logicforge.families.binairo",
@@ -37,6 +39,7 @@ _FAMILY_MODULES = (
     "logicforge.families.exactcover",
     "logicforge.families.folio",
     "logicforge.families.futoshiki",
+    "logicforge.families.kakurasu",
     "logicforge.families.knights",
     "logicforge.families.kenken",
     "logicforge.families.ksat",
@@ -48,6 +51,7 @@ _FAMILY_MODULES = (
     "logicforge.families.queens",
     "logicforge.families.satbench",
     "logicforge.families.sudoku",
+    "logicforge.families.sumplete",
     "logicforge.families.toposort",
     "logicforge.families.twosat_backbone",
     "logicforge.families.twosat_bridge",

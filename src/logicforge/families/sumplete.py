@@ -1,0 +1,202 @@
+"""Sumplete: an n × n grid of digits with a target per row and per column; cross out digits so
+that the digits kept in every row and every column add up to its target. The kind
+``sumplete``; the family ``sumplete``.
+
+Construction: digits 1 … 9 and a random keep/cross pattern (each digit kept with probability
+``keep``) from the item's stream, the targets its sums; where the targets alone allow several
+patterns, cells are given back as clues (kept or crossed), dropped in a random order while the
+pattern stays unique (:func:`~logicforge.kinds.puzzle.minimal_clues`). Uniqueness is proved
+again by another solver; the tests enumerate every pattern by brute force on small grids.
+Encoding: each line one of its subsets with the target sum
+(:func:`logicforge.families.kakurasu.line_rules`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError, certify
+from ..kinds.items import build_kind_item
+from ..kinds.puzzle import PuzzleKind, certify_unique, grid_cells, minimal_clues, register_puzzle
+from ..logic.cnf import CNF
+from ..registry import FAMILIES, RENDERERS
+from ..schema import Item, LabelledProblem
+from .kakurasu import line_rules
+from .knobs import Knob, exact
+from .levels import Levels
+
+NAME = KIND = "sumplete"
+
+
+def _x(n: int, i: int, j: int) -> int:
+    return i * n + j + 1
+
+
+def rules(d: dict[str, Any]) -> tuple[list[list[int]], int]:
+    n, g = d["rows"], d["digits"]
+    lines = [([_x(n, i, j) for j in range(n)], tuple(g[i]), d["row_sums"][i]) for i in range(n)]
+    lines += [
+        ([_x(n, i, j) for i in range(n)], tuple(g[i][j] for i in range(n)), d["col_sums"][j])
+        for j in range(n)
+    ]
+    return line_rules(lines, n * n)
+
+
+def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
+    n = d["rows"]
+    cl, top = rules(d)
+    for k, v in d["givens"].items():
+        i, j = int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1
+        cl.append([_x(n, i, j) if str(v) == "1" else -_x(n, i, j)])
+
+    def decode(model: dict[int, bool]) -> dict[str, str]:
+        return {
+            f"r{i + 1}c{j + 1}": "1" if model.get(_x(n, i, j)) else "0"
+            for i in range(n)
+            for j in range(n)
+        }
+
+    return CNF(cl, top), decode
+
+
+def check(d: dict[str, Any], sol: dict[str, str]) -> str:
+    n, g = d["rows"], d["digits"]
+    if any(v not in ("0", "1") for v in sol.values()):
+        return "every cell is 1 (kept) or 0 (crossed out)"
+    for k, v in d["givens"].items():
+        if sol.get(k) != str(v):
+            return f"{k} must stay {v}"
+    for i in range(n):
+        if sum(g[i][j] for j in range(n) if sol[f"r{i + 1}c{j + 1}"] == "1") != d["row_sums"][i]:
+            return f"row {i + 1} does not add up to {d['row_sums'][i]}"
+    for j in range(n):
+        if sum(g[i][j] for i in range(n) if sol[f"r{i + 1}c{j + 1}"] == "1") != d["col_sums"][j]:
+            return f"column {j + 1} does not add up to {d['col_sums'][j]}"
+    return ""
+
+
+@dataclass(frozen=True)
+class SumpleteParams:
+    size: int = 4
+    keep: float = 0.6
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.size, int) or not 2 <= self.size <= 10:
+            raise ConfigError("size", self.size, "must be an integer in 2..10")
+        if not isinstance(self.keep, int | float) or not 0 < self.keep < 1:
+            raise ConfigError("keep", self.keep, "must be a number in (0, 1)")
+
+
+class SumpleteFamily:
+    name = NAME
+    kind = KIND
+    Params = SumpleteParams
+    example = {"size": 3}
+    knobs = (
+        Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 5)),
+        Knob("keep", lambda prob, _: sum(v == "1" for v in prob["solution"].values()) / len(prob["cells"]),
+             lambda p: 0.05, "share of digits kept (mean over items)", levels=(0.4, 0.7),
+             at={"size": 6}, stochastic=True),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: {"size": (3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8)[lv]},
+        "cells",
+        lambda p: float(p.problem["rows"] ** 2),
+        "size 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8 over levels 0-10; the measure is the number of "
+        "cells (log2 of the patterns)",
+    )
+
+    def generate(
+        self, p: SumpleteParams, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+        n = p.size
+        digits = rng.integers(1, 10, size=(n, n))
+        keep = (rng.random((n, n)) < p.keep).astype(int)
+        if keep.all() or not keep.any():  # a constant answer would be right: flip one cell
+            k = int(rng.integers(n * n))
+            keep[k // n, k % n] ^= 1
+        cells = grid_cells(n, n)
+        data: dict[str, Any] = {
+            "rows": n, "cols": n, "cells": cells, "domain": ["0", "1"], "givens": {},
+            "digits": digits.tolist(),
+            "row_sums": [int((digits[i] * keep[i]).sum()) for i in range(n)],
+            "col_sums": [int((digits[:, j] * keep[:, j]).sum()) for j in range(n)],
+            "solution": {f"r{i + 1}c{j + 1}": str(int(keep[i, j])) for i in range(n) for j in range(n)},
+        }  # fmt: skip
+        base, top = rules(data)
+        lits = [_x(n, i, j) if keep[i, j] else -_x(n, i, j) for i in range(n) for j in range(n)]
+        kept = minimal_clues(base, top, [[[x]] for x in lits], lits, rng)
+        data["givens"] = {cells[k]: int(keep[k // n, k % n]) for k in kept}
+        cnf, _ = encode(data)
+        certify_unique(cnf, list(range(1, n * n + 1)), lits)
+        certify(check(data, data["solution"]) == "", "the pattern makes its own sums")
+        return (
+            data,
+            "SAT",
+            {"solver": "minisat22+glucose4", "unique": True},
+            {"size": n, "n_givens": len(kept)},
+        )
+
+
+ASK = (
+    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
+    '{"solution": ["row 1 as 1 (kept) and 0 (crossed out)", "row 2 …", ...]}'
+)
+
+
+class SumpleteRenderer:
+    name = "sumplete"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        n = d["rows"]
+        grid = "\n".join(
+            " ".join(map(str, row)) + f"  | {t}"
+            for row, t in zip(d["digits"], d["row_sums"], strict=True)
+        )
+        grid += "\n" + " ".join("-" for _ in range(n)) + "\n" + " ".join(map(str, d["col_sums"]))
+        given = (
+            f"\nGiven cells (1 kept, 0 crossed out): {', '.join(f'{k} = {v}' for k, v in d['givens'].items())}.\n"
+            if d["givens"]
+            else ""
+        )
+        prompt = (
+            f"Sumplete on a {n}×{n} grid of digits. Cross out some digits so that the digits left in every row "
+            "add up to the number after the bar, and the digits left in every column add up to the number "
+            f"below it.\n\n{grid}\n{given}\n{ASK}"
+        )
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+class SumpleteFormalRenderer:
+    name = "sumplete-formal"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        n, g = d["rows"], d["digits"]
+        lines = [f"Variables: k[i][j] in {{0, 1}} for i, j in 1..{n}."]
+        lines += [
+            " + ".join(f"{g[i][j]}·k[{i + 1}][{j + 1}]" for j in range(n)) + f" = {t}"
+            for i, t in enumerate(d["row_sums"])
+        ]
+        lines += [
+            " + ".join(f"{g[i][j]}·k[{i + 1}][{j + 1}]" for i in range(n)) + f" = {t}"
+            for j, t in enumerate(d["col_sums"])
+        ]
+        lines += [
+            f"k[{k[1 : k.index('c')]}][{k[k.index('c') + 1 :]}] = {v}"
+            for k, v in d["givens"].items()
+        ]
+        prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="sumplete"))
+FAMILIES.register(NAME, SumpleteFamily())
+RENDERERS.register("sumplete", SumpleteRenderer())
+RENDERERS.register("sumplete-formal", SumpleteFormalRenderer())
