@@ -42,6 +42,8 @@ SMALL = {
     "toposort": {"n_tasks": 5, "n_extra": 2},
     "kakurasu": {"size": 4},
     "sumplete": {"size": 3},
+    "uniquesat": {"n_vars": 6},
+    "graphcolour": {"n_nodes": 6},
 }
 FAMILIES = lf.FAMILIES.names()
 RENDERERS = [

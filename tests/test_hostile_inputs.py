@@ -48,6 +48,8 @@ HUGE = [
     ("toposort", {"n_tasks": 4, "n_extra": 9}, "n_extra"),
     ("kakurasu", {"size": 10**9}, "size"),
     ("sumplete", {"size": 10**9}, "size"),
+    ("uniquesat", {"n_vars": 10**9}, "n_vars"),
+    ("graphcolour", {"n_nodes": 10**9}, "n_nodes"),
 ]  # fmt: skip
 
 

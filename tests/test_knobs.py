@@ -14,7 +14,15 @@ from logicforge.families.knobs import MEAN_OF, implication_distance
 from logicforge.registry import FAMILIES
 
 # parameters that are settings, not difficulty knobs (documented where they are defined)
-SETTINGS = {"solver_timeout", "max_attempts", "n_clauses", "alpha_choices", "z3_runs"}
+SETTINGS = {
+    "solver_timeout",
+    "max_attempts",
+    "n_clauses",
+    "alpha_choices",
+    "z3_runs",
+    "batch",
+    "max_clauses",
+}
 
 
 def _cases() -> list[tuple[str, str, object]]:

@@ -452,3 +452,31 @@ def test_weighted_sum_grids_are_unique_by_brute_force(family: str, size: int) ->
                 fits.append(bits)
         want = tuple(int(d["solution"][f"r{i + 1}c{j + 1}"]) for i in range(n) for j in range(n))
         assert fits == [want], p.problem_id
+
+
+@pytest.mark.parametrize("n", [4, 8, 12])
+def test_unique_sat_formulas_have_one_model_by_brute_force(n: int) -> None:
+    for p in lf.generate("uniquesat", {"n_vars": n}, count=3, seed=5):
+        d = p.problem
+        fits = [
+            bits for bits in itertools.product((0, 1), repeat=n)
+            if all(any((bits[abs(x) - 1] == 1) == (x > 0) for x in c) for c in d["clauses"])
+        ]  # fmt: skip
+        assert fits == [tuple(int(d["solution"][f"x{i}"]) for i in range(1, n + 1))], p.problem_id
+
+
+@pytest.mark.parametrize(
+    "params", [{"n_nodes": 6}, {"n_nodes": 8, "k": 3}, {"n_nodes": 7, "k": 4, "edge_density": 2.5}]
+)
+def test_colouring_completions_are_unique_by_brute_force(params) -> None:
+    for p in lf.generate("graphcolour", params, count=3, seed=5):
+        d = p.problem
+        n, dom = d["n_nodes"], d["domain"]
+        fits = []
+        for cols in itertools.product(dom, repeat=n):
+            c = dict(zip(d["cells"], cols, strict=True))
+            if all(c[v] == g for v, g in d["givens"].items()) and all(
+                c[f"v{u}"] != c[f"v{w}"] for u, w in d["edges"]
+            ):
+                fits.append(c)
+        assert fits == [d["solution"]], p.problem_id

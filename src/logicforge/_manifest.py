@@ -31,6 +31,8 @@ _KIND_MODULES = (
     "logicforge.families.toposort",
     "logicforge.families.kakurasu",
     "logicforge.families.sumplete",
+    "logicforge.families.uniquesat",
+    "logicforge.families.graphcolour",
 )
 _FAMILY_MODULES = (
     "logicforge.families.binairo",
@@ -39,6 +41,7 @@ _FAMILY_MODULES = (
     "logicforge.families.exactcover",
     "logicforge.families.folio",
     "logicforge.families.futoshiki",
+    "logicforge.families.graphcolour",
     "logicforge.families.kakurasu",
     "logicforge.families.knights",
     "logicforge.families.kenken",
@@ -58,6 +61,7 @@ _FAMILY_MODULES = (
     "logicforge.families.twosat_cycle",
     "logicforge.families.twosat_equiv",
     "logicforge.families.twosat_symmetry",
+    "logicforge.families.uniquesat",
     "logicforge.families.xorsat",
     "logicforge.families.zebra",
 )

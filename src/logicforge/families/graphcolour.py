@@ -1,0 +1,182 @@
+"""Graph colouring completion: a graph with a few nodes already coloured; colour the rest with
+k colours so that no edge joins two nodes of one colour — the colouring being the only one.
+The kind ``graphcolour``; the family ``graphcolour`` (the model-finding counterpart of
+``coloring/planted``'s YES/NO question).
+
+Construction: a planted k-colouring and edges across its classes (as ``coloring/planted``);
+every node's colour is a candidate clue, dropped in a random order while the colouring stays
+the only one (:func:`~logicforge.kinds.puzzle.minimal_clues` over the standard encoding of
+:mod:`logicforge.families.coloring`). Uniqueness is proved again by another solver; the tests
+enumerate every colouring by brute force on small graphs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError, certify
+from ..kinds.items import build_kind_item
+from ..kinds.puzzle import PuzzleKind, certify_unique, minimal_clues, register_puzzle
+from ..logic.cnf import CNF
+from ..registry import FAMILIES, RENDERERS
+from ..schema import Item, LabelledProblem
+from .coloring import check_colouring
+from .coloring import encode as colour_cnf
+from .knobs import Knob, exact
+from .levels import Levels
+
+NAME = KIND = "graphcolour"
+COLOURS = ("red", "green", "blue", "yellow", "purple", "orange")
+
+
+def _x(k: int, v: int, c: int) -> int:
+    return (v - 1) * k + c + 1
+
+
+def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
+    n, k = d["n_nodes"], d["k"]
+    base = colour_cnf(n, d["edges"], k)
+    units = [[_x(k, int(v[1:]), COLOURS.index(c))] for v, c in d["givens"].items()]
+
+    def decode(model: dict[int, bool]) -> dict[str, str]:
+        return {
+            f"v{v}": next((COLOURS[c] for c in range(k) if model.get(_x(k, v, c))), "?")
+            for v in range(1, n + 1)
+        }
+
+    return CNF([list(c) for c in base.clauses] + units, n * k), decode
+
+
+def check(d: dict[str, Any], sol: dict[str, str]) -> str:
+    n, k = d["n_nodes"], d["k"]
+    dom = COLOURS[:k]
+    if any(v not in dom for v in sol.values()):
+        return f"every node gets one of {', '.join(dom)}"
+    for v, c in d["givens"].items():
+        if sol.get(v) != c:
+            return f"{v} is given as {c}"
+    col = {int(v[1:]): dom.index(c) for v, c in sol.items()}
+    return check_colouring(n, d["edges"], k, col)
+
+
+@dataclass(frozen=True)
+class GraphColourParams:
+    n_nodes: int = 8
+    k: int = 3
+    edge_density: float = 2.0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.n_nodes, int) or not 3 <= self.n_nodes <= 500:
+            raise ConfigError("n_nodes", self.n_nodes, "must be an integer in 3..500")
+        if not isinstance(self.k, int) or not 2 <= self.k <= min(len(COLOURS), self.n_nodes):
+            raise ConfigError("k", self.k, f"must be an integer in 2..{len(COLOURS)}")
+        if not isinstance(self.edge_density, int | float) or not 0 < self.edge_density <= 20:
+            raise ConfigError(
+                "edge_density", self.edge_density, "must be a number in (0, 20] (edges per node)"
+            )
+
+
+class GraphColourFamily:
+    name = NAME
+    kind = KIND
+    Params = GraphColourParams
+    example = {"n_nodes": 6}
+    knobs = (
+        Knob("n_nodes", lambda prob, _: prob["n_nodes"], exact, "nodes", levels=(5, 10)),
+        Knob("k", lambda prob, _: prob["k"], exact, "colours", levels=(2, 3, 4), at={"n_nodes": 10}),
+        Knob("edge_density", lambda prob, _: len(prob["edges"]) / prob["n_nodes"],
+             lambda p: 0.5 / p.n_nodes + 1e-6, "edges per node (as many as the planted classes allow)",
+             levels=(1.0, 2.0), at={"n_nodes": 10}),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: {
+            "n_nodes": 6 + 3 * lv,
+            "k": 3 if lv < 6 else 4,
+            "edge_density": 2.0 if lv < 6 else 3.0,
+        },
+        "hidden nodes",
+        lambda p: float(p.problem["n_nodes"] - len(p.problem["givens"])),
+        "n_nodes = 6 + 3 · level; 3 colours at 2 edges per node up to level 5, then 4 colours at 3; "
+        "the measure is the number of nodes without a given colour",
+    )
+
+    def generate(
+        self, p: GraphColourParams, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+        n, k = p.n_nodes, p.k
+        planted = [int(c) for c in rng.permutation(np.arange(n) % k)]
+        cand = [
+            (u, v)
+            for u in range(1, n + 1)
+            for v in range(u + 1, n + 1)
+            if planted[u - 1] != planted[v - 1]
+        ]
+        m = min(len(cand), round(p.edge_density * n))
+        edges = (
+            sorted([list(cand[i]) for i in rng.choice(len(cand), m, replace=False)]) if m else []
+        )
+        col = {v: planted[v - 1] for v in range(1, n + 1)}
+        certify(check_colouring(n, edges, k, col) == "", "the planted colouring is proper")
+        lits = [_x(k, v, c) for v in range(1, n + 1) for c in range(k) if planted[v - 1] == c]
+        base = [list(c) for c in colour_cnf(n, edges, k).clauses]
+        kept = minimal_clues(base, n * k, [[[x]] for x in lits], lits, rng)
+        data: dict[str, Any] = {
+            "n_nodes": n, "k": k, "edges": edges, "cells": [f"v{v}" for v in range(1, n + 1)],
+            "domain": list(COLOURS[:k]),
+            "givens": {f"v{kk + 1}": COLOURS[planted[kk]] for kk in kept},
+            "solution": {f"v{v}": COLOURS[planted[v - 1]] for v in range(1, n + 1)},
+        }  # fmt: skip
+        cnf, _ = encode(data)
+        full = [x if x in set(lits) else -x for x in range(1, n * k + 1)]
+        certify_unique(cnf, list(range(1, n * k + 1)), full)
+        certify(check(data, data["solution"]) == "", "the colouring keeps every edge")
+        return (
+            data,
+            "SAT",
+            {"solver": "minisat22+glucose4", "unique": True},
+            {"n_nodes": n, "k": k, "n_edges": len(edges), "n_givens": len(kept)},
+        )
+
+
+ASK = (
+    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
+    '{"solution": {"v1": "colour", "v2": "colour", ...}} for every node'
+)
+
+
+class GraphColourRenderer:
+    name = "graphcolour"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        edges = ", ".join(f"v{u}–v{v}" for u, v in d["edges"])
+        given = ", ".join(f"{v} is {c}" for v, c in d["givens"].items()) or "none"
+        prompt = (
+            f"A graph has nodes v1 … v{d['n_nodes']} and these edges: {edges}.\n\nColour every node {', '.join(d['domain'][:-1])} "
+            f"or {d['domain'][-1]} so that the two ends of every edge have different colours. Already coloured: {given}. "
+            f"Exactly one way completes it.\n\n{ASK}"
+        )
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+class GraphColourFormalRenderer:
+    name = "graphcolour-formal"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        lines = [f"c: {{v1..v{d['n_nodes']}}} → {{{', '.join(d['domain'])}}}"]
+        lines += [f"c(v{u}) ≠ c(v{v})" for u, v in d["edges"]]
+        lines += [f"c({v}) = {c}" for v, c in d["givens"].items()]
+        prompt = "Find c.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="graphcolour"))
+FAMILIES.register(NAME, GraphColourFamily())
+RENDERERS.register("graphcolour", GraphColourRenderer())
+RENDERERS.register("graphcolour-formal", GraphColourFormalRenderer())

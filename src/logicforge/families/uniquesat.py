@@ -1,0 +1,178 @@
+"""Unique-SAT: a k-CNF with exactly one satisfying assignment; give it. The kind ``uniquesat``;
+the family ``uniquesat`` — the model-finding counterpart of ``ksat/random``'s decision task,
+where a right answer cannot be a lucky guess of "SAT".
+
+Construction: a hidden assignment from the item's stream; random k-clauses that it satisfies
+are added (each clause drawn uniformly among those it satisfies) until the formula has no
+other model — checked after every ``batch`` clauses by one incremental solver holding the
+clause that excludes the hidden assignment — then at most ``max_clauses`` in all. Uniqueness is
+proved again from scratch by another solver; the tests count models by brute force.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError, GenerationError, certify
+from ..kinds.items import build_kind_item
+from ..kinds.puzzle import PuzzleKind, certify_unique, register_puzzle
+from ..logic.cnf import CNF
+from ..registry import FAMILIES, RENDERERS
+from ..schema import Item, LabelledProblem
+from .knobs import Knob, exact
+from .levels import Levels
+
+NAME = KIND = "uniquesat"
+
+
+def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
+    n = len(d["cells"])
+
+    def decode(model: dict[int, bool]) -> dict[str, str]:
+        return {f"x{i}": "1" if model.get(i) else "0" for i in range(1, n + 1)}
+
+    return CNF(d["clauses"], n), decode
+
+
+def check(d: dict[str, Any], sol: dict[str, str]) -> str:
+    if any(v not in ("0", "1") for v in sol.values()):
+        return "every variable is 1 (true) or 0 (false)"
+    for c in d["clauses"]:
+        if not any((sol[f"x{abs(x)}"] == "1") == (x > 0) for x in c):
+            return (
+                "the clause ("
+                + " ∨ ".join(f"{'¬' if x < 0 else ''}x{abs(x)}" for x in c)
+                + ") is false"
+            )
+    return ""
+
+
+@dataclass(frozen=True)
+class UniqueSatParams:
+    n_vars: int = 8
+    k: int = 3
+    batch: int = 4  # a setting: clauses added between uniqueness checks (the result does not depend on it much)
+    max_clauses: int = 0  # a setting, the give-up bound; 0: 20 · n_vars
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.n_vars, int) or not 2 <= self.n_vars <= 300:
+            raise ConfigError("n_vars", self.n_vars, "must be an integer in 2..300")
+        if not isinstance(self.k, int) or not 2 <= self.k <= min(self.n_vars, 7):
+            raise ConfigError("k", self.k, "must be an integer in 2..min(n_vars, 7)")
+        if not isinstance(self.batch, int) or not 1 <= self.batch <= 100:
+            raise ConfigError("batch", self.batch, "must be an integer in 1..100")
+        if not isinstance(self.max_clauses, int) or not 0 <= self.max_clauses <= 100_000:
+            raise ConfigError("max_clauses", self.max_clauses, "must be an integer in 0..100000")
+
+
+class UniqueSatFamily:
+    name = NAME
+    kind = KIND
+    Params = UniqueSatParams
+    example = {"n_vars": 6}
+    knobs = (
+        Knob("n_vars", lambda prob, _: len(prob["cells"]), exact, "variables", levels=(4, 10)),
+        Knob("k", lambda prob, _: len(prob["clauses"][0]), exact, "literals per clause", levels=(2, 3, 4), at={"n_vars": 8}),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: {"n_vars": 5 + 3 * lv, "k": 3},
+        "variables",
+        lambda p: float(len(p.problem["cells"])),
+        "n_vars = 5 + 3 · level (5 … 35), 3-clauses; the measure is the number of variables",
+    )
+
+    def generate(
+        self, p: UniqueSatParams, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+        from ..logic.sat import new_solver
+
+        n, k = p.n_vars, p.k
+        most = p.max_clauses or 20 * n
+        hidden = rng.random(n) < 0.5
+        if hidden.all() or not hidden.any():  # a constant answer would be right: flip one
+            hidden[int(rng.integers(n))] ^= True
+        lits = [i + 1 if hidden[i] else -(i + 1) for i in range(n)]
+        clauses: list[list[int]] = []
+        with new_solver("minisat22", [[-x for x in lits]]) as s:
+            while len(clauses) < most:
+                for _ in range(p.batch):
+                    vs = (rng.permutation(n)[:k] + 1).tolist()
+                    signs = rng.random(k) < 0.5
+                    c = [v if sg else -v for v, sg in zip(vs, signs, strict=True)]
+                    if not any(
+                        (x > 0) == hidden[abs(x) - 1] for x in c
+                    ):  # make it true under hidden
+                        j = int(rng.integers(k))
+                        c[j] = -c[j]
+                    clauses.append(sorted(c, key=abs))
+                    s.add_clause(c)
+                if not s.solve():
+                    break
+            else:
+                raise GenerationError(
+                    f"{NAME}: still several models after {most} clauses; raise max_clauses"
+                )
+        data: dict[str, Any] = {
+            "clauses": clauses, "cells": [f"x{i}" for i in range(1, n + 1)], "domain": ["0", "1"],
+            "solution": {f"x{i + 1}": "1" if hidden[i] else "0" for i in range(n)},
+        }  # fmt: skip
+        cnf, _ = encode(data)
+        certify_unique(cnf, list(range(1, n + 1)), lits)
+        certify(check(data, data["solution"]) == "", "the hidden assignment satisfies every clause")
+        return (
+            data,
+            "SAT",
+            {"solver": "minisat22+glucose4", "unique": True},
+            {"n_vars": n, "n_clauses": len(clauses)},
+        )
+
+
+ASK = (
+    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
+    '{"solution": {"x1": 1 or 0, "x2": 1 or 0, ...}} (1 = true) for every variable'
+)
+
+
+def _clause(c: list[int]) -> str:
+    return "(" + " ∨ ".join(f"{'¬' if x < 0 else ''}x{abs(x)}" for x in c) + ")"
+
+
+class UniqueSatRenderer:
+    name = "uniquesat"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        prompt = (
+            f"This formula over x1 … x{len(d['cells'])} has exactly one satisfying assignment. Find it.\n\n"
+            + " ∧\n".join(_clause(c) for c in d["clauses"])
+            + f"\n\n{ASK}"
+        )
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+class UniqueSatFormalRenderer:
+    """DIMACS, as solvers read it."""
+
+    name = "uniquesat-dimacs"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        body = f"p cnf {len(d['cells'])} {len(d['clauses'])}\n" + "\n".join(
+            " ".join(map(str, c)) + " 0" for c in d["clauses"]
+        )
+        prompt = (
+            "This DIMACS CNF has exactly one model; variable i is x<i>. Give it.\n\n"
+            f"{body}\n\n{ASK}"
+        )
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="uniquesat"))
+FAMILIES.register(NAME, UniqueSatFamily())
+RENDERERS.register("uniquesat", UniqueSatRenderer())
+RENDERERS.register("uniquesat-dimacs", UniqueSatFormalRenderer())
