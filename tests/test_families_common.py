@@ -44,6 +44,8 @@ SMALL = {
     "sumplete": {"size": 3},
     "uniquesat": {"n_vars": 6},
     "graphcolour": {"n_nodes": 6},
+    "skyscrapers": {"size": 4},
+    "thermometers": {"size": 4},
 }
 FAMILIES = lf.FAMILIES.names()
 RENDERERS = [

@@ -50,6 +50,8 @@ HUGE = [
     ("sumplete", {"size": 10**9}, "size"),
     ("uniquesat", {"n_vars": 10**9}, "n_vars"),
     ("graphcolour", {"n_nodes": 10**9}, "n_nodes"),
+    ("skyscrapers", {"size": 10**9}, "size"),
+    ("thermometers", {"size": 10**9}, "size"),
 ]  # fmt: skip
 
 

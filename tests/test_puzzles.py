@@ -480,3 +480,64 @@ def test_colouring_completions_are_unique_by_brute_force(params) -> None:
             ):
                 fits.append(c)
         assert fits == [d["solution"]], p.problem_id
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_skyscrapers_have_exactly_the_stored_square_by_backtracking(n: int) -> None:
+    from logicforge.families.skyscrapers import line_cells, visible
+
+    for p in lf.generate("skyscrapers", {"size": n}, count=3, seed=5):
+        d = p.problem
+        given = {
+            (int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1): int(v)
+            for k, v in d["givens"].items()
+        }
+        perms = list(itertools.permutations(range(1, n + 1)))
+        found = []
+
+        def go(rows: list[tuple[int, ...]], d=d, given=given, perms=perms, found=found) -> None:
+            i = len(rows)
+            if i == n:
+                g = rows
+                if all(
+                    visible([g[a][b] for a, b in line_cells(n, c["side"], c["index"])])
+                    == c["count"]
+                    for c in d["clues"]
+                ):
+                    found.append([list(r) for r in g])
+                return
+            for r in perms:
+                if any(r[j] == rows[a][j] for a in range(i) for j in range(n)):
+                    continue
+                if any(r[j] != v for (a, j), v in given.items() if a == i):
+                    continue
+                go([*rows, r])
+
+        go([])
+        assert found == [_grid(d)], p.problem_id
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_thermometers_have_exactly_the_stored_filling_by_brute_force(n: int) -> None:
+    for p in lf.generate("thermometers", {"size": n}, count=3, seed=5):
+        d = p.problem
+        given = {
+            (int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1): int(v)
+            for k, v in d["givens"].items()
+        }
+        fits = []
+        for bits in itertools.product((0, 1), repeat=n * n):
+            g = [bits[i * n : (i + 1) * n] for i in range(n)]
+            if any(g[i][j] != v for (i, j), v in given.items()):
+                continue
+            if any(
+                list(lv) != sorted(lv, reverse=True)
+                for lv in ([g[a][b] for a, b in t] for t in d["thermometers"])
+            ):
+                continue
+            if [sum(r) for r in g] == d["row_counts"] and [
+                sum(g[i][j] for i in range(n)) for j in range(n)
+            ] == d["col_counts"]:
+                fits.append(bits)
+        want = tuple(int(d["solution"][f"r{i + 1}c{j + 1}"]) for i in range(n) for j in range(n))
+        assert fits == [want], p.problem_id

@@ -33,6 +33,8 @@ _KIND_MODULES = (
     "logicforge.families.sumplete",
     "logicforge.families.uniquesat",
     "logicforge.families.graphcolour",
+    "logicforge.families.skyscrapers",
+    "logicforge.families.thermometers",
 )
 _FAMILY_MODULES = (
     "logicforge.families.binairo",
@@ -53,8 +55,10 @@ _FAMILY_MODULES = (
     "logicforge.families.ordering",
     "logicforge.families.queens",
     "logicforge.families.satbench",
+    "logicforge.families.skyscrapers",
     "logicforge.families.sudoku",
     "logicforge.families.sumplete",
+    "logicforge.families.thermometers",
     "logicforge.families.toposort",
     "logicforge.families.twosat_backbone",
     "logicforge.families.twosat_bridge",

@@ -54,7 +54,7 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
 class UniqueSatParams:
     n_vars: int = 8
     k: int = 3
-    batch: int = 4  # a setting: clauses added between uniqueness checks (the result does not depend on it much)
+    batch: int = 4  # a setting: clauses added between uniqueness checks (more: fewer checks, a few more clauses)
     max_clauses: int = 0  # a setting, the give-up bound; 0: 20 · n_vars
 
     def __post_init__(self) -> None:

@@ -1,0 +1,231 @@
+"""Skyscrapers: an n × n Latin square of building heights 1 … n; a clue outside the grid says
+how many buildings are visible from there along its row or column (a taller building hides
+every shorter one behind it). The kind ``skyscrapers``; the family ``skyscrapers``.
+
+Construction: a Latin square (as :mod:`logicforge.families.latinsquare`); all 4n edge clues
+and all n² heights are candidate clues, dropped in a random order while the square stays
+unique (:func:`~logicforge.kinds.puzzle.minimal_clues`). Uniqueness is proved again by another
+solver; the tests enumerate solutions by backtracking over the rows' permutations.
+
+Encoding: the Latin rules; an edge clue as "the line is one of the permutations with that many
+visible" — an auxiliary per such permutation (at most n! = 720 for n = 6).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError, certify
+from ..kinds.items import build_kind_item
+from ..kinds.puzzle import PuzzleKind, certify_unique, grid_cells, minimal_clues, register_puzzle
+from ..logic.cnf import CNF
+from ..registry import FAMILIES, RENDERERS
+from ..schema import Item, LabelledProblem
+from .futoshiki import _cell, _var, rules
+from .knobs import Knob, exact
+from .latinsquare import latin_square
+from .levels import Levels
+
+NAME = KIND = "skyscrapers"
+SIDES = ("top", "bottom", "left", "right")
+
+
+def visible(line: list[int] | tuple[int, ...]) -> int:
+    """How many buildings one sees from the start of ``line``.
+
+    Example:
+        >>> visible([2, 1, 4, 3])
+        2
+    """
+    seen, tallest = 0, 0
+    for h in line:
+        if h > tallest:
+            seen, tallest = seen + 1, h
+    return seen
+
+
+@functools.lru_cache(maxsize=64)
+def _perms(n: int, k: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(p for p in itertools.permutations(range(1, n + 1)) if visible(p) == k)
+
+
+def line_cells(n: int, side: str, k: int) -> list[tuple[int, int]]:
+    """The cells of the line a clue on ``side`` at index ``k`` looks along, nearest first."""
+    if side == "top":
+        return [(i, k) for i in range(n)]
+    if side == "bottom":
+        return [(i, k) for i in reversed(range(n))]
+    if side == "left":
+        return [(k, j) for j in range(n)]
+    return [(k, j) for j in reversed(range(n))]
+
+
+def _clue(n: int, side: str, k: int, count: int, top: int) -> tuple[list[list[int]], int]:
+    cells = line_cells(n, side, k)
+    pats = _perms(n, count)
+    aux = list(range(top + 1, top + 1 + len(pats)))
+    cl = [aux]
+    for a, pat in zip(aux, pats, strict=True):
+        cl += [[-a, _var(n, *c, h - 1)] for c, h in zip(cells, pat, strict=True)]
+    return cl, top + len(pats)
+
+
+def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
+    n = d["rows"]
+    cl: list[Any] = list(rules(n))
+    top = n**3
+    for c in d["clues"]:
+        more, top = _clue(n, c["side"], c["index"], c["count"], top)
+        cl += more
+    cl += [[_var(n, *_cell(k), int(v) - 1)] for k, v in d["givens"].items()]
+
+    def decode(model: dict[int, bool]) -> dict[str, str]:
+        return {
+            f"r{i + 1}c{j + 1}": str(
+                next((v + 1 for v in range(n) if model.get(_var(n, i, j, v))), 0)
+            )
+            for i in range(n)
+            for j in range(n)
+        }
+
+    return CNF(cl, top), decode
+
+
+def check(d: dict[str, Any], sol: dict[str, str]) -> str:
+    from .latinsquare import check as latin
+
+    why = latin(d, sol)
+    if why:
+        return why
+    n = d["rows"]
+    for c in d["clues"]:
+        line = [int(sol[f"r{i + 1}c{j + 1}"]) for i, j in line_cells(n, c["side"], c["index"])]
+        if visible(line) != c["count"]:
+            return f"from the {c['side']} of line {c['index'] + 1}, {c['count']} buildings must be visible"
+    return ""
+
+
+@dataclass(frozen=True)
+class SkyscrapersParams:
+    size: int = 4
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.size, int) or not 3 <= self.size <= 6:
+            raise ConfigError(
+                "size", self.size, "must be an integer in 3..6 (a clue's permutations: n!)"
+            )
+
+
+class SkyscrapersFamily:
+    name = NAME
+    kind = KIND
+    Params = SkyscrapersParams
+    example = {"size": 4}
+    knobs = (Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 4, 5)),)
+    levels = Levels(
+        lambda lv: {"size": (3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6)[lv]},
+        "log10 search space",
+        lambda p: p.problem["rows"] ** 2 * float(np.log10(p.problem["rows"])),
+        "size 3 (levels 0-2), 4 (3-5), 5 (6-8), 6 (9-10), minimal clue sets; log10 search space = "
+        "cells · log10 n",
+    )
+
+    def generate(
+        self, p: SkyscrapersParams, rng: np.random.Generator
+    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+        n = p.size
+        sq = latin_square(n, rng)
+        edges = [(s, k) for s in SIDES for k in range(n)]
+        count = {(s, k): visible([sq[i][j] for i, j in line_cells(n, s, k)]) for s, k in edges}
+        lits = [_var(n, i, j, sq[i][j] - 1) for i in range(n) for j in range(n)]
+        top = n**3
+        clues = []
+        for s, k in edges:
+            more, top = _clue(n, s, k, count[(s, k)], top)
+            clues.append(more)
+        clues += [[[x]] for x in lits]
+        kept = minimal_clues(rules(n), top, clues, lits, rng)
+        cells = grid_cells(n, n)
+        data: dict[str, Any] = {
+            "rows": n, "cols": n, "cells": cells, "domain": [str(v) for v in range(1, n + 1)],
+            "clues": [{"side": edges[k][0], "index": edges[k][1], "count": count[edges[k]]} for k in kept if k < len(edges)],
+            "givens": {cells[k - len(edges)]: sq[(k - len(edges)) // n][(k - len(edges)) % n] for k in kept if k >= len(edges)},
+            "solution": {cells[k]: str(sq[k // n][k % n]) for k in range(n * n)},
+        }  # fmt: skip
+        cnf, _ = encode(data)
+        primary = list(range(1, n**3 + 1))
+        certify_unique(cnf, primary, [v if v in set(lits) else -v for v in primary])
+        certify(check(data, data["solution"]) == "", "the square keeps every clue")
+        return (
+            data,
+            "SAT",
+            {"solver": "minisat22+glucose4", "unique": True},
+            {"size": n, "n_clues": len(data["clues"]), "n_givens": len(data["givens"])},
+        )
+
+
+ASK = (
+    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
+    '{"solution": [[row 1 heights], [row 2 heights], ...]}'
+)
+
+
+def _board(d: dict[str, Any]) -> str:
+    n = d["rows"]
+    at = {(c["side"], c["index"]): str(c["count"]) for c in d["clues"]}
+    out = ["    " + " ".join(at.get(("top", j), " ") for j in range(n))]
+    for i in range(n):
+        row = " ".join(str(d["givens"].get(f"r{i + 1}c{j + 1}", ".")) for j in range(n))
+        out.append(f"{at.get(('left', i), ' ')} | {row} | {at.get(('right', i), ' ')}")
+    out.append("    " + " ".join(at.get(("bottom", j), " ") for j in range(n)))
+    return "\n".join(out)
+
+
+class SkyscrapersRenderer:
+    name = "skyscrapers"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        n = d["rows"]
+        prompt = (
+            f"Skyscrapers on a {n}×{n} grid. Put a building of height 1 to {n} in every cell so that every row "
+            f"and every column holds each height once. A number outside the grid says how many buildings "
+            "are visible from there looking along that row or column: a taller building hides every "
+            f"shorter one behind it. '.' is an empty cell; a blank outside the grid is no clue.\n\n{_board(d)}\n\n{ASK}"
+        )
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+class SkyscrapersFormalRenderer:
+    name = "skyscrapers-formal"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        n = d["rows"]
+        lines = [f"Variables: h[i][j] for i, j in 1..{n}, each in {{1..{n}}}.",
+                 "Every row and every column: alldifferent.",
+                 "visible(a1, …, an) = the number of k with ak > max(a1, …, a(k−1))."]  # fmt: skip
+        for c in d["clues"]:
+            cells = ", ".join(
+                f"h[{i + 1}][{j + 1}]" for i, j in line_cells(n, c["side"], c["index"])
+            )
+            lines.append(f"visible({cells}) = {c['count']}")
+        lines += [
+            f"h[{k[1 : k.index('c')]}][{k[k.index('c') + 1 :]}] = {v}"
+            for k, v in d["givens"].items()
+        ]
+        prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
+        return build_kind_item(problem, self.name, prompt, None)
+
+
+register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="skyscrapers"))
+FAMILIES.register(NAME, SkyscrapersFamily())
+RENDERERS.register("skyscrapers", SkyscrapersRenderer())
+RENDERERS.register("skyscrapers-formal", SkyscrapersFormalRenderer())
