@@ -1,8 +1,8 @@
 """Solution-puzzle generation speed, beside reasoning-gym's same tasks in the same run. Prints
 figures; asserts nothing.
 
-For every solution-puzzle family (sudoku, futoshiki, binairo, lightsout, knights): ms per
-certified-unique puzzle at levels 0, 5 and 10. Then, where reasoning-gym has the same task, both
+For every solution-puzzle family (sudoku, futoshiki, binairo, lightsout, knights, xorsat, … —
+every family that names an example): ms per certified-unique puzzle at levels 0, 5 and 10. Then, where reasoning-gym has the same task, both
 generators on matched settings, as the median of interleaved rounds (so a busy machine slows
 both sides alike): logicforge's puzzle is proved unique twice (two solvers), reasoning-gym's as
 its own generator does it (its sudoku and futoshiki by backtracking; knights and knaves by
@@ -20,7 +20,10 @@ from collections.abc import Callable
 
 import logicforge as lf
 
-FAMILIES = ("sudoku", "futoshiki", "binairo", "lightsout", "knights")
+# every solution-puzzle family (those that name an example)
+FAMILIES = tuple(
+    n for n in lf.FAMILIES.names() if getattr(lf.FAMILIES.get(n), "example", None) is not None
+)
 TARGET = 10.0  # × reasoning-gym, the issue's target
 
 
@@ -63,7 +66,7 @@ def main() -> None:
     print(
         f"logicforge {lf.__version__}; {a.count} puzzles per measurement, median of {a.rounds} rounds"
     )
-    print(f"\n{'family':<10} {'level 0':>10} {'level 5':>10} {'level 10':>10}   (ms per puzzle)")
+    print(f"\n{'family':<13} {'level 0':>10} {'level 5':>10} {'level 10':>10}   (ms per puzzle)")
     for fam in FAMILIES:
         cells = []
         for level in (0, 5, 10):
@@ -73,7 +76,7 @@ def main() -> None:
                 for _ in range(a.rounds)
             ]
             cells.append(f"{statistics.median(t):10.2f}")
-        print(f"{fam:<10} {' '.join(cells)}")
+        print(f"{fam:<13} {' '.join(cells)}")
     print(f"\n{'task':<28} {'logicforge':>11} {'reasoning-gym':>14} {'ratio':>8} {'target':>8}")
     for task, fam, params, rg_name, cfg in PAIRS:
         mine, other = ours(fam, params), theirs(rg_name, cfg)
