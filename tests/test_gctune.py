@@ -53,7 +53,9 @@ def test_the_tuned_collector_still_reclaims_cycles_and_respects_a_programs_freez
         n = gc.get_freeze_count()
         with collector_tuned(1_000):
             pass
-        assert gc.get_freeze_count() == n
+        # unfrozen would be 0; a few frozen objects may be freed meanwhile by their refcount
+        # (another thread of the test process dropping them), which moves the count a little
+        assert abs(gc.get_freeze_count() - n) <= 64, (gc.get_freeze_count(), n)
     finally:
         gc.unfreeze()
 
