@@ -103,7 +103,11 @@ class ThermometersParams:
         if not isinstance(self.size, int) or not 2 <= self.size <= 15:
             raise ConfigError("size", self.size, "must be an integer in 2..15")
         if not isinstance(self.max_length, int) or not 1 <= self.max_length <= 15:
-            raise ConfigError("max_length", self.max_length, "must be an integer in 1..15 (cut to the grid's side)")
+            raise ConfigError(
+                "max_length",
+                self.max_length,
+                "must be an integer in 1..15 (cut to the grid's side)",
+            )
 
 
 def _tiling(n: int, max_length: int, rng: np.random.Generator) -> list[list[list[int]]]:

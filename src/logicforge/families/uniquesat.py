@@ -2,10 +2,12 @@
 the family ``uniquesat`` — the model-finding counterpart of ``ksat/random``'s decision task,
 where a right answer cannot be a lucky guess of "SAT".
 
-Construction: a hidden assignment from the item's stream; random k-clauses that it satisfies
-are added (each clause drawn uniformly among those it satisfies) until the formula has no
-other model — checked after every ``batch`` clauses by one incremental solver holding the
-clause that excludes the hidden assignment — then at most ``max_clauses`` in all. Uniqueness is
+Construction: a hidden assignment from the item's stream; 2n random k-clauses that it
+satisfies (a random clause, one literal flipped where it was false), then, while one
+incremental solver holding the clause that excludes the hidden assignment still finds another
+model, one more clause that the hidden assignment keeps and that model breaks (a variable
+where they differ, with the hidden polarity, and k − 1 others with the polarity the other
+model falsifies) — at most ``max_clauses`` in all. Uniqueness is
 proved again from scratch by another solver; the tests count models by brute force.
 """
 
@@ -54,7 +56,6 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
 class UniqueSatParams:
     n_vars: int = 8
     k: int = 3
-    batch: int = 4  # a setting: clauses added between uniqueness checks (more: fewer checks, a few more clauses)
     max_clauses: int = 0  # a setting, the give-up bound; 0: 20 · n_vars
 
     def __post_init__(self) -> None:
@@ -62,8 +63,6 @@ class UniqueSatParams:
             raise ConfigError("n_vars", self.n_vars, "must be an integer in 2..300")
         if not isinstance(self.k, int) or not 2 <= self.k <= min(self.n_vars, 7):
             raise ConfigError("k", self.k, "must be an integer in 2..min(n_vars, 7)")
-        if not isinstance(self.batch, int) or not 1 <= self.batch <= 100:
-            raise ConfigError("batch", self.batch, "must be an integer in 1..100")
         if not isinstance(self.max_clauses, int) or not 0 <= self.max_clauses <= 100_000:
             raise ConfigError("max_clauses", self.max_clauses, "must be an integer in 0..100000")
 
@@ -97,24 +96,26 @@ class UniqueSatFamily:
         lits = [i + 1 if hidden[i] else -(i + 1) for i in range(n)]
         clauses: list[list[int]] = []
         with new_solver("minisat22", [[-x for x in lits]]) as s:
-            while len(clauses) < most:
-                for _ in range(p.batch):
-                    vs = (rng.permutation(n)[:k] + 1).tolist()
-                    signs = rng.random(k) < 0.5
-                    c = [v if sg else -v for v, sg in zip(vs, signs, strict=True)]
-                    if not any(
-                        (x > 0) == hidden[abs(x) - 1] for x in c
-                    ):  # make it true under hidden
-                        j = int(rng.integers(k))
-                        c[j] = -c[j]
-                    clauses.append(sorted(c, key=abs))
-                    s.add_clause(c)
-                if not s.solve():
-                    break
-            else:
-                raise GenerationError(
-                    f"{NAME}: still several models after {most} clauses; raise max_clauses"
-                )
+            while len(clauses) < 2 * n:  # the random part: clauses the hidden assignment keeps
+                vs = (rng.permutation(n)[:k] + 1).tolist()
+                c = [v if sg else -v for v, sg in zip(vs, rng.random(k) < 0.5, strict=True)]
+                if not any((x > 0) == hidden[abs(x) - 1] for x in c):  # make it true under hidden
+                    j = int(rng.integers(k))
+                    c[j] = -c[j]
+                clauses.append(sorted(c, key=abs))
+                s.add_clause(c)
+            while s.solve():  # another model: one more clause the hidden keeps and it breaks
+                if len(clauses) >= most:
+                    raise GenerationError(
+                        f"{NAME}: still several models after {most} clauses; raise max_clauses"
+                    )
+                other = {abs(x): x > 0 for x in s.get_model() or []}
+                diff = [v for v in range(1, n + 1) if other.get(v, False) != hidden[v - 1]]
+                d = diff[int(rng.integers(len(diff)))]
+                rest = [int(v) for v in rng.permutation(n) + 1 if v != d][: k - 1]
+                c = [d if hidden[d - 1] else -d] + [-v if other.get(v, False) else v for v in rest]
+                clauses.append(sorted(c, key=abs))
+                s.add_clause(c)
         data: dict[str, Any] = {
             "clauses": clauses, "cells": [f"x{i}" for i in range(1, n + 1)], "domain": ["0", "1"],
             "solution": {f"x{i + 1}": "1" if hidden[i] else "0" for i in range(n)},
