@@ -43,13 +43,13 @@ def test_taskset_scores_like_lf_reward(family: str, kw: dict) -> None:
             "I cannot tell.",
         ]
         for reply in replies:
-            trace = asyncio.run(score(t, reply))
+            trace = score(t, reply)
             assert trace.rewards["logicforge"].score == reward(it, reply)
             parts = reward_components(it, reply)
             assert trace.metrics["format"] == parts["format"]
             assert trace.metrics["decision"] == parts["decision"]
             assert trace.metrics.get("witness") == parts["witness"]
-        assert asyncio.run(score(t, replies[0])).reward == 1.0
+        assert score(t, replies[0]).reward == 1.0
 
 
 def test_partial_credit_and_length_reach_the_trace() -> None:
@@ -58,10 +58,10 @@ def test_partial_credit_and_length_reach_the_trace() -> None:
     it = Item.model_validate_json(t.data.item)
     f = answer_format(it)
     text = f.to_text(f.oracle(it), it)
-    trace = asyncio.run(score(t, text))
+    trace = score(t, text)
     assert trace.metrics["length"] == 1.0 and trace.reward == 1.0
     padded = "Let me think. " * 1500 + text  # verifiers strips the reply's outer whitespace
-    long = asyncio.run(score(t, padded))
+    long = score(t, padded)
     assert long.reward == pytest.approx(10_000 / len(padded)) and long.metrics["witness"] == 1.0
 
 
@@ -74,3 +74,18 @@ def test_an_unknown_family_fails_before_any_work() -> None:
             "x",
             max_chars=0,
         )
+
+
+def test_score_works_plainly_and_awaited() -> None:
+    """`score` is a plain function outside an event loop and awaitable inside one."""
+    (t,) = list(taskset("ksat/random", {"n_vars": 5, "alpha": 3.0}, count=1, seed=0))
+    it = Item.model_validate_json(t.data.item)
+    f = answer_format(it)
+    reply = f.to_text(f.oracle(it), it)
+    plain = score(t, reply)
+
+    async def inside() -> object:
+        return await score(t, reply)
+
+    awaited = asyncio.run(inside())
+    assert plain.rewards["logicforge"].score == awaited.rewards["logicforge"].score == 1.0

@@ -139,9 +139,22 @@ def taskset(
     )
 
 
-async def score(task: Any, reply: str) -> Any:
+def score(task: Any, reply: str) -> Any:
     """Score ``reply`` to ``task`` offline as verifiers would after a rollout: the verifiers
-    ``Trace`` with its rewards and metrics filled in."""
+    ``Trace`` with its rewards and metrics filled in. Called plainly it returns the Trace; inside
+    a running event loop (an ``async def``) it returns a coroutine to ``await`` — so both
+    ``score(t, r).reward`` and ``(await score(t, r)).reward`` work where each is written."""
+    import asyncio
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # no loop: a plain call
+        return asyncio.run(ascore(task, reply))
+    return ascore(task, reply)
+
+
+async def ascore(task: Any, reply: str) -> Any:
+    """:func:`score` as a coroutine, always."""
     from verifiers.v1 import AgentConfig
     from verifiers.v1.trace import AgentInfo, Trace, TraceTask
 
