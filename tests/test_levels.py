@@ -28,6 +28,14 @@ def test_the_named_measure_grows_with_the_level(family: str) -> None:
     assert means[-1] > means[0], (family, means)
 
 
+@pytest.mark.parametrize("family", FAMILIES.names())
+def test_every_level_generates(family: str) -> None:
+    """All eleven levels, not only the measured steps: a level whose parameters are refused
+    (a singular Lights Out board) cannot hide between them."""
+    for level in range(11):
+        assert len(lf.generate(family, level=level, count=1, seed=level)) == 1, (family, level)
+
+
 def test_explicit_parameters_override_the_level() -> None:
     ps = lf.generate("zebra", {"n_houses": 3}, level=10, count=1, seed=0)
     assert ps[0].params["n_houses"] == 3 and ps[0].params["n_attributes"] == 6
