@@ -22,8 +22,23 @@ from ..schema import Item
 SHARD_ROWS = 50_000
 
 
+def provenance(item_json: str) -> str:
+    """A row's provenance hash: SHA-256 of its ``item_json`` (the whole item, its family,
+    parameters, seed and spawn key included), so any change to a row is visible.
+
+    Example:
+        >>> provenance("{}")[:12]
+        '44136fa355b3'
+    """
+    import hashlib
+
+    return hashlib.sha256(item_json.encode("utf-8")).hexdigest()
+
+
 def _row(it: Item) -> dict[str, Any]:
     users = [m.content for m in it.messages if m.role == "user"]
+    item_json = it.model_dump_json()
+    level = it.metadata.get("level")
     return {
         "item_id": it.item_id,
         "family": it.family,
@@ -32,7 +47,10 @@ def _row(it: Item) -> dict[str, Any]:
         "prompt": users[-1] if users else "",
         "messages": [m.model_dump() for m in it.messages],
         "gold_label": it.gold.get("label"),
-        "item_json": it.model_dump_json(),
+        "level": level if isinstance(level, int) else None,
+        "seed": it.seed,
+        "provenance": provenance(item_json),
+        "item_json": item_json,
     }
 
 
@@ -87,6 +105,8 @@ def load_hf(path: str | Path) -> list[Item]:
         for i, r in enumerate(rows, start=1):
             if "item_json" not in r:
                 raise DataFileError(f"{f}: row {i} has no item_json column")
+            if "provenance" in r and r["provenance"] != provenance(r["item_json"]):
+                raise DataFileError(f"{f}: row {i}'s item_json does not match its provenance hash")
             out.append(Item.model_validate_json(r["item_json"]))
     return out
 
@@ -101,6 +121,7 @@ def _card(
     items = [json.loads(r["item_json"]) for r in rows]
     labels = Counter(str(r["gold_label"]) for r in rows)
     fams = Counter(r["family"] for r in rows)
+    levels = Counter((r["family"], r.get("level")) for r in rows)
     seeds = sorted({it["seed"] for it in items})
     numeric: dict[tuple[str, str], list[float]] = {}  # (family, measure) -> values
     for it in items:
@@ -146,6 +167,9 @@ def _card(
         "| prompt | string | the last user message |",
         "| messages | list of {role, content} | the whole chat prompt |",
         "| gold_label | string | the proven answer (SAT / UNSAT, YES / NO, …) |",
+        "| level | int or null | the difficulty level 0–10 it was generated at (null: by parameters) |",
+        "| seed | int | the generation seed (with the item's spawn key: its own random stream) |",
+        "| provenance | string | SHA-256 of item_json; `load_hf` refuses a row that does not match |",
         "| item_json | string | the whole item (problem, gold answer, mapping, metadata) as JSON; "
         "`logicforge.export.load_hf` re-imports it exactly |",
         "",
@@ -161,6 +185,17 @@ def _card(
         "|---|---|",
         *(f"| {k} | {v} |" for k, v in sorted(fams.items())),
         "",
+        "## Levels",
+        "",
+        "| family | level | items |",
+        "|---|---|---|",
+        *(
+            f"| {f} | {'—' if lv is None else lv} | {n} |"
+            for (f, lv), n in sorted(
+                levels.items(), key=lambda kv: (kv[0][0], -1 if kv[0][1] is None else kv[0][1])
+            )
+        ),
+        "",
         "## Difficulty (min / median / max)",
         "",
         "| family | measure | value |",
@@ -169,7 +204,8 @@ def _card(
         "",
         "## Licence",
         "",
-        f"{licence}. The items are generated; no third-party data is included.",
+        f"{licence}. The items are generated; no third-party data is included. Each row's "
+        "`provenance` column is the SHA-256 of its `item_json`.",
         "",
     ]
     return "\n".join(lines)
