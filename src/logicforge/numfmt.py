@@ -6,8 +6,8 @@
 * integers and text as they are; an undefined value (None) as "—".
 
 The type, not the column name, decides, so a table never mixes ``100`` with ``58.300``. The
-classes are plain floats for arithmetic, comparison and ``json.dumps``; :func:`plain` turns a
-table back into built-in floats where a fast JSON writer (orjson) needs them.
+classes are plain floats for arithmetic, comparison and ``json.dumps`` (orjson refuses float
+subclasses: report tables are written with the standard library).
 
 Example:
     >>> cell(pct(0.5833)), cell(pct(1.0)), cell(0.96875), cell(Fixed(36.9, 1)), cell(None)
@@ -78,14 +78,3 @@ def cell(v: Any, md: bool = True) -> str:
     if isinstance(v, float):
         return f"{v:.3f}" if md else repr(round(v, 6))
     return str(v)
-
-
-def plain(v: Any) -> Any:
-    """``v`` with every :class:`Fixed` turned into a built-in float (lists and dicts walked)."""
-    if isinstance(v, Fixed):
-        return float(v)
-    if isinstance(v, dict):
-        return {k: plain(x) for k, x in v.items()}
-    if isinstance(v, list | tuple):
-        return [plain(x) for x in v]
-    return v

@@ -23,7 +23,16 @@ import numpy as np
 
 from ..errors import ConfigError, certify
 from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, certify_unique, grid_cells, minimal_clues, register_puzzle
+from ..kinds.puzzle import (
+    PuzzleKind,
+    binary_decode,
+    cell_index,
+    certify_unique,
+    check_givens,
+    grid_cells,
+    minimal_clues,
+    register_puzzle,
+)
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
@@ -64,32 +73,24 @@ def rules(n: int) -> tuple[tuple[tuple[int, ...], ...], int]:
     return tuple(map(tuple, cl)), top
 
 
-def _cell(k: str) -> tuple[int, int]:
-    return int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1
-
-
 def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     n = d["rows"]
     base, top = rules(n)
     units = tuple(
-        (_x(n, *_cell(k)) if str(v) == "1" else -_x(n, *_cell(k)),) for k, v in d["givens"].items()
+        (_x(n, *cell_index(k)) if str(v) == "1" else -_x(n, *cell_index(k)),)
+        for k, v in d["givens"].items()
     )
 
-    def decode(model: dict[int, bool]) -> dict[str, str]:
-        return {
-            f"r{i + 1}c{j + 1}": "1" if model.get(_x(n, i, j)) else "0"
-            for i in range(n)
-            for j in range(n)
-        }
+    decode = binary_decode(n, n, lambda i, j: _x(n, i, j))
 
     return CNF.trusted(base + units, top), decode  # built here, every literal in range
 
 
 def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     n = d["rows"]
-    for k, v in d["givens"].items():
-        if sol.get(k) != str(v):
-            return f"{k} must stay {v}"
+    why = check_givens(d, sol)
+    if why:
+        return why
     if any(v not in ("0", "1") for v in sol.values()):
         return "every cell holds 0 or 1"
     rows = ["".join(sol[f"r{i}c{j}"] for j in range(1, n + 1)) for i in range(1, n + 1)]

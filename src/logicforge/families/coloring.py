@@ -184,6 +184,25 @@ def _edge_cap(p: PlantedColoringParams) -> float:
     return across / p.n_nodes
 
 
+def planted_graph(
+    n: int, k: int, edge_density: float, rng: np.random.Generator
+) -> tuple[list[int], list[list[int]]]:
+    """A planted k-colouring of nodes 1 … n (classes as even as possible, in a random order)
+    and ``round(edge_density · n)`` edges drawn uniformly among the pairs across classes (as
+    many as there are, where fewer). The colouring is proper by construction; callers certify it.
+    """
+    planted = [int(c) for c in rng.permutation(np.arange(n) % k)]
+    cand = [
+        (u, v)
+        for u in range(1, n + 1)
+        for v in range(u + 1, n + 1)
+        if planted[u - 1] != planted[v - 1]
+    ]
+    m = min(len(cand), round(edge_density * n))
+    edges = sorted([list(cand[i]) for i in rng.choice(len(cand), m, replace=False)]) if m else []
+    return planted, edges
+
+
 class PlantedColoringFamily:
     name = "coloring/planted"
     kind = KIND
@@ -212,17 +231,7 @@ class PlantedColoringFamily:
         self, p: PlantedColoringParams, rng: np.random.Generator
     ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         n, k = p.n_nodes, p.k
-        planted = [int(c) for c in rng.permutation(np.arange(n) % k)]
-        cand = [
-            (u, v)
-            for u in range(1, n + 1)
-            for v in range(u + 1, n + 1)
-            if planted[u - 1] != planted[v - 1]
-        ]
-        m = min(len(cand), round(p.edge_density * n))
-        edges = (
-            sorted([list(cand[i]) for i in rng.choice(len(cand), m, replace=False)]) if m else []
-        )
+        planted, edges = planted_graph(n, k, p.edge_density, rng)
         certify(
             check_colouring(n, edges, k, {v: planted[v - 1] for v in range(1, n + 1)}) == "",
             'check_colouring(n, edges, k, {v: planted[v - 1] for v in range(1, n + 1)}) == ""',

@@ -23,7 +23,15 @@ import numpy as np
 
 from ..errors import ConfigError, certify
 from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, certify_unique, grid_cells, minimal_clues, register_puzzle
+from ..kinds.puzzle import (
+    PuzzleKind,
+    cell_index,
+    certify_unique,
+    digit_decode,
+    grid_cells,
+    minimal_clues,
+    register_puzzle,
+)
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
@@ -60,8 +68,7 @@ def less(n: int, a: tuple[int, int], b: tuple[int, int]) -> list[list[int]]:
     return [[-_var(n, *a, u), -_var(n, *b, w)] for u in range(n) for w in range(u + 1)]
 
 
-def _cell(k: str) -> tuple[int, int]:
-    return int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1
+_cell = cell_index  # the name the Latin-square families import
 
 
 def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
@@ -71,28 +78,17 @@ def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     for a, b in d["less"]:
         cl += map(tuple, less(n, _cell(a), _cell(b)))
 
-    def decode(model: dict[int, bool]) -> dict[str, str]:
-        return {
-            f"r{i + 1}c{j + 1}": str(
-                next((v + 1 for v in range(n) if model.get(_var(n, i, j, v))), 0)
-            )
-            for i, j in itertools.product(range(n), repeat=2)
-        }
+    decode = digit_decode(n, _var)
 
     return CNF.trusted(tuple(cl), n**3), decode  # built here: every literal in range
 
 
 def check(d: dict[str, Any], sol: dict[str, str]) -> str:
-    n = d["rows"]
-    want = {str(v) for v in range(1, n + 1)}
-    for k, v in d["givens"].items():
-        if sol.get(k) != str(v):
-            return f"{k} must stay {v}"
-    for k in range(1, n + 1):
-        if {sol.get(f"r{k}c{j}") for j in range(1, n + 1)} != want:
-            return f"row {k} does not hold 1…{n} once each"
-        if {sol.get(f"r{i}c{k}") for i in range(1, n + 1)} != want:
-            return f"column {k} does not hold 1…{n} once each"
+    from .latinsquare import check as latin  # the givens and the Latin rules, then the signs
+
+    why = latin(d, sol)
+    if why:
+        return why
     for a, b in d["less"]:
         if not int(sol[a]) < int(sol[b]):
             return f"{a} < {b} does not hold"

@@ -23,7 +23,7 @@ from ..kinds.puzzle import PuzzleKind, certify_unique, minimal_clues, register_p
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
-from .coloring import check_colouring
+from .coloring import check_colouring, planted_graph
 from .coloring import encode as colour_cnf
 from .knobs import Knob, exact
 from .levels import Levels
@@ -107,17 +107,7 @@ class GraphColourFamily:
         self, p: GraphColourParams, rng: np.random.Generator
     ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         n, k = p.n_nodes, p.k
-        planted = [int(c) for c in rng.permutation(np.arange(n) % k)]
-        cand = [
-            (u, v)
-            for u in range(1, n + 1)
-            for v in range(u + 1, n + 1)
-            if planted[u - 1] != planted[v - 1]
-        ]
-        m = min(len(cand), round(p.edge_density * n))
-        edges = (
-            sorted([list(cand[i]) for i in rng.choice(len(cand), m, replace=False)]) if m else []
-        )
+        planted, edges = planted_graph(n, k, p.edge_density, rng)
         col = {v: planted[v - 1] for v in range(1, n + 1)}
         certify(check_colouring(n, edges, k, col) == "", "the planted colouring is proper")
         lits = [_x(k, v, c) for v in range(1, n + 1) for c in range(k) if planted[v - 1] == c]

@@ -23,7 +23,16 @@ import numpy as np
 
 from ..errors import ConfigError, certify
 from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, certify_unique, grid_cells, minimal_clues, register_puzzle
+from ..kinds.puzzle import (
+    PuzzleKind,
+    binary_decode,
+    cell_index,
+    certify_unique,
+    check_givens,
+    grid_cells,
+    minimal_clues,
+    register_puzzle,
+)
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
@@ -80,15 +89,10 @@ def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     n = d["rows"]
     cl, top = rules(d)
     for k, v in d["givens"].items():
-        i, j = int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1
+        i, j = cell_index(k)
         cl.append([_x(n, i, j) if str(v) == "1" else -_x(n, i, j)])
 
-    def decode(model: dict[int, bool]) -> dict[str, str]:
-        return {
-            f"r{i + 1}c{j + 1}": "1" if model.get(_x(n, i, j)) else "0"
-            for i in range(n)
-            for j in range(n)
-        }
+    decode = binary_decode(n, n, lambda i, j: _x(n, i, j))
 
     return CNF(cl, top), decode
 
@@ -97,9 +101,9 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     n = d["rows"]
     if any(v not in ("0", "1") for v in sol.values()):
         return "every cell is 1 (shaded) or 0"
-    for k, v in d["givens"].items():
-        if sol.get(k) != str(v):
-            return f"{k} must stay {v}"
+    why = check_givens(d, sol)
+    if why:
+        return why
     for i in range(n):
         if sum(j + 1 for j in range(n) if sol[f"r{i + 1}c{j + 1}"] == "1") != d["row_sums"][i]:
             return f"row {i + 1} does not add up to {d['row_sums'][i]}"

@@ -17,7 +17,15 @@ import numpy as np
 
 from ..errors import ConfigError, certify
 from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, certify_unique, grid_cells, minimal_clues, register_puzzle
+from ..kinds.puzzle import (
+    PuzzleKind,
+    certify_unique,
+    check_givens,
+    digit_decode,
+    grid_cells,
+    minimal_clues,
+    register_puzzle,
+)
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
@@ -43,14 +51,7 @@ def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     n = d["rows"]
     cl = rules(n) + tuple((_var(n, *_cell(k), int(v) - 1),) for k, v in d["givens"].items())
 
-    def decode(model: dict[int, bool]) -> dict[str, str]:
-        return {
-            f"r{i + 1}c{j + 1}": str(
-                next((v + 1 for v in range(n) if model.get(_var(n, i, j, v))), 0)
-            )
-            for i in range(n)
-            for j in range(n)
-        }
+    decode = digit_decode(n, _var)
 
     return CNF.trusted(cl, n**3), decode  # built here: every literal in range
 
@@ -58,9 +59,9 @@ def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
 def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     n = d["rows"]
     want = {str(v) for v in range(1, n + 1)}
-    for k, v in d["givens"].items():
-        if sol.get(k) != str(v):
-            return f"{k} must stay {v}"
+    why = check_givens(d, sol)
+    if why:
+        return why
     for k in range(1, n + 1):
         if {sol.get(f"r{k}c{j}") for j in range(1, n + 1)} != want:
             return f"row {k} does not hold 1…{n} once each"

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..errors import ConfigError, certify
 from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, grid_cells, register_puzzle
+from ..kinds.puzzle import PuzzleKind, binary_decode, grid_cells, register_puzzle
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
@@ -110,12 +110,7 @@ def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
             if sum(signs) % 2 != on[k]:  # forbid this assignment
                 cl.append([-v if s else v for v, s in zip(vs, signs, strict=True)])
 
-    def decode(model: dict[int, bool]) -> dict[str, str]:
-        return {
-            f"r{i + 1}c{j + 1}": "1" if model.get(i * c + j + 1) else "0"
-            for i in range(r)
-            for j in range(c)
-        }
+    decode = binary_decode(r, c, lambda i, j: i * c + j + 1)
 
     return CNF(cl, r * c), decode
 

@@ -23,7 +23,15 @@ import numpy as np
 
 from ..errors import ConfigError, certify
 from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, certify_unique, grid_cells, minimal_clues, register_puzzle
+from ..kinds.puzzle import (
+    PuzzleKind,
+    binary_decode,
+    cell_index,
+    certify_unique,
+    grid_cells,
+    minimal_clues,
+    register_puzzle,
+)
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
@@ -66,16 +74,11 @@ def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     base, top = _total(r, c, d["n_mines"])
     cl = [list(x) for x in base]
     for k, count in d["revealed"].items():
-        i, j = int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1
+        i, j = cell_index(k)
         more, top = _clue(r, c, i, j, count, top)
         cl += more
 
-    def decode(model: dict[int, bool]) -> dict[str, str]:
-        return {
-            f"r{i + 1}c{j + 1}": "1" if model.get(_m(c, i, j)) else "0"
-            for i in range(r)
-            for j in range(c)
-        }
+    decode = binary_decode(r, c, lambda i, j: _m(c, i, j))
 
     return CNF(cl, top), decode
 
@@ -88,7 +91,7 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     if sum(mine.values()) != d["n_mines"]:
         return f"{sum(mine.values())} mines marked, the board has {d['n_mines']}"
     for k, count in d["revealed"].items():
-        i, j = int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1
+        i, j = cell_index(k)
         if mine[(i, j)]:
             return f"{k} is revealed, so it holds no mine"
         if sum(mine[n] for n in neighbours(r, c, i, j)) != count:
@@ -221,7 +224,7 @@ class MinesweeperFormalRenderer:
         lines = [f"Variables: m[i][j] in {{0, 1}} for i in 1..{r}, j in 1..{c}.",
                  f"sum of all m = {d['n_mines']}"]  # fmt: skip
         for k, count in d["revealed"].items():
-            i, j = int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1
+            i, j = cell_index(k)
             ns = " + ".join(v(a, b) for a, b in neighbours(r, c, i, j))
             lines.append(f"{v(i, j)} = 0;  {ns} = {count}")
         prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"

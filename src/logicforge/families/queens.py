@@ -22,7 +22,15 @@ import numpy as np
 
 from ..errors import ConfigError, GenerationError, certify
 from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, certify_unique, grid_cells, minimal_clues, register_puzzle
+from ..kinds.puzzle import (
+    PuzzleKind,
+    binary_decode,
+    cell_index,
+    certify_unique,
+    grid_cells,
+    minimal_clues,
+    register_puzzle,
+)
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
@@ -59,16 +67,9 @@ def rules(n: int, regions: list[str]) -> list[list[int]]:
 
 def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     n = d["rows"]
-    cl = rules(n, d["regions"]) + [
-        [_q(n, int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1)] for k in d["givens"]
-    ]
+    cl = rules(n, d["regions"]) + [[_q(n, *cell_index(k))] for k in d["givens"]]
 
-    def decode(model: dict[int, bool]) -> dict[str, str]:
-        return {
-            f"r{i + 1}c{j + 1}": "1" if model.get(_q(n, i, j)) else "0"
-            for i in range(n)
-            for j in range(n)
-        }
+    decode = binary_decode(n, n, lambda i, j: _q(n, i, j))
 
     return CNF(cl, n * n), decode
 

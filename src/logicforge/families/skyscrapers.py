@@ -22,7 +22,14 @@ import numpy as np
 
 from ..errors import ConfigError, certify
 from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, certify_unique, grid_cells, minimal_clues, register_puzzle
+from ..kinds.puzzle import (
+    PuzzleKind,
+    certify_unique,
+    digit_decode,
+    grid_cells,
+    minimal_clues,
+    register_puzzle,
+)
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
@@ -84,14 +91,7 @@ def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
         cl += more
     cl += [[_var(n, *_cell(k), int(v) - 1)] for k, v in d["givens"].items()]
 
-    def decode(model: dict[int, bool]) -> dict[str, str]:
-        return {
-            f"r{i + 1}c{j + 1}": str(
-                next((v + 1 for v in range(n) if model.get(_var(n, i, j, v))), 0)
-            )
-            for i in range(n)
-            for j in range(n)
-        }
+    decode = digit_decode(n, _var)
 
     return CNF(cl, top), decode
 

@@ -24,7 +24,16 @@ import numpy as np
 
 from ..errors import ConfigError, certify
 from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, certify_unique, grid_cells, minimal_clues, register_puzzle
+from ..kinds.puzzle import (
+    PuzzleKind,
+    cell_index,
+    certify_unique,
+    check_givens,
+    digit_decode,
+    grid_cells,
+    minimal_clues,
+    register_puzzle,
+)
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
@@ -70,18 +79,9 @@ def rules(n: int) -> tuple[tuple[int, ...], ...]:
 
 def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     n = d["rows"]
-    cl = rules(n) + tuple(
-        (_var(n, int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1, int(v) - 1),)
-        for k, v in d["givens"].items()
-    )
+    cl = rules(n) + tuple((_var(n, *cell_index(k), int(v) - 1),) for k, v in d["givens"].items())
 
-    def decode(model: dict[int, bool]) -> dict[str, str]:
-        return {
-            f"r{i + 1}c{j + 1}": str(
-                next((v + 1 for v in range(n) if model.get(_var(n, i, j, v))), 0)
-            )
-            for i, j in itertools.product(range(n), repeat=2)
-        }
+    decode = digit_decode(n, _var)
 
     return CNF.trusted(cl, n**3), decode  # built here: every literal in range
 
@@ -89,9 +89,9 @@ def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
 def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     """'' when ``sol`` fills the grid by the rules and keeps the givens, else why not."""
     n = d["rows"]
-    for k, v in d["givens"].items():
-        if sol.get(k) != str(v):
-            return f"{k} must stay {v}"
+    why = check_givens(d, sol)
+    if why:
+        return why
     want = {str(v) for v in range(1, n + 1)}
     for g in groups(n):
         got = [sol.get(f"r{i + 1}c{j + 1}") for i, j in g]

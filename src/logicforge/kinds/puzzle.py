@@ -51,6 +51,57 @@ def grid_cells(rows: int, cols: int) -> list[str]:
     return [f"r{i}c{j}" for i in range(1, rows + 1) for j in range(1, cols + 1)]
 
 
+def cell_index(k: str) -> tuple[int, int]:
+    """A grid cell's name as 0-based (row, column).
+
+    Example:
+        >>> cell_index("r2c10")
+        (1, 9)
+    """
+    return int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1
+
+
+def check_givens(d: dict[str, Any], sol: dict[str, str]) -> str:
+    """'' when ``sol`` keeps every given cell of ``d["givens"]``, else which one it changed."""
+    for k, v in d["givens"].items():
+        if sol.get(k) != str(v):
+            return f"{k} must stay {v}"
+    return ""
+
+
+def binary_decode(
+    rows: int, cols: int, var: Callable[[int, int], int]
+) -> Callable[[dict[int, bool]], dict[str, str]]:
+    """The decoder of a 0/1 grid whose cell (i, j) is the variable ``var(i, j)`` (0-based)."""
+
+    def decode(model: dict[int, bool]) -> dict[str, str]:
+        return {
+            f"r{i + 1}c{j + 1}": "1" if model.get(var(i, j)) else "0"
+            for i in range(rows)
+            for j in range(cols)
+        }
+
+    return decode
+
+
+def digit_decode(
+    n: int, var: Callable[[int, int, int, int], int]
+) -> Callable[[dict[int, bool]], dict[str, str]]:
+    """The decoder of an n × n grid of digits 1 … n whose "cell (i, j) holds v + 1" is the
+    variable ``var(n, i, j, v)`` (0-based); a cell with no true value decodes as "0"."""
+
+    def decode(model: dict[int, bool]) -> dict[str, str]:
+        return {
+            f"r{i + 1}c{j + 1}": str(
+                next((v + 1 for v in range(n) if model.get(var(n, i, j, v))), 0)
+            )
+            for i in range(n)
+            for j in range(n)
+        }
+
+    return decode
+
+
 def norm(v: Any) -> str:
     """A value as the parser compares it: text, trimmed, lower case (``True`` is ``1``)."""
     if isinstance(v, bool):

@@ -129,12 +129,6 @@ document.querySelectorAll('.filters select').forEach(function(s){s.addEventListe
 _JS_HASH = "sha256-" + base64.b64encode(hashlib.sha256(JS.encode()).digest()).decode()
 
 
-def _fmt(v: Any, col: str = "") -> str:
-    """A cell for reading, in the one format of its kind (:func:`logicforge.numfmt.cell`):
-    percentages with one decimal, other floats with three, undefined as "—"."""
-    return cell(v, True)
-
-
 def table_html(name: str, rows: Sequence[Mapping[str, Any]]) -> str:
     if not rows:
         return ""
@@ -147,9 +141,9 @@ def table_html(name: str, rows: Sequence[Mapping[str, Any]]) -> str:
     body = "".join(
         "<tr>"
         + "".join(
-            f"<td class='num'>{html.escape(_fmt(r.get(c), c))}</td>"
+            f"<td class='num'>{html.escape(cell(r.get(c)))}</td>"
             if isinstance(r.get(c), int | float) or r.get(c) is None
-            else f"<td>{html.escape(_fmt(r.get(c), c))}</td>"
+            else f"<td>{html.escape(cell(r.get(c)))}</td>"
             for c in cols
         )
         + "</tr>"

@@ -14,17 +14,13 @@ from typing import Any
 from ..numfmt import cell
 
 
-def _cell(v: Any, md: bool) -> str:
-    return cell(v, md)
-
-
 def to_csv(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> str:
     cols = list(columns or dict.fromkeys(k for r in rows for k in r))
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(cols)
     for r in rows:
-        w.writerow([_cell(r.get(c), False) for c in cols])
+        w.writerow([cell(r.get(c), False) for c in cols])
     return buf.getvalue()
 
 
@@ -61,6 +57,6 @@ def to_markdown(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None
     ]
     for r in rows:
         out.append(
-            "| " + " | ".join(md_text(_cell(r[c], True)) if c in r else "n/a" for c in cols) + " |"
+            "| " + " | ".join(md_text(cell(r[c], True)) if c in r else "n/a" for c in cols) + " |"
         )
     return "\n".join(out) + "\n"
