@@ -54,7 +54,11 @@ def test_a_mixture_exports_with_levels_and_provenance_and_loads_back(tmp_path) -
     mix = lf.generate_mixture(
         {"sudoku": 0.5, "knights": 0.3, "ksat/random": 0.2}, count=10, seed=4, level=3
     )
-    items = lf.render(mix)
+    with pytest.raises(lf.ConfigError, match="formula-proof"):
+        export_hf(lf.render(mix), tmp_path / "refused", split="train")  # UNSAT without proof
+    assert not (tmp_path / "refused").exists()
+    items = lf.render(mix, training=True)
+    assert {it.rendering for it in items} == {"sudoku", "knights", "formula-proof"}
     d = export_hf(items, tmp_path / "mix", split="train", command="lf.generate_mixture(…)")
     assert [x.model_dump_json() for x in load_hf(d)] == [x.model_dump_json() for x in items]
     rows = [
@@ -66,6 +70,7 @@ def test_a_mixture_exports_with_levels_and_provenance_and_loads_back(tmp_path) -
     assert [r["seed"] for r in rows] == [it.seed for it in items]  # each family's derived seed
     assert all(r["provenance"] == hashlib.sha256(r["item_json"].encode()).hexdigest() for r in rows)
     card = (d / "README.md").read_text()
+    assert "Reward mode: `certified`" in card and "cannot pay" not in card
     for needle in (
         "## Levels",
         "| sudoku | 3 | 5 |",
@@ -88,13 +93,34 @@ def test_sft_keeps_only_verified_correct_responses(mixed, tmp_path) -> None:
     lf.run(items, "random", tmp_path / "r.jsonl")
     lf.run(items, "oracle", tmp_path / "r.jsonl")
     recs = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
-    n = export_sft(items, recs, tmp_path / "sft.jsonl")
+    with pytest.raises(lf.ConfigError, match="formula-proof"):
+        export_sft(items, recs, tmp_path / "sft.jsonl")  # UNSAT asked without a certificate
+    assert not (tmp_path / "sft.jsonl").exists()
+    n = export_sft(items, recs, tmp_path / "sft.jsonl", reward_mode="decision")
     rows = [json.loads(x) for x in (tmp_path / "sft.jsonl").read_text().splitlines()]
     assert n == len(rows) >= len(items)  # every oracle answer, plus the random ones that are right
     by_id = {it.item_id: it for it in items}
     for r in rows:
         assert r["messages"][-1]["role"] == "assistant"
-        assert lf.reward(by_id[r["item_id"]], r["messages"][-1]["content"]) == 1.0
+        assert lf.reward(by_id[r["item_id"]], r["messages"][-1]["content"], mode="decision") == 1.0
+
+
+def test_sft_certified_keeps_only_answers_with_their_certificate(mixed, tmp_path) -> None:
+    """By default a bare right decision is not a training example; a proof or a witness is."""
+    problems, _ = mixed
+    items = lf.render(problems[:6], "formula-proof")
+    lf.run(items, "oracle", tmp_path / "r.jsonl")
+    lf.run(items, "always-unsat", tmp_path / "r.jsonl")
+    lf.run(items, "always-sat", tmp_path / "r.jsonl")
+    recs = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    bare = sum(1 for r in recs if r["model"] == "always-unsat" and r["verdict"]["correct"])
+    assert bare > 0  # right decisions without a refutation exist, and are left out
+    n = export_sft(items, recs, tmp_path / "sft.jsonl")
+    rows = [json.loads(x) for x in (tmp_path / "sft.jsonl").read_text().splitlines()]
+    assert n == len(rows) and {r["model"] for r in rows} <= {"oracle", "always-sat"}
+    assert sum(r["model"] == "oracle" for r in rows) == len(items)
+    by_id = {it.item_id: it for it in items}
+    assert all(lf.reward(by_id[r["item_id"]], r["messages"][-1]["content"]) == 1.0 for r in rows)
 
 
 def test_dimacs_export_round_trips(mixed, tmp_path) -> None:

@@ -24,7 +24,7 @@ import pytest
 
 import logicforge as lf
 from logicforge.kinds import answer_format, get_kind, parse_answer, verify
-from logicforge.kinds.base import Kind
+from logicforge.kinds.base import Kind, gold_labels
 from logicforge.metrics.aggregate import BINARY_ONLY, GRID_ONLY
 from logicforge.registry import KINDS
 from logicforge.schema import Answer, Item
@@ -103,7 +103,8 @@ def _items(kind: str, fmt: str, tmp: Path) -> list[Item]:
         src = lf.generate("zebra", {"n_houses": 3, "n_attributes": 3}, count=4, seed=0)
         return lf.render(src, "zebra-mc")
     if kind == "deduction":
-        return lf.render(lf.generate("ordering", {"n_objects": 4}, count=4, seed=0), "deduction")
+        renderer = {"choice": "deduction", "arrangement": "deduction-order"}[fmt]
+        return lf.render(lf.generate("ordering", {"n_objects": 4}, count=4, seed=0), renderer)
     if kind == "fol":
         return lf.render(_folio(tmp), "fol")
     from .fuzzing import _example
@@ -156,8 +157,9 @@ def test_oracle_wrong_and_random_answers(kind: str, fmt: str, tmp_path: Path) ->
     k: Kind = get_kind(kind)
     if k.binary and fmt != "choice":
         assert labels == set(k.labels), f"items of both labels needed, got {labels}"
-    elif len(k.labels) == 1:  # a solution puzzle: one label, the solution is the answer
-        assert labels == set(k.labels)
+    elif len(k.labels) == 1 or answer_format(items[0]).metric_set == "grid":
+        # a solution puzzle or an ordering's arrangement: one label, the solution is the answer
+        assert labels == set(gold_labels(items[0])) == {"SAT"}
     else:
         assert len(labels) >= 2
     for it in items:

@@ -11,8 +11,9 @@ import json
 import pytest
 
 import logicforge as lf
+from logicforge.errors import ConfigError
 from logicforge.metrics.redteam import attacks, legit, redteam
-from logicforge.metrics.reward import reward
+from logicforge.metrics.reward import reward, uncertified
 
 from .fuzzing import _items
 from .helpers import render_any
@@ -40,34 +41,59 @@ def _more() -> list[lf.Item]:
 MORE = _more()
 
 
+MODES = ("certified", "decision")
+
+
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", sorted(ITEMS))
-def test_no_attack_earns_anything(name: str) -> None:
+def test_no_attack_earns_anything(name: str, mode: str) -> None:
     it = ITEMS[name]
-    paid = [(a, reward(it, t)) for a, t in attacks(it) if reward(it, t) > 0]
+    paid = [
+        (a, reward(it, t, mode=mode)) for a, t in attacks(it, mode) if reward(it, t, mode=mode) > 0
+    ]
     assert not paid, paid
 
 
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", sorted(ITEMS))
-def test_legitimate_layouts_earn_the_full_reward(name: str) -> None:
+def test_legitimate_layouts_earn_the_full_reward(name: str, mode: str) -> None:
     it = ITEMS[name]
-    short = [(a, reward(it, t)) for a, t in legit(it) if reward(it, t) < 1]
+    short = [(a, reward(it, t, mode=mode)) for a, t in legit(it) if reward(it, t, mode=mode) < 1]
     assert not short, short
 
 
-def test_both_labels_and_the_table() -> None:
-    labels = {it.gold.get("label") for it in MORE}
+@pytest.mark.parametrize("mode", MODES)
+def test_both_labels_and_the_table(mode: str) -> None:
+    every = [*ITEMS.values(), *MORE]
+    payable = [it for it in every if mode == "decision" or not uncertified(it)]
+    labels = {it.gold.get("label") for it in payable}
     assert {"SAT", "UNSAT"} <= labels
-    rows = redteam([*ITEMS.values(), *MORE])
+    rows = redteam(payable, mode)
     assert {r["family"] for r in rows} >= {"ksat/random", "zebra", "ordering", "2sat/backbone"}
     for r in rows:
         assert r["attacks"] > 0 and r["false_positive_rate"] == 0.0, r
         assert r["false_negative_rate"] == 0.0, r
 
 
+def test_certified_refuses_what_it_cannot_pay() -> None:
+    """A prompt that asks no certificate of the gold label is refused, naming the renderer to
+    use; the same item is paid by name in decision mode."""
+    unsat = [it for it in MORE if it.rendering == "formula" and it.gold["label"] == "UNSAT"]
+    assert unsat
+    with pytest.raises(ConfigError, match="formula-proof"):
+        reward(unsat[0], '{"answer": "UNSAT"}')
+    assert reward(unsat[0], '{"answer": "UNSAT"}', mode="decision") == 1.0
+    with pytest.raises(ConfigError, match="reward_mode"):
+        reward(unsat[0], '{"answer": "UNSAT"}', mode="lenient")
+    twins = [it for it in MORE if it.rendering == "zebra-pairs" and it.gold["label"] == "UNSAT"]
+    assert twins and uncertified(twins[0])
+
+
 def test_witness_and_grid_rules() -> None:
     it = lf.render(lf.generate("ksat/random", {"n_vars": 3, "alpha": 1.0}, count=1, seed=0))[0]
     assert it.gold["label"] == "SAT"
-    assert reward(it, '{"answer": "SAT"}') == 0.5  # a bare right decision: half
+    assert reward(it, '{"answer": "SAT"}', mode="decision") == 0.5  # a bare right decision: half
+    assert reward(it, '{"answer": "SAT"}') == 0.0  # certified: nothing without the witness
     from logicforge.kinds import parse_answer, verify
 
     for bits in range(8):  # every assignment: a valid witness earns 1, any other 0

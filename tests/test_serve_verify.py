@@ -56,6 +56,29 @@ def test_generate_verify_and_errors() -> None:
             assert res[1]["parse_failure"] and res[1]["reward"] == 0.0
             assert res[4]["reward"] == 0.0 and "unknown item_id" in res[5]["error"]
             assert "must be a string" in res[6]["error"]
+            assert all(it.rendering == "formula-proof" for it in items)  # the training renderer
+            bare = [{"item_id": it.item_id, "response": json.dumps({"answer": it.gold["label"]})}
+                    for it in items]  # fmt: skip
+            st, v = await _post(s, f"{url}/verify", {"requests": bare})
+            assert [r["reward"] for r in v["results"]] == [0.0] * 4  # certified: no certificate
+            st, v = await _post(s, f"{url}/verify", {"requests": bare, "reward_mode": "decision"})
+            want = [
+                lf.reward(it, b["response"], mode="decision")
+                for it, b in zip(items, bare, strict=True)
+            ]
+            assert [r["reward"] for r in v["results"]] == want and max(want) > 0
+            one = [bare[0] | {"reward_mode": "decision"}, bare[0], bare[0] | {"reward_mode": "x"}]
+            st, v = await _post(s, f"{url}/verify", {"requests": one})
+            assert v["results"][0]["reward"] == want[0] and v["results"][1]["reward"] == 0.0
+            assert "reward_mode" in v["results"][2]["error"]
+            st, e = await _post(s, f"{url}/verify", {"requests": bare, "reward_mode": "lenient"})
+            assert st == 400 and "reward_mode" in e["error"]
+            unsat = lf.render(
+                lf.generate("2sat/implication-cycle", {"n_clauses": 8}, count=1, seed=0)
+            )
+            st, v = await _post(s, f"{url}/verify", {"requests": [
+                {"item": json.loads(unsat[0].model_dump_json()), "response": '{"answer": "UNSAT"}'}]})  # fmt: skip
+            assert "formula-proof" in v["results"][0]["error"]
             for bad, want in (
                 ({"requests": []}, "non-empty"),
                 ({"requests": [{}] * 1025}, "at most 1024"),
@@ -92,7 +115,7 @@ def test_api_key() -> None:
 def test_concurrent_load_has_no_errors() -> None:
     """200 concurrent /verify calls of 8 requests each (CNF, zebra, deduction items), bounded
     in count and in time (60 s): every call answers 200 and every reward equals lf.reward."""
-    items = lf.render(lf.generate("ksat/random", level=4, count=8, seed=1))
+    items = lf.render(lf.generate("ksat/random", level=4, count=8, seed=1), "formula-proof")
     items += lf.render(lf.generate("zebra", level=6, count=8, seed=1), "zebra")
     items += lf.render(lf.generate("ordering", level=5, count=8, seed=1), "deduction")
     import numpy as np
@@ -153,9 +176,19 @@ def test_verl_rows_and_compute_score_as_verl_calls_it(tmp_path) -> None:
 
     from logicforge.metrics.reward import compute_score, verl_rows
 
-    items = lf.render(lf.generate("ksat/random", level=2, count=6, seed=4))
+    decision = lf.render(lf.generate("ksat/random", level=2, count=6, seed=4))
+    with pytest.raises(lf.ConfigError, match="formula-proof"):
+        verl_rows(decision)  # refused before training: UNSAT asked without a certificate
+    items = lf.render(lf.generate("ksat/random", level=2, count=6, seed=4), "formula-proof")
     items += lf.render(lf.generate("zebra", level=3, count=3, seed=4), "zebra")
     pq.write_table(pa.Table.from_pylist(verl_rows(items)), tmp_path / "train.parquet")
+    by_name = verl_rows(decision, reward_mode="decision")
+    said = json.dumps({"answer": decision[0].gold["label"]})
+    got = compute_score(
+        by_name[0]["data_source"], said,
+        by_name[0]["reward_model"]["ground_truth"], by_name[0]["extra_info"],
+    )  # fmt: skip
+    assert got == lf.reward(decision[0], said, mode="decision") > 0
     rows = pq.read_table(tmp_path / "train.parquet").to_pylist()
     oracle = lf.load_model("oracle")
     for it, row in zip(items, rows, strict=True):

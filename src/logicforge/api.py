@@ -132,17 +132,26 @@ def reduce(problems: Iterable[LabelledProblem], kind: str) -> list[LabelledProbl
     return [reduce_problem(p, kind) for p in problems]
 
 
-def render(problems: Iterable[LabelledProblem], renderer: str | None = None) -> list[Item]:
+def render(
+    problems: Iterable[LabelledProblem], renderer: str | None = None, *, training: bool = False
+) -> list[Item]:
     """Render each problem into an Item with the named renderer (None: each problem's kind's
-    default renderer — ``formula`` for CNF, ``zebra`` for zebra puzzles …).
+    default renderer — ``formula`` for CNF, ``zebra`` for zebra puzzles …; with
+    ``training=True`` its training renderer, which asks for a certificate of every answer so
+    the certified reward can pay it — ``formula-proof`` for CNF, ``deduction-order`` for
+    ordering puzzles).
 
     Example:
         >>> ps = generate("zebra", {"n_houses": 2, "n_attributes": 2}, count=1, seed=0)
         >>> render(ps)[0].rendering
         'zebra'
+        >>> render(generate("ksat/random", {"n_vars": 3}, count=1, seed=0), training=True)[0].rendering
+        'formula-proof'
     """
     from .kinds import get_kind
 
+    if training and renderer is None:
+        return [render_problem(p, get_kind(p.kind).trainer) for p in problems]
     return [render_problem(p, renderer or get_kind(p.kind).renderer) for p in problems]
 
 

@@ -65,7 +65,8 @@ class Curriculum:
         self.log: list[dict[str, Any]] = []
 
     def draw(self, family: str, n: int) -> list[Item]:
-        """``n`` items of ``family`` at its current level (its kind's default renderer)."""
+        """``n`` items of ``family`` at its current level, rendered by its kind's training
+        renderer (a certificate asked for every answer, so the certified reward pays them)."""
         from . import api
         from .kinds import get_kind
         from .registry import FAMILIES
@@ -77,7 +78,7 @@ class Curriculum:
             family, count=n, seed=hash_seed(self.seed, k, self.draws[family]), level=lv
         )
         self.draws[family] += 1
-        renderer = get_kind(FAMILIES.get(family).kind).renderer  # type: ignore[attr-defined]
+        renderer = get_kind(FAMILIES.get(family).kind).trainer  # type: ignore[attr-defined]
         return api.render(ps, renderer)
 
     def update(self, item: Item, reward: float) -> None:

@@ -2,11 +2,15 @@
 
 * ``GET /health`` — ``{"status": "ok", "version", "families", "items"}``;
 * ``POST /generate`` — ``{"family", "level"?, "params"?, "seed"?, "count"?, "renderer"?}`` →
-  ``{"items": [Item, …]}`` (at most ``max_generate`` per request); generated items are kept (a
-  bounded cache) so ``/verify`` can name them by id;
+  ``{"items": [Item, …]}`` (at most ``max_generate`` per request; without ``renderer``, the
+  kind's training renderer, which asks for a certificate of every answer — ``formula-proof``
+  for CNFs); generated items are kept (a bounded cache) so ``/verify`` can name them by id;
 * ``POST /verify`` — ``{"requests": [{"item": Item | "item_id": str, "response": str,
-  "partial"?: bool}, …], "partial"?: bool}`` (at most ``max_batch``; a request's own ``partial``
-  beats the batch's, which defaults to false; anything but a JSON boolean is refused) → ``{"results": [{"item_id", "reward", "correct",
+  "partial"?: bool, "reward_mode"?: str}, …], "partial"?: bool, "reward_mode"?: str}`` (at
+  most ``max_batch``; a request's own ``partial`` / ``reward_mode`` beats the batch's, which
+  default to false and to the server's mode — ``certified`` unless started with
+  ``reward_mode="decision"``; anything but a JSON boolean / a mode's name is refused; an item
+  the certified reward cannot pay gets an ``error`` naming the renderer to use) → ``{"results": [{"item_id", "reward", "correct",
   "parse_failure", "witness_valid", "reason", "components"}, …]}`` (``components``: format,
   decision, witness, length and the combined reward, as
   :func:`~logicforge.metrics.reward.reward_components` gives them); a request that cannot be
@@ -39,11 +43,11 @@ from .errors import LogicforgeError
 MAX_CACHE = 100_000  # items kept for /verify by id (oldest dropped first)
 
 
-def _verify_one(req: Any, known: Any, partial: bool) -> dict[str, Any]:
+def _verify_one(req: Any, known: Any, partial: bool, mode: str = "certified") -> dict[str, Any]:
     """One /verify request; ``known`` is the item its ``item_id`` names (looked up in the event
     loop, so the worker thread never reads the shared cache), or None."""
     from .kinds import parse_answer, verify
-    from .metrics.reward import components_of
+    from .metrics.reward import REWARD_MODES, components_of, uncertified
     from .schema import Item
 
     if not isinstance(req, dict):
@@ -58,6 +62,14 @@ def _verify_one(req: Any, known: Any, partial: bool) -> dict[str, Any]:
         partial = req.get("partial", partial)  # a request's own choice beats the batch's
         if not isinstance(partial, bool):
             return {"item_id": item.item_id, "error": "'partial' must be true or false"}
+        mode = req.get("reward_mode", mode)
+        if mode not in REWARD_MODES:
+            return {
+                "item_id": item.item_id,
+                "error": f"'reward_mode' must be one of {list(REWARD_MODES)}",
+            }
+        if mode == "certified" and (why := uncertified(item)):
+            return {"item_id": item.item_id, "error": why}
         text = req.get("response")
         if text is not None and not isinstance(text, str):
             return {"item_id": item.item_id, "error": "'response' must be a string or null"}
@@ -66,7 +78,7 @@ def _verify_one(req: Any, known: Any, partial: bool) -> dict[str, Any]:
         answer = parse_answer(text, item) if text is not None else None
         v = verify(item, answer) if answer is not None else None
         parts = (
-            components_of(item, answer, v, partial)
+            components_of(item, answer, v, partial, mode=mode)
             if answer and v
             else {"format": 0.0, "decision": 0.0, "witness": None, "length": None, "reward": 0.0}
         )
@@ -91,9 +103,14 @@ def make_app(
     max_generate: int = 1000,
     max_body_mb: float = 32.0,
     api_key: str | None = None,
+    reward_mode: str = "certified",
 ) -> Any:
     """The aiohttp application (see the module docstring); ``items`` are known by id."""
     from aiohttp import web
+
+    from .metrics.reward import REWARD_MODES, check_mode
+
+    check_mode(reward_mode)
 
     known: OrderedDict[str, Any] = OrderedDict((it.item_id, it) for it in items or ())
     gate = asyncio.Semaphore(concurrency)
@@ -155,7 +172,7 @@ def make_app(
             ps = api.generate(
                 family, params, count=count, seed=int(obj.get("seed", 0)), level=obj.get("level")
             )
-            renderer = obj.get("renderer") or get_kind(fam.kind).renderer  # type: ignore[attr-defined]
+            renderer = obj.get("renderer") or get_kind(fam.kind).trainer  # type: ignore[attr-defined]
             return api.render(ps, renderer)
 
         try:
@@ -180,10 +197,15 @@ def make_app(
         partial = obj.get("partial", False)
         if not isinstance(partial, bool):
             return bad("'partial' must be true or false")
+        mode = obj.get("reward_mode", reward_mode)
+        if mode not in REWARD_MODES:
+            return bad(f"'reward_mode' must be one of {list(REWARD_MODES)}")
         named = [known.get(str(r.get("item_id"))) if isinstance(r, dict) else None for r in reqs]
         async with gate:
             results = await asyncio.to_thread(
-                lambda: [_verify_one(r, it, partial) for r, it in zip(reqs, named, strict=True)]
+                lambda: [
+                    _verify_one(r, it, partial, mode) for r, it in zip(reqs, named, strict=True)
+                ]
             )
         return web.json_response({"results": results})
 

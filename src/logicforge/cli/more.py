@@ -172,13 +172,18 @@ def cmd_export(a: argparse.Namespace) -> int:
     out = Path(a.out)
     if a.format == "hf":
         items = api.load_items(_need(a, "items"))
-        export.export_hf(items, out, fmt=a.shard_format, command=a.command, licence=a.licence)
+        export.export_hf(
+            items, out, fmt=a.shard_format, command=a.command, licence=a.licence,
+            split=a.split, reward_mode=a.reward_mode,
+        )  # fmt: skip
         print(f"wrote {len(items)} items as a Hugging Face dataset to {out}/")
     elif a.format == "sft":
         from ..schema import Record
 
         records = api.checked_rows(_need(a, "records"), Record, "record")
-        n = export.export_sft(api.iter_items(_need(a, "items")), records, out)
+        n = export.export_sft(
+            api.iter_items(_need(a, "items")), records, out, reward_mode=a.reward_mode
+        )
         print(f"wrote {n} verified-correct chat examples to {out}")
     elif a.format == "dimacs":
         n = export.export_dimacs(api.load_problems(_need(a, "problems")), out)
@@ -248,9 +253,11 @@ def cmd_serve(a: argparse.Namespace) -> int:
 
 
 def cmd_serve_verify(a: argparse.Namespace) -> int:
+    from ..metrics.reward import require_certified
     from ..serve_verify import serve_verify
 
     items = api.load_items(a.items) if a.items else None
+    require_certified(items or [], a.reward_mode)  # before listening, not per request
     serve_verify(
         host=a.host,
         port=a.port,
@@ -259,6 +266,7 @@ def cmd_serve_verify(a: argparse.Namespace) -> int:
         api_key_env=a.api_key_env,
         concurrency=a.concurrency,
         max_batch=a.max_batch,
+        reward_mode=a.reward_mode,
     )
     return 0
 
@@ -275,6 +283,13 @@ def add_parsers(sub: Any) -> None:
     sv.add_argument("--api-key-env", help="require 'Authorization: Bearer $VAR' on every request")
     sv.add_argument("--concurrency", type=natural, default=4, help="verifications at a time")
     sv.add_argument("--max-batch", type=natural, default=1024, help="requests per /verify call")
+    sv.add_argument(
+        "--reward-mode",
+        choices=("certified", "decision"),
+        default="certified",
+        help="certified (default): a decision pays only with a checked certificate; "
+        "decision: the decision alone (a constant policy earns its label's share)",
+    )
     sv.set_defaults(fn=cmd_serve_verify)
     se = sub.add_parser("serve", help="serve a model (e.g. embedded) as an OpenAI-compatible API")
     se.add_argument("--model", default="embedded", help="model spec (default: embedded)")
@@ -309,4 +324,13 @@ def add_parsers(sub: Any) -> None:
     ex.add_argument("--shard-format", choices=["jsonl", "parquet"], default="jsonl")
     ex.add_argument("--licence", default="apache-2.0")
     ex.add_argument("--command", help="the generation command, for the dataset card")
+    ex.add_argument("--split", default="test", help="hf: the split name (train refuses items "
+                    "the reward mode cannot pay)")  # fmt: skip
+    ex.add_argument(
+        "--reward-mode",
+        choices=("certified", "decision"),
+        default="certified",
+        help="sft / hf train: certified (default) keeps a decision only with its checked "
+        "certificate; decision: the decision alone",
+    )
     ex.set_defaults(fn=cmd_export)

@@ -12,11 +12,33 @@ from ..logic.cnf import to_dimacs
 from ..schema import Item, LabelledProblem
 
 
-def export_sft(items: Iterable[Item], records: Iterable[Mapping[str, Any]], out: str | Path) -> int:
-    """Write every *verified correct* response (and, for SAT, only with a valid witness) as one
-    chat-format JSONL line: ``{"messages": [...prompt, {"role": "assistant", ...}], "item_id",
-    "model", "family", "kind"}``. Returns the number of lines."""
+def export_sft(
+    items: Iterable[Item],
+    records: Iterable[Mapping[str, Any]],
+    out: str | Path,
+    reward_mode: str = "certified",
+) -> int:
+    """Write every response that earns the full reward in ``reward_mode`` as one chat-format
+    JSONL line: ``{"messages": [...prompt, {"role": "assistant", ...}], "item_id", "model",
+    "family", "kind"}``. ``certified`` (the default) keeps a decision only with its checked
+    certificate — an assignment for SAT, a refutation or a minimal core for UNSAT — so a model
+    tuned on the file never learns to answer without one; items whose prompt asks for no
+    certificate are refused before anything is written (``reward_mode="decision"`` keeps every
+    verified-correct response, a SAT one only with a valid witness). Returns the number of lines.
+
+    Example:
+        >>> import logicforge as lf, tempfile, pathlib
+        >>> ps = lf.generate("ksat/random", {"n_vars": 3, "alpha": 1.0}, count=1, seed=0)
+        >>> its = lf.render(ps, "formula-proof")
+        >>> recs = [{"item_id": its[0].item_id, "text": '{"answer": "SAT"}', "verdict": {"correct": True}}]
+        >>> export_sft(its, recs, pathlib.Path(tempfile.mkdtemp()) / "sft.jsonl")
+        0
+    """
+    from ..kinds import parse_answer, verify
+    from ..metrics.reward import require_certified, reward_of
+
     by_id = {it.item_id: it for it in items}
+    require_certified(by_id.values(), reward_mode)
     p = Path(out)
     p.parent.mkdir(parents=True, exist_ok=True)
     n = 0
@@ -27,6 +49,9 @@ def export_sft(items: Iterable[Item], records: Iterable[Mapping[str, Any]], out:
             if it is None or not v.get("correct") or v.get("witness_valid") is False:
                 continue
             if r.get("error") or not r.get("text"):
+                continue
+            answer = parse_answer(r["text"], it)  # checked again: the record may be old
+            if reward_of(it, answer, verify(it, answer), mode=reward_mode) < 1.0:
                 continue
             row = {
                 "messages": [m.model_dump() for m in it.messages]

@@ -62,10 +62,20 @@ def export_hf(
     fmt: str = "jsonl",
     command: str | None = None,
     licence: str = "apache-2.0",
+    reward_mode: str = "certified",
 ) -> Path:
-    """Write items as a Hugging Face dataset folder; returns its path."""
+    """Write items as a Hugging Face dataset folder; returns its path. A ``train`` split is for
+    training on the reward ``reward_mode`` (certified by default): items it cannot pay — a
+    prompt that asks for no certificate of the gold label — are refused before anything is
+    written; the card's Reward section states the mode and what it pays."""
+    from ..metrics.reward import check_mode, require_certified
+
     if fmt not in ("jsonl", "parquet"):
         raise ConfigError("format", fmt, "choose jsonl or parquet")
+    check_mode(reward_mode)
+    items = list(items)
+    if split == "train":
+        require_certified(items, reward_mode)
     rows = [_row(it) for it in items]
     d = Path(out_dir)
     (d / "data").mkdir(parents=True, exist_ok=True)
@@ -82,7 +92,9 @@ def export_hf(
             except ImportError:
                 raise ConfigError("format", fmt, "needs pyarrow: pip install pyarrow") from None
             pq.write_table(pa.Table.from_pylist(shard), path)
-    (d / "README.md").write_text(_card(rows, split, fmt, command, licence))
+    (d / "README.md").write_text(
+        _card(rows, split, fmt, command, licence) + _reward_section(items, reward_mode)
+    )
     return d
 
 
@@ -109,6 +121,36 @@ def load_hf(path: str | Path) -> list[Item]:
                 raise DataFileError(f"{f}: row {i}'s item_json does not match its provenance hash")
             out.append(Item.model_validate_json(r["item_json"]))
     return out
+
+
+def _reward_section(items: list[Item], mode: str) -> str:
+    """The card's Reward section: the mode, and which renderings it can pay."""
+    from ..metrics.reward import uncertified
+
+    unpaid = Counter(it.rendering for it in items if uncertified(it))
+    lines = [
+        "",
+        "## Reward",
+        "",
+        f"Reward mode: `{mode}` (`logicforge.reward(item, reply, mode={mode!r})`, "
+        "`serve-verify`, the TRL / verl / verifiers adapters).",
+        "",
+    ]
+    if mode == "certified":
+        lines.append(
+            "A decision earns reward only with a certificate the checker accepts (an assignment "
+            "for SAT, a refutation or a minimal core for UNSAT); a solution, a grid or an "
+            "arrangement is its own certificate; a constant answer earns nothing."
+        )
+    else:
+        lines.append(
+            "The decision alone is paid (a bare right SAT 0.5): a constant policy earns its "
+            "label's share. Use `certified` to train."
+        )
+    if unpaid and mode == "certified":
+        lines += ["", "Renderings the certified reward cannot pay (no certificate asked):"]
+        lines += [f"- {r}: {n} items" for r, n in sorted(unpaid.items())]
+    return "\n".join(lines) + "\n"
 
 
 def _stats(values: Sequence[float]) -> str:

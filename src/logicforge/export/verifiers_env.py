@@ -41,6 +41,7 @@ def classes() -> tuple[Any, Any, Any, Any]:
         family: str = ""
         partial: bool = False
         max_chars: int | None = None
+        reward_mode: str = "certified"
 
     class LogicforgeTask(vf.Task[LogicforgeData, vf.State, vf.TaskConfig]):
         @property
@@ -56,7 +57,11 @@ def classes() -> tuple[Any, Any, Any, Any]:
             if got is None:
                 item = Item.model_validate_json(self.data.item)
                 got = reward_components(
-                    item, trace.last_reply, self.data.partial, self.data.max_chars
+                    item,
+                    trace.last_reply,
+                    self.data.partial,
+                    self.data.max_chars,
+                    mode=self.data.reward_mode,
                 )
                 trace.info["logicforge"] = got
             return dict(got)
@@ -81,17 +86,22 @@ def classes() -> tuple[Any, Any, Any, Any]:
         renderer: str | None = None
         partial: bool = False
         max_chars: int | None = None
+        reward_mode: str = "certified"
 
     class LogicforgeTaskset(vf.Taskset[LogicforgeTask, LogicforgeTasksetConfig]):
         def load(self) -> Any:
             from ..families import generate_problems
             from ..kinds import get_kind
+            from ..metrics.reward import check_mode, uncertified
             from ..renderers.base import render_problem
 
             c = self.config
+            check_mode(c.reward_mode)
             problems = generate_problems(c.family, c.params, c.count, c.seed, level=c.level)
             for p in problems:
-                it = render_problem(p, c.renderer or get_kind(p.kind).renderer)
+                it = render_problem(p, c.renderer or get_kind(p.kind).trainer)
+                if c.reward_mode == "certified" and (why := uncertified(it)):
+                    raise ConfigError("reward_mode", c.reward_mode, why)
                 prompt = [{"role": m.role, "content": m.content} for m in it.messages]
                 yield LogicforgeTask(
                     LogicforgeData(
@@ -102,6 +112,7 @@ def classes() -> tuple[Any, Any, Any, Any]:
                         family=it.family,
                         partial=c.partial,
                         max_chars=c.max_chars,
+                        reward_mode=c.reward_mode,
                     ),
                     c.task,
                 )
@@ -119,11 +130,16 @@ def taskset(
     renderer: str | None = None,
     partial: bool = False,
     max_chars: int | None = None,
+    reward_mode: str = "certified",
 ) -> Any:
-    """A verifiers ``Taskset`` of ``count`` items of ``family`` (see the module docstring)."""
+    """A verifiers ``Taskset`` of ``count`` items of ``family`` (see the module docstring),
+    rendered by ``renderer`` or the kind's training renderer (a certificate asked for every
+    answer) and paid by the reward ``reward_mode``."""
+    from ..metrics.reward import check_mode
     from ..registry import FAMILIES
 
     FAMILIES.get(family)  # an unknown family fails here, naming the known ones
+    check_mode(reward_mode)
     _, _, config, ts = classes()
     return ts(
         config(
@@ -135,6 +151,7 @@ def taskset(
             renderer=renderer,
             partial=partial,
             max_chars=max_chars,
+            reward_mode=reward_mode,
         )
     )
 

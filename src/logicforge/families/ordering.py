@@ -578,6 +578,20 @@ def _facts(item: Item, answer: Answer, verdict: Verdict) -> list[str]:
     return deduction_facts(item, answer, verdict)
 
 
-register_kind(Kind(KIND, (), (dataclasses.replace(_CHOICE, budgeted=budgeted, feedback=_facts),)))
+def _arrangement() -> Any:
+    from .ordering_arrangement import ARRANGEMENT, ArrangementRenderer
+
+    RENDERERS.register("deduction-order", ArrangementRenderer())
+    return ARRANGEMENT
+
+
+register_kind(
+    Kind(
+        KIND,
+        (),
+        (dataclasses.replace(_CHOICE, budgeted=budgeted, feedback=_facts), _arrangement()),
+        training_renderer="deduction-order",
+    )
+)
 FAMILIES.register(NAME, OrderingFamily())
 RENDERERS.register("deduction", DeductionRenderer())

@@ -82,6 +82,19 @@ class AnswerFormat:
     # asks a checkable justification of either answer (an assignment for SAT, cited conditions
     # or a refutation for UNSAT): the records that trace accuracy is measured over
     justified: bool = False
+    # the labels whose right answers carry a certificate this format asks for and checks (an
+    # assignment for SAT, a refutation or a core for UNSAT): the certified reward pays them only
+    # with a checked certificate, and refuses an item whose gold label is not among them (its
+    # prompt asks for no certificate). None: the answer is itself the object checked (a grid,
+    # a solution, a core, one option of several) — there is nothing more to certify
+    certifies: tuple[str, ...] | None = None
+    # the answers of policies that ignore the problem (the board filled with one value, the
+    # values in the order given), as (name, answer); None: the ``constant`` answer of each
+    # label, bare and with a certificate of the right shape (binary), or each option (choice)
+    constants: Callable[[Item], list[tuple[str, Answer]]] | None = None
+    # the probability that the ``random`` answer is right (an upper bound of its reward where a
+    # certificate must check too); None: one over the number of labels
+    chance: Callable[[Item], float] | None = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +108,9 @@ class Kind:
     labels: tuple[str, ...]
     formats: tuple[AnswerFormat, ...]
     default_renderer: str = ""  # what ``logicforge generate`` renders when no renderer is named
+    # what the training paths render when no renderer is named: a prompt that asks for a
+    # certificate of every label (the default renderer when empty)
+    training_renderer: str = ""
     group_columns: tuple[str, ...] = ()
     exports: dict[str, Callable[[dict[str, Any]], Any]] = field(default_factory=dict)
     # a key of the problem data up to the kind's symmetries (duplicates and train/test leakage);
@@ -117,6 +133,11 @@ class Kind:
     @property
     def renderer(self) -> str:
         return self.default_renderer or self.name
+
+    @property
+    def trainer(self) -> str:
+        """The renderer training paths use when none is named."""
+        return self.training_renderer or self.renderer
 
     @property
     def binary(self) -> bool:
@@ -156,6 +177,38 @@ def gold_labels(item: Item) -> tuple[str, ...]:
         return tuple(str(x) for x in f.item_labels(item))
     k = KINDS.find(item.kind)
     return tuple(getattr(k, "labels", ()))
+
+
+def constant_answers(item: Item) -> list[tuple[str, Answer]]:
+    """The answers of the policies that ignore ``item`` (see ``AnswerFormat.constants``).
+
+    Example:
+        >>> import logicforge as lf
+        >>> it = lf.render(lf.generate("ksat/random", {"n_vars": 3}, count=1, seed=0))[0]
+        >>> [name for name, _ in constant_answers(it)]
+        ['always SAT', 'always SAT, bare', 'always UNSAT']
+    """
+    fmt = answer_format(item)
+    if fmt.constants is not None:
+        return fmt.constants(item)
+    labels = gold_labels(item)
+    if fmt.constant is None:
+        return [(f"always {x}", Answer(label=x)) for x in labels]
+    out = []
+    for x in labels:
+        a = fmt.constant(item, x)
+        out.append((f"always {x}", a))
+        if a.assignment or a.certificate:
+            out.append((f"always {x}, bare", Answer(label=x)))
+    return out
+
+
+def chance_of(item: Item) -> float:
+    """The probability that the random baseline's answer to ``item`` is right."""
+    fmt = answer_format(item)
+    if fmt.chance is not None:
+        return float(fmt.chance(item))
+    return 1.0 / max(1, len(gold_labels(item)))
 
 
 def format_of(kind: str, fmt: str = "") -> AnswerFormat | None:
@@ -240,8 +293,9 @@ def yes_no_format(
         return constant(item, "UNSAT" if item.gold.get("label") == "SAT" else "SAT")
 
     return AnswerFormat(
-        name, "binary", parse, to_text, check, oracle, random, wrong, constant, budgeted=budgeted
-    )
+        name, "binary", parse, to_text, check, oracle, random, wrong, constant,
+        budgeted=budgeted, certifies=("SAT",),
+    )  # fmt: skip
 
 
 # -- the one multiple-choice format shape -------------------------------------------------------

@@ -253,7 +253,21 @@ def _fmt(name: str, **oracle_kw: bool) -> AnswerFormat:
         budgeted=budgeted,
         feedback=cnf_facts,
         justified=bool(oracle_kw.get("conflict")),
+        reward=conflict_reward if oracle_kw.get("conflict") else None,
+        certifies=("SAT", "UNSAT") if oracle_kw.get("conflict") else ("SAT",),
     )
+
+
+def conflict_reward(item: Item, a: Answer, v: Verdict, partial: bool) -> float:
+    """The certified reward of ``decision+conflict``: SAT with an assignment that checks; UNSAT
+    with cited conditions that form a *minimal* unsatisfiable core (citing every condition is
+    a true core for any UNSAT formula, so it earns nothing); with ``partial``, an unsatisfiable
+    but not minimal core earns 0.5."""
+    if v.parse_failure or not v.correct or not v.witness_valid:
+        return 0.0
+    if a.label == "SAT" or v.details.get("cited_minimal"):
+        return 1.0
+    return 0.5 if partial else 0.0
 
 
 KIND = register_kind(
@@ -278,10 +292,12 @@ KIND = register_kind(
                 reward=proof.reward,
                 feedback=cnf_facts,
                 justified=True,
+                certifies=("SAT", "UNSAT"),
             ),
             *certificates.formats(),
         ),
         default_renderer="formula",
+        training_renderer="formula-proof",
         group_columns=("alpha", "n_vars"),
         exports={"dimacs": lambda problem: CNF.from_json(problem)},
         canonical=lambda d: cnf_key(d["clauses"], int(d.get("num_vars") or 0)),

@@ -302,9 +302,19 @@ def _format(pk: PuzzleKind) -> AnswerFormat:
         whole = set(sol) == set(item.problem["cells"]) and all(x in dom for x in sol.values())
         return float(v.score or 0.0) if partial and whole else 0.0
 
+    def constants(item: Item) -> list[tuple[str, Answer]]:
+        d = item.problem
+        return [
+            (f"every cell {v}", Answer(label="SAT", certificate={"solution": dict.fromkeys(d["cells"], norm(v))}))
+            for v in d["domain"]
+        ]  # fmt: skip
+
+    def chance(item: Item) -> float:
+        return float(len(item.problem["domain"])) ** -len(item.problem["cells"])
+
     return AnswerFormat(
         "solution", "grid", parse, to_text, check, oracle, random, wrong,
-        vote_units=units, budgeted=budgeted, reward=reward,
+        vote_units=units, budgeted=budgeted, reward=reward, constants=constants, chance=chance,
     )  # fmt: skip
 
 

@@ -58,8 +58,9 @@ def _with_keys(text: str, extra: dict[str, Any]) -> str:
     return text[:obj_start] + json.dumps({**obj, **extra}) + text[j + 1 :]
 
 
-def attacks(item: Item) -> list[tuple[str, str]]:
-    """(name, reply) pairs that must earn a reward of 0 on ``item``."""
+def attacks(item: Item, mode: str = "certified") -> list[tuple[str, str]]:
+    """(name, reply) pairs that must earn a reward of 0 on ``item`` under the reward ``mode``
+    (the certified mode adds the bare decisions: a right label without its certificate)."""
     fmt = answer_format(item)
     words = _words(item)
     out = [
@@ -88,6 +89,8 @@ def attacks(item: Item) -> list[tuple[str, str]]:
             ("stuffing: letters", json.dumps({"answer": " ".join(words)})),
             ("stuffing: all", "The answer is " + ", ".join(words)),
         ]
+    if mode == "certified" and fmt.certifies is not None:
+        out += [(f"bare {x}", fmt.to_text(Answer(label=x), item)) for x in fmt.certifies]
     wrong = fmt.to_text(fmt.wrong(item), item)
     out += [
         ("wrong, claiming right", _with_keys(wrong, {"correct": True, "reward": 1.0})),
@@ -101,7 +104,7 @@ def attacks(item: Item) -> list[tuple[str, str]]:
             if bogus.label != "SAT" or not (bogus.assignment or bogus.certificate):
                 continue
             text = fmt.to_text(bogus, item)
-            if reward(item, text) < 1.0:
+            if reward(item, text, mode=mode) < 1.0:
                 out.append(("invalid witness", text))
                 break
     grid = (right.certificate or {}).get("grid") if right.label == "SAT" else None
@@ -143,20 +146,20 @@ def legit(item: Item) -> list[tuple[str, str]]:
     ]
 
 
-def redteam(items: Iterable[Item]) -> list[dict[str, Any]]:
-    """Per family: attacks and legitimate replies tried, false positives (an attack earning more
-    than 0) and false negatives (a legitimate reply earning less than 1), with the first few of
-    each named."""
+def redteam(items: Iterable[Item], mode: str = "certified") -> list[dict[str, Any]]:
+    """Per family: attacks and legitimate replies tried under the reward ``mode``, false
+    positives (an attack earning more than 0) and false negatives (a legitimate reply earning
+    less than 1), with the first few of each named."""
     per: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for it in items:
         d = per[it.family]
-        for name, text in attacks(it):
+        for name, text in attacks(it, mode):
             d["attacks"].append(name)
-            if reward(it, text) > 0:
+            if reward(it, text, mode=mode) > 0:
                 d["fp"].append(f"{it.rendering}: {name}")
         for name, text in legit(it):
             d["legit"].append(name)
-            if reward(it, text) < 1:
+            if reward(it, text, mode=mode) < 1:
                 d["fn"].append(f"{it.rendering}: {name}")
     rows = []
     for fam, d in sorted(per.items()):

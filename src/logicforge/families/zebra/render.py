@@ -10,6 +10,7 @@ whitespace-insensitively; a list value counts as its first element. Nothing usab
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Hashable
 from typing import Any
@@ -287,6 +288,24 @@ def grid_wrong(item: Item) -> Answer:
     return Answer(label="SAT", certificate={"grid": _grid_of(_houses(d, order))})
 
 
+def grid_constants(item: Item) -> list[tuple[str, Answer]]:
+    """What a policy that ignores the clues answers: every attribute's values in the order the
+    prompt lists them, the same reversed, and "no solution"."""
+    d = item.problem
+    n = d["n_houses"]
+    out = [
+        (name, Answer(label="SAT", certificate={"grid": _grid_of(_houses(d, [order] * len(d["values"])))}))
+        for name, order in (("values as listed", list(range(n))), ("values reversed", list(range(n))[::-1]))
+    ]  # fmt: skip
+    return [*out, ("no solution", Answer(label="UNSAT"))]
+
+
+def grid_chance(item: Item) -> float:
+    """One in (n!)^m: each attribute's values in a uniformly random house order."""
+    d = item.problem
+    return float(math.factorial(int(d["n_houses"]))) ** -len(d["values"])
+
+
 def grid_reward(item: Item, answer: Answer, v: Verdict, partial: bool) -> float:
     """1 for the right grid (or the right "no solution"); with ``partial`` the cell fraction of
     a complete grid whose every attribute is a permutation of its values; else 0."""
@@ -473,6 +492,9 @@ GRID = AnswerFormat(
     budgeted=grid_budgeted,
     reward=grid_reward,
     feedback=_grid_facts,
+    certifies=("SAT",),  # a contradictory twin's "no solution" carries no certificate
+    constants=grid_constants,
+    chance=grid_chance,
 )
 register_kind(
     Kind(
