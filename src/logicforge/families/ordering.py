@@ -231,11 +231,12 @@ class OrderingFamily:
         ),
     )
     levels = Levels(
-        lambda lv: {"n_objects": 3 + (4 * lv) // 10},
+        lambda lv: {"n_objects": 5 + lv // 4},
         "log10 arrangements",
         lambda p: log10_factorial(len(p.problem["objects"])),
-        "n_objects = 3 + ⌊0.4 · level⌋ (3 … 7); log10 of the n! arrangements the clues must "
-        "narrow to one",
+        "n_objects = 5 + ⌊level / 4⌋ (5 … 7; from 5, so that an arrangement given without "
+        "reading the clues is right at most 1/120 of the time); log10 of the n! arrangements "
+        "the clues must narrow to one",
     )
 
     def generate(

@@ -227,6 +227,7 @@ def formats() -> tuple[AnswerFormat, ...]:
             budgeted=cnf.budgeted,
             reward=certificate_reward,
             feedback=cnf_facts,
+            certifies=("SAT",),  # a bare UNSAT carries no certificate: certified refuses it
         ),
     )
 

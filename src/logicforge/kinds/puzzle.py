@@ -187,11 +187,12 @@ def _grid_from_text(body: str, d: dict[str, Any]) -> dict[str, str] | None:
 
 
 def _named_from_text(body: str, d: dict[str, Any]) -> dict[str, str] | None:
-    """``name: value`` / ``name is a value`` lines for every cell (the last mention wins)."""
+    """``name: value`` / ``name is a value`` lines (``**name**: value``, ``| name | value |``
+    table rows) for every cell (the last mention wins)."""
     dom = sorted((norm(x) for x in d["domain"]), key=len, reverse=True)
     out: dict[str, str] = {}
     for cell in d["cells"]:
-        pat = rf"\b{re.escape(cell)}\b\s*(?:[:=→-]+|\bis\b(?:\s+an?)?)\s*\**\s*({'|'.join(map(re.escape, dom))})\b"
+        pat = rf"\b{re.escape(cell)}\b\**\s*(?:[:=→|-]+|\bis\b(?:\s+an?)?)\s*\**\s*({'|'.join(map(re.escape, dom))})\b"
         hits = re.findall(pat, body, flags=re.I)
         if hits:
             out[cell] = norm(hits[-1])

@@ -1,0 +1,158 @@
+"""Reward benchmark: what a policy that ignores the problem earns. Prints figures; asserts nothing
+(the exit code is 0 either way; the last lines say which targets hold).
+
+For every registered family at levels 0, 5 and 10 and every renderer a training path uses (the
+kind's training renderer, and the other renderers of the kind whose every item the certified
+reward can pay), over ``--count`` problems: the mean reward of each constant answer (every label
+bare and with a certificate of the right shape; a board filled with one value; values in the
+order given), of the random baseline beside its stated chance rate, and the red team's false
+positives (an attack that earned anything) and false negatives (a right answer in another layout
+that earned less than 1). Rewards are the default (``certified``); ``--mode decision`` shows what
+the decision-only reward pays the same answers.
+
+Targets (issue "Breadth for training"): every constant ≤ 0.05 on every family at levels 0, 5 and
+10 on its training renderer; the random baseline at or below its chance rate (within two
+standard errors of the mean); red team 0 false positives and 0 false negatives everywhere.
+
+Usage: python benchmarks/bench_rewards.py [--count 8] [--levels 0,5,10] [--mode certified]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+import numpy as np
+
+import logicforge as lf
+from logicforge.errors import LogicforgeError
+from logicforge.kinds import answer_format, chance_of, constant_answers, get_kind
+from logicforge.metrics.redteam import attacks, legit
+from logicforge.metrics.reward import reward, uncertified
+from logicforge.registry import FAMILIES, RENDERERS
+
+LIMIT = 0.05
+
+
+def renderers(family: str, problems: list[lf.LabelledProblem], mode: str) -> list[str]:
+    """The training renderer first, then, for every other answer format of the kind, the first
+    renderer of it that renders these problems without a writer and whose items the reward mode
+    can pay (renderers of one format share its reward rule; the tests red-team every renderer)."""
+    kind = get_kind(problems[0].kind)
+    names = [kind.trainer]
+    seen = {answer_format(lf.render(problems[:1], kind.trainer)[0]).name}
+    for r in RENDERERS.names():
+        if r == kind.trainer or getattr(RENDERERS.get(r), "kind", None) != kind.name:
+            continue
+        try:
+            items = lf.render(problems, r)
+        except LogicforgeError:  # needs a writer, or asks what these problems lack
+            continue
+        fmt = answer_format(items[0]).name
+        if fmt in seen:
+            continue
+        if mode == "decision" or not any(uncertified(it) for it in items):
+            names.append(r)
+            seen.add(fmt)
+    return names
+
+
+def cell(items: list[lf.Item], mode: str) -> dict[str, object]:
+    consts: dict[str, list[float]] = {}
+    rand, chance, fp, fn, tried = [], [], [], [], 0
+    for i, it in enumerate(items):
+        fmt = answer_format(it)
+        for name, a in constant_answers(it):
+            consts.setdefault(name, []).append(reward(it, fmt.to_text(a, it), mode=mode))
+        r = fmt.random(it, np.random.default_rng(i))
+        rand.append(reward(it, fmt.to_text(r, it), mode=mode))
+        chance.append(chance_of(it))
+        for name, text in attacks(it, mode):
+            tried += 1
+            if reward(it, text, mode=mode) > 0:
+                fp.append(name)
+        for name, text in legit(it):
+            tried += 1
+            if reward(it, text, mode=mode) < 1:
+                fn.append(name)
+    means = {k: sum(v) / len(v) for k, v in consts.items()}
+    p = sum(chance) / len(chance)
+    slack = 2 * math.sqrt(p * (1 - p) / len(items))
+    return {
+        "constants": means,
+        "worst": max(means.values()),
+        "random": sum(rand) / len(rand),
+        "chance": p,
+        "random_ok": sum(rand) / len(rand) <= p + slack,
+        "fp": sorted(set(fp)),
+        "fn": sorted(set(fn)),
+        "tried": tried,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--count", type=int, default=8)
+    ap.add_argument("--levels", default="0,5,10")
+    ap.add_argument("--mode", default="certified", choices=("certified", "decision"))
+    ap.add_argument("--family", action="append", help="only these families (repeatable)")
+    a = ap.parse_args()
+    levels = [int(x) for x in a.levels.split(",")]
+    t0 = time.perf_counter()
+    print(
+        f"logicforge {lf.__version__}; reward mode {a.mode}; {a.count} problems per family × "
+        f"level × renderer; levels {levels}"
+    )
+    head = f"  {'renderer':<22} {'lvl':>3}  {'worst constant':<34} {'random':>6} {'chance':>8}  red team"
+    bad_const, bad_rand, bad_team, cells = [], [], [], 0
+    for family in a.family or FAMILIES.names():
+        print(f"\n{family}  ({time.perf_counter() - t0:.0f} s)\n{head}", flush=True)
+        for level in levels:
+            ps = lf.generate(family, level=level, count=a.count, seed=100 + level)
+            for j, r in enumerate(renderers(family, ps, a.mode)):
+                got = cell(lf.render(ps, r), a.mode)
+                cells += 1
+                name, worst = max(got["constants"].items(), key=lambda kv: kv[1])
+                team = (
+                    f"0 FP / 0 FN of {got['tried']}"
+                    if not got["fp"] and not got["fn"]
+                    else f"FP {got['fp'][:3]} FN {got['fn'][:3]}"
+                )
+                trainer = j == 0
+                mark = "" if worst <= LIMIT else "  ✗ constant" if trainer else "  (constant)"
+                print(
+                    f"  {r + (' *' if trainer else ''):<22} {level:>3}  "
+                    f"{f'{name} {worst:.3f}':<34} {got['random']:>6.3f} {got['chance']:>8.2g}  "
+                    f"{team}{mark}"
+                )
+                if trainer and worst > LIMIT:
+                    bad_const.append(f"{family}@{level} {r}: {name} {worst:.3f}")
+                if not got["random_ok"]:
+                    bad_rand.append(
+                        f"{family}@{level} {r}: {got['random']:.3f} > {got['chance']:.3g}"
+                    )
+                if got["fp"] or got["fn"]:
+                    bad_team.append(f"{family}@{level} {r}")
+    n_fam = len(a.family or FAMILIES.names())
+    print(f"\n* the training renderer (what lf.render(..., training=True), serve-verify, the")
+    print("  TRL / verl / verifiers adapters and the curriculum render when none is named)")
+    print(
+        f"\n{n_fam} families × {len(levels)} levels, {cells} cells, {time.perf_counter() - t0:.0f} s"
+    )
+    print(
+        f"target: every constant ≤ {LIMIT} on the training renderer — "
+        + ("met" if not bad_const else f"NOT met on {len(bad_const)}: {bad_const[:8]}")
+    )
+    print(
+        "target: random baseline ≤ its chance rate (+ 2 s.e.) — "
+        + ("met" if not bad_rand else f"NOT met on {len(bad_rand)}: {bad_rand[:8]}")
+    )
+    print(
+        "target: red team 0 false positives / 0 false negatives — "
+        + ("met" if not bad_team else f"NOT met on {len(bad_team)}: {bad_team[:8]}")
+    )
+
+
+if __name__ == "__main__":
+    main()
