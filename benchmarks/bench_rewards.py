@@ -135,7 +135,7 @@ def main() -> None:
                 if got["fp"] or got["fn"]:
                     bad_team.append(f"{family}@{level} {r}")
     n_fam = len(a.family or FAMILIES.names())
-    print(f"\n* the training renderer (what lf.render(..., training=True), serve-verify, the")
+    print("\n* the training renderer (what lf.render(..., training=True), serve-verify, the")
     print("  TRL / verl / verifiers adapters and the curriculum render when none is named)")
     print(
         f"\n{n_fam} families × {len(levels)} levels, {cells} cells, {time.perf_counter() - t0:.0f} s"
