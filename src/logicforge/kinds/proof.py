@@ -14,9 +14,9 @@ checked step by step by the trusted checker.
   a whole valid proof.
 * oracle: for SAT the solver's assignment; for an unsatisfiable 2-CNF the SCC certificate's two
   implication paths resolved into units x and ¬x and then the empty clause
-  (:func:`~logicforge.logic.twosat.two_path_proof`); otherwise a RUP refutation read off DPLL with unit
-  propagation (:func:`~logicforge.logic.proofs.refute_rup`), up to 20,000 lemmas (beyond that
-  the oracle answers UNSAT without a proof and its witness is invalid).
+  (:func:`~logicforge.logic.twosat.two_path_proof`); otherwise the RUP lemmas of Glucose's DRUP
+  proof (:func:`~logicforge.logic.proofs.refute_drup`), up to 20,000 lemmas (beyond that the
+  oracle answers UNSAT without a proof and its witness is invalid).
 
 Example:
     >>> import logicforge as lf
@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..logic.cnf import CNF
-from ..logic.proofs import ProofError, Step, check_proof, parse_proof, proof_text, refute_rup
+from ..logic.proofs import ProofError, Step, check_proof, parse_proof, proof_text, refute_drup
 from ..logic.sat import solve
 from ..schema import Answer, Item, Verdict
 
@@ -145,11 +145,7 @@ def oracle(item: Item) -> Answer:
             two = two_path_proof(f, r.witness_var, *r.certificate)
             return Answer(label="UNSAT", certificate={"proof": _ser(two)})
     try:
-        steps = refute_rup(
-            [tuple(c) for c in item.problem["clauses"]],
-            int(item.problem.get("num_vars") or 0),
-            max_steps=MAX_LEMMAS,
-        )
+        steps = refute_drup([tuple(c) for c in item.problem["clauses"]], max_steps=MAX_LEMMAS)
     except ProofError:
         return Answer(label="UNSAT")
     return Answer(label="UNSAT", certificate={"proof": _ser(steps or [])})
