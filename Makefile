@@ -65,6 +65,7 @@ bench: $(VENV)/.bench-deps
 	$(BIN)/python benchmarks/bench_scaling.py
 	$(BIN)/python benchmarks/bench_scale_out.py
 	$(BIN)/python benchmarks/bench_puzzles.py
+	$(BIN)/python benchmarks/bench_rewards.py
 
 clean:
 	rm -rf $(VENV) demo-out .pytest_cache .mypy_cache .ruff_cache

@@ -14,7 +14,7 @@ Targets (issue "Breadth for training"): every constant ≤ 0.05 on every family 
 10 on its training renderer; the random baseline at or below its chance rate (within two
 standard errors of the mean); red team 0 false positives and 0 false negatives everywhere.
 
-Usage: python benchmarks/bench_rewards.py [--count 8] [--levels 0,5,10] [--mode certified]
+Usage: python benchmarks/bench_rewards.py [--count 24] [--levels 0,5,10] [--mode certified]
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def cell(items: list[lf.Item], mode: str) -> dict[str, object]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--count", type=int, default=8)
+    ap.add_argument("--count", type=int, default=24)
     ap.add_argument("--levels", default="0,5,10")
     ap.add_argument("--mode", default="certified", choices=("certified", "decision"))
     ap.add_argument("--family", action="append", help="only these families (repeatable)")

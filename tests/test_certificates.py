@@ -12,7 +12,7 @@ import pytest
 import logicforge as lf
 from logicforge.kinds import answer_format, parse_answer, verify
 from logicforge.logic import optimum as opt
-from logicforge.metrics.reward import reward
+from logicforge.metrics.reward import reward, uncertified
 
 # C1 x1 · C2 ¬x1∨x2 · C3 ¬x2 · C4 x3 · C5 x1∨x3 · C6 x4 · C7 x5 · C8 x4∨x5: the only MUS is
 # {C1, C2, C3}; the MCSs are {C1}, {C2}, {C3}; MaxSAT optimum 7 of 8; a random assignment
@@ -97,8 +97,11 @@ def test_maxsat_credit_by_hand() -> None:
 
 def test_search_and_the_sat_side_of_the_set_formats() -> None:
     u, s = _item(UNSAT, "search"), _item(SAT, "search", 3)
-    assert _r(u, {"answer": "UNSAT"}) == 1.0
-    assert _r(u, {"answer": "SAT", "assignment": _assign(True, True, True, True, True)}) == 0.0
+    with pytest.raises(lf.ConfigError, match="no certificate of UNSAT"):
+        _r(u, {"answer": "UNSAT"})  # a bare UNSAT: nothing to certify, the certified reward refuses
+    assert reward(u, json.dumps({"answer": "UNSAT"}), mode="decision") == 1.0
+    bogus = {"answer": "SAT", "assignment": _assign(True, True, True, True, True)}
+    assert reward(u, json.dumps(bogus), mode="decision") == 0.0
     assert _r(s, {"answer": "SAT", "assignment": _assign(True, True, True)}) == 1.0
     assert _r(s, {"answer": "SAT", "assignment": _assign(False, False, False)}) == 0.0
     assert _r(s, {"answer": "SAT"}) == 0.0  # a bare label finds nothing
@@ -125,7 +128,9 @@ def test_oracle_certificates_check_out_independently(task: str) -> None:
     for it in lf.render(ps, f"formula-{task}"):
         f = answer_format(it)
         text = f.to_text(f.oracle(it), it)
-        assert reward(it, text) == 1.0 and reward(it, text, partial=True) == 1.0
+        mode = "decision" if uncertified(it) else "certified"  # search: a bare UNSAT
+        assert reward(it, text, mode=mode) == 1.0
+        assert reward(it, text, partial=True, mode=mode) == 1.0
         clauses = [list(c) for c in it.problem["clauses"]]
         cert = parse_answer(text, it).certificate or {}
 

@@ -174,7 +174,7 @@ def _statement(rng: np.random.Generator, me: str, people: list[str]) -> dict[str
     return st
 
 
-LEVEL_PEOPLE = (5, 5, 6, 6, 7, 8, 8, 9, 10, 11, 12)
+LEVEL_PEOPLE = (7, 7, 7, 8, 8, 8, 9, 9, 10, 11, 12)
 
 
 class KnightsFamily:
@@ -191,8 +191,8 @@ class KnightsFamily:
         lambda lv: {"n_people": LEVEL_PEOPLE[lv]},
         "people",
         lambda p: float(len(p.problem["cells"])),
-        "n_people 5, 5, 6, 6, 7, 8, 8, 9, 10, 11, 12 over levels 0-10 (from 5 people: 32 "
-        "assignments, so a constant answer is right by chance only); the measure is the number "
+        "n_people 7, 7, 7, 8, 8, 8, 9, 9, 10, 11, 12 over levels 0-10 (from 7 people: 128 "
+        "assignments; at 5, all-knaves was right 1 time in 40); the measure is the number "
         "of inhabitants (log2 of the assignments)",
     )
 

@@ -16,9 +16,11 @@ Example:
     >>> import logicforge as lf
     >>> ps = lf.generate("ordering", {"n_objects": 3}, count=1, seed=0)
     >>> it = lf.render(ps, "deduction-order")[0]
+    >>> import json
     >>> from logicforge.kinds import parse_answer, verify
-    >>> verify(it, parse_answer('{"order": %s}' % ps[0].problem["arrangement"], it)).correct
-    True
+    >>> reply = json.dumps({"order": ps[0].problem["arrangement"]})
+    >>> verify(it, parse_answer(reply, it)).correct, lf.reward(it, reply)
+    (True, 1.0)
 """
 
 from __future__ import annotations

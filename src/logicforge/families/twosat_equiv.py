@@ -90,7 +90,7 @@ class EquivalenceCoreFamily:
             stochastic=True,
         ),
     )
-    levels = by_clauses(10, 9)
+    levels = by_clauses(14, 9)  # from 14: at 10 clauses the all-true answer satisfied 1 in 50
 
     def generate(
         self, p: EquivalenceCoreParams, rng: np.random.Generator

@@ -97,10 +97,11 @@ class XorSatFamily:
         Knob("n_equations", lambda prob, _: len(prob["equations"]), exact, "equations", levels=(8, 12), at={"n_vars": 8}),
     )  # fmt: skip
     levels = Levels(
-        lambda lv: {"n_vars": 4 + 3 * lv, "k": 3},
+        lambda lv: {"n_vars": 7 + 3 * lv, "k": 3},
         "variables",
         lambda p: float(len(p.problem["cells"])),
-        "n_vars = 4 + 3 · level (4 … 34) with 3 variables per equation and n_vars + 2 equations; "
+        "n_vars = 7 + 3 · level (7 … 37; from 7, so that an all-0 or all-1 answer is right at "
+        "most 1/128 of the time) with 3 variables per equation and n_vars + 2 equations; "
         "the measure is the number of variables (log2 of the assignments)",
     )
 
