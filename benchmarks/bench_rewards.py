@@ -11,8 +11,8 @@ that earned less than 1). Rewards are the default (``certified``); ``--mode deci
 the decision-only reward pays the same answers.
 
 Targets (issue "Breadth for training"): every constant ≤ 0.05 on every family at levels 0, 5 and
-10 on its training renderer; the random baseline at or below its chance rate (within two
-standard errors of the mean); red team 0 false positives and 0 false negatives everywhere.
+10 on its training renderer; the random baseline at or below its chance rate (or above it by
+no more than luck explains: binomial tail ≥ 1 %); red team 0 false positives and 0 false negatives everywhere.
 
 Usage: python benchmarks/bench_rewards.py [--count 24] [--levels 0,5,10] [--mode certified]
 """
@@ -58,6 +58,18 @@ def renderers(family: str, problems: list[lf.LabelledProblem], mode: str) -> lis
     return names
 
 
+def consistent(rewards: list[float], p: float, alpha: float = 0.01) -> bool:
+    """The random baseline's mean is at or below its chance ``p``, or above it by no more than
+    luck explains: the binomial chance of at least as many full rewards in as many tries is
+    ≥ ``alpha`` (one lucky hit in 24 at p = 1/512 is 4.6 % likely, not a leak)."""
+    n = len(rewards)
+    if sum(rewards) / n <= p:
+        return True
+    hits = sum(1 for r in rewards if r > 0)
+    tail = sum(math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(hits, n + 1))
+    return tail >= alpha
+
+
 def cell(items: list[lf.Item], mode: str) -> dict[str, object]:
     consts: dict[str, list[float]] = {}
     rand, chance, fp, fn, tried = [], [], [], [], 0
@@ -78,13 +90,12 @@ def cell(items: list[lf.Item], mode: str) -> dict[str, object]:
                 fn.append(name)
     means = {k: sum(v) / len(v) for k, v in consts.items()}
     p = sum(chance) / len(chance)
-    slack = 2 * math.sqrt(p * (1 - p) / len(items))
     return {
         "constants": means,
         "worst": max(means.values()),
         "random": sum(rand) / len(rand),
         "chance": p,
-        "random_ok": sum(rand) / len(rand) <= p + slack,
+        "random_ok": consistent(rand, p),
         "fp": sorted(set(fp)),
         "fn": sorted(set(fn)),
         "tried": tried,
@@ -145,7 +156,7 @@ def main() -> None:
         + ("met" if not bad_const else f"NOT met on {len(bad_const)}: {bad_const[:8]}")
     )
     print(
-        "target: random baseline ≤ its chance rate (+ 2 s.e.) — "
+        "target: random baseline ≤ its chance rate (binomial tail ≥ 1 %) — "
         + ("met" if not bad_rand else f"NOT met on {len(bad_rand)}: {bad_rand[:8]}")
     )
     print(
