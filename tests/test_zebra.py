@@ -374,3 +374,37 @@ def test_zebralogic_table1_in_the_papers_layout(tmp_path) -> None:
     assert float(row[7]) == round(100 * right / total, 1)
     silent = sum(r["answer"]["parse_error"] is not None for r in recs)
     assert silent == 1 and float(row[8]) == round(100 * silent / 6, 1)
+
+
+def test_z3_conflicts_cached_by_content_give_identical_statistics(tmp_path, monkeypatch) -> None:
+    """The Z3 conflicts measure (the paper's 32 shuffled runs) is kept by content: the same
+    seeds give byte-identical problems with the cache off, filling it, and reading it back —
+    and reading it back runs no Z3 at all."""
+    import json as _json
+    import time as _time
+
+    from logicforge.families.zebra import generate as zg
+
+    params = {"n_houses": 4, "n_attributes": 3, "z3_runs": 32}
+
+    def dump() -> list[str]:
+        ps = lf.generate("zebra", params, count=4, seed=11)
+        return [p.model_dump_json() for p in ps]
+
+    monkeypatch.setenv("LOGICFORGE_CACHE_DIR", "off")
+    plain = dump()
+    monkeypatch.setenv("LOGICFORGE_CACHE_DIR", str(tmp_path))
+    t0 = _time.perf_counter()
+    filled = dump()
+    cold = _time.perf_counter() - t0
+    assert filled == plain
+    files = list((tmp_path / "z3").rglob("*.json"))
+    assert len(files) == 4 and all("z3_conflicts" in _json.loads(f.read_text()) for f in files)
+    monkeypatch.setattr(zg, "Z3_TIMEOUT_MS", zg.Z3_TIMEOUT_MS)  # same key: nothing else changed
+    calls = []
+    real = zg._z3_cache_put
+    monkeypatch.setattr(zg, "_z3_cache_put", lambda k, o: calls.append(k) or real(k, o))
+    assert dump() == plain and not calls  # every measurement read back, none recomputed
+    assert cold >= 0
+    first = _json.loads(plain[0])["metadata"]
+    assert first["z3_conflicts"] is not None
