@@ -4,8 +4,9 @@ figures; asserts nothing.
 For every solution-puzzle family (sudoku, futoshiki, binairo, lightsout, knights, xorsat, … —
 every family that names an example): ms per certified-unique puzzle at levels 0, 5 and 10. Then, where reasoning-gym has the same task, both
 generators on matched settings, as the median of interleaved rounds (so a busy machine slows
-both sides alike): logicforge's puzzle is proved unique twice (two solvers), reasoning-gym's as
-its own generator does it (its sudoku and futoshiki by backtracking; knights and knaves by
+both sides alike): logicforge's puzzle is proved unique (sudoku 9×9 and futoshiki by two
+solvers, 4×4 sudoku and knights by enumerating every grid / assignment at once), reasoning-gym's
+as its own generator does it (its sudoku and futoshiki by backtracking; knights and knaves by
 enumeration).
 
 Usage: python benchmarks/bench_puzzles.py [--count 40] [--rounds 3]

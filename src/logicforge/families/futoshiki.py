@@ -63,9 +63,10 @@ def rules(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(map(tuple, cl))
 
 
-def less(n: int, a: tuple[int, int], b: tuple[int, int]) -> list[list[int]]:
+@functools.lru_cache(maxsize=4096)
+def less(n: int, a: tuple[int, int], b: tuple[int, int]) -> tuple[tuple[int, int], ...]:
     """Clauses for value(a) < value(b)."""
-    return [[-_var(n, *a, u), -_var(n, *b, w)] for u in range(n) for w in range(u + 1)]
+    return tuple((-_var(n, *a, u), -_var(n, *b, w)) for u in range(n) for w in range(u + 1))
 
 
 _cell = cell_index  # the name the Latin-square families import
@@ -76,7 +77,7 @@ def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     cl = list(rules(n))
     cl += [(_var(n, *_cell(k), int(v) - 1),) for k, v in d["givens"].items()]
     for a, b in d["less"]:
-        cl += map(tuple, less(n, _cell(a), _cell(b)))
+        cl += less(n, _cell(a), _cell(b))
 
     decode = digit_decode(n, _var)
 
@@ -159,7 +160,16 @@ class FutoshikiFamily:
         ineq = [(a, b) if sq[a[0]][a[1]] < sq[b[0]][b[1]] else (b, a) for a, b in pairs]
         sol_lits = [_var(n, i, j, sq[i][j] - 1) for i in range(n) for j in range(n)]
         clues = [[[lit]] for lit in sol_lits] + [less(n, a, b) for a, b in ineq]
-        kept = minimal_clues(rules(n), n**3, clues, sol_lits, rng, keep_at_least=p.n_clues)
+        kept = minimal_clues(
+            rules(n),
+            n**3,
+            clues,
+            sol_lits,
+            rng,
+            keep_at_least=p.n_clues,
+            warm=True,
+            solver="glucose4",
+        )
         name = lambda c: f"r{c[0] + 1}c{c[1] + 1}"  # noqa: E731
         givens = {cells[k]: sq[k // n][k % n] for k in kept if k < n * n}
         lt = [[name(a), name(b)] for a, b in (ineq[k - n * n] for k in kept if k >= n * n)]
@@ -170,7 +180,14 @@ class FutoshikiFamily:
         }  # fmt: skip
         cnf, _ = encode(data)
         primary = list(range(1, n**3 + 1))
-        certify_unique(cnf, primary, [v if v in set(sol_lits) else -v for v in primary])
+        lits = set(sol_lits)
+        certify_unique(
+            cnf,
+            primary,
+            [v if v in lits else -v for v in primary],
+            base=rules(n),
+            solver="minisat22",
+        )
         certify(check(data, data["solution"]) == "", "the solution keeps every rule")
         meta = {"size": n, "n_givens": len(givens), "n_inequalities": len(lt)}
         return data, "SAT", {"solver": "minisat22+glucose4", "unique": True}, meta

@@ -7,13 +7,16 @@ A statement is a small formula over "X is a knight" atoms: ``is`` (X is a knight
 and Y is a knight), ``count`` (exactly k of us are knights). Person i's constraint is
 K_i ↔ statement_i. Construction: a hidden assignment and random statements from the item's
 stream, redrawn (at most ``max_attempts`` times) until the constraints have exactly one model
-— the hidden one, proved by one solver with the model excluded and again from scratch by
-another (:func:`~logicforge.kinds.puzzle.certify_unique`); the tests enumerate all 2^n
-assignments.
+— the hidden one, proved by evaluating every constraint on all 2^n assignments at once
+(:func:`models`: each atom a 2^n-bit truth table, the constraints their bitwise conjunction);
+the tests enumerate the assignments one by one and count the models of the SAT encoding
+(:func:`encode`) with a solver.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +24,7 @@ import numpy as np
 
 from ..errors import ConfigError, GenerationError, certify
 from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, certify_unique, register_puzzle
+from ..kinds.puzzle import PuzzleKind, register_puzzle
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
@@ -49,6 +52,50 @@ def holds(st: dict[str, Any], k: dict[str, bool]) -> bool:
         "iff": k[st["a"]] == k[st["b"]],
         "xor": k[st["a"]] != k[st["b"]],
     }[t]
+
+
+@functools.lru_cache(maxsize=16)
+def _tables(n: int) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """All-ones over the 2^n assignments (assignment a: person i is a knight iff bit i of a is
+    set), person i's "is a knight" table, and the table of "exactly k are knights" per k."""
+    full = (1 << (1 << n)) - 1
+    knight = tuple(sum(1 << a for a in range(1 << n) if a >> i & 1) for i in range(n))
+    count = tuple(sum(1 << a for a in range(1 << n) if a.bit_count() == k) for k in range(n + 1))
+    return full, knight, count
+
+
+def models(people: list[str], statements: list[dict[str, Any]]) -> int:
+    """The assignments that keep every constraint K_i ↔ statement_i, as a 2^n-bit set: bit a is
+    set iff assignment a (person i a knight iff bit i of a) is a model.
+
+    Example:
+        >>> models(["Alice", "Bob"], [{"type": "is", "a": "Bob", "role": "knave"},
+        ...                           {"type": "iff", "a": "Alice", "b": "Bob"}])
+        2
+    """
+    full, knight, count = _tables(len(people))
+    at = {p: knight[i] for i, p in enumerate(people)}
+
+    def atom(x: str, role: str) -> int:
+        return at[x] if role == "knight" else full ^ at[x]
+
+    fits = full
+    for p, st in zip(people, statements, strict=True):
+        t = st["type"]
+        if t == "is":
+            s = atom(st["a"], st["role"])
+        elif t == "count":
+            s = count[st["k"]]
+        elif t == "and":
+            s = atom(st["a"], st["ra"]) & atom(st["b"], st["rb"])
+        elif t == "or":
+            s = atom(st["a"], st["ra"]) | atom(st["b"], st["rb"])
+        elif t == "iff":
+            s = full ^ at[st["a"]] ^ at[st["b"]]
+        else:  # xor
+            s = at[st["a"]] ^ at[st["b"]]
+        fits &= full ^ at[p] ^ s  # K_p ↔ s
+    return fits
 
 
 def check(d: dict[str, Any], sol: dict[str, str]) -> str:
@@ -157,23 +204,35 @@ class KnightsParams:
             raise ConfigError("max_attempts", self.max_attempts, "must be an integer in 1..100000")
 
 
-def _statement(rng: np.random.Generator, me: str, people: list[str]) -> dict[str, Any]:
-    t = KINDS[int(rng.integers(len(KINDS)))]
-    others = [p for p in people if p != me]
-    pick = lambda pool: pool[int(rng.integers(len(pool)))]  # noqa: E731
-    role = lambda: "knight" if rng.random() < 0.5 else "knave"  # noqa: E731
+def _statement(u: list[float], me: str, but: dict[str, list[str]]) -> dict[str, Any]:
+    """A random statement for ``me`` from five uniforms in [0, 1): its type, the people it is
+    about and the roles it names (``but[x]``: everyone except x)."""
+    t = KINDS[int(u[0] * len(KINDS))]
     if t == "count":
-        return {"type": "count", "a": me, "k": int(rng.integers(len(people) + 1))}
+        return {"type": "count", "a": me, "k": int(u[1] * (len(but) + 1))}
+    others = but[me]
     if t == "is":
-        return {"type": "is", "a": pick(others), "role": role()}
-    a = pick(others)
-    b = pick([p for p in people if p != a])
-    st: dict[str, Any] = {"type": t, "a": a, "b": b}
+        return {"type": "is", "a": others[int(u[1] * len(others))], "role": _role(u[3])}
+    a = others[int(u[1] * len(others))]
+    rest = but[a]
+    st: dict[str, Any] = {"type": t, "a": a, "b": rest[int(u[2] * len(rest))]}
     if t in ("and", "or"):
-        st |= {"ra": role(), "rb": role()}
+        st |= {"ra": _role(u[3]), "rb": _role(u[4])}
     return st
 
 
+def _role(u: float) -> str:
+    return "knight" if u < 0.5 else "knave"
+
+
+def _uniforms(rng: np.random.Generator, first: list[list[float]]) -> Iterator[list[float]]:
+    """Up to 48 draws of five uniforms: the four in ``first``, then four per call."""
+    yield from first
+    for _ in range(11):
+        yield from rng.random((4, 5)).tolist()
+
+
+_BITS = tuple(1 << i for i in range(len(NAMES)))
 LEVEL_PEOPLE = (7, 7, 7, 8, 8, 8, 9, 9, 10, 11, 12)
 
 
@@ -199,20 +258,26 @@ class KnightsFamily:
     def generate(
         self, p: KnightsParams, rng: np.random.Generator
     ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
-        from ..logic.sat import new_solver
-
         people = list(NAMES[: p.n_people])
+        but = {q: [x for x in people if x != q] for q in people}
         for attempt in range(1, p.max_attempts + 1):
-            hidden = {q: bool(rng.random() < 0.5) for q in people}
-            sts = []
-            for q in people:  # a statement whose truth matches the speaker's kind
-                for _ in range(50):
-                    st = _statement(rng, q, people)
+            hidden = {
+                q: u < 0.5 for q, u in zip(people, rng.random(len(people)).tolist(), strict=True)
+            }
+            sts, first = [], rng.random((len(people), 4, 5)).tolist()
+            for q, tries in zip(people, first, strict=True):  # a statement true iff q is a knight
+                for u in _uniforms(rng, tries):
+                    st = _statement(u, q, but)
                     if holds(st, hidden) == hidden[q]:
                         sts.append(st)
                         break
             if len(sts) < len(people):
                 continue
+            fits = models(people, sts)
+            me = sum(bit for bit, q in zip(_BITS, people, strict=False) if hidden[q])
+            certify(fits >> me & 1 == 1, "the hidden assignment keeps every statement")
+            if fits != 1 << me:
+                continue  # another assignment fits too: draw again
             sol = {q: "knight" if hidden[q] else "knave" for q in people}
             data = {
                 "cells": people,
@@ -220,19 +285,9 @@ class KnightsFamily:
                 "statements": sts,
                 "solution": sol,
             }
-            cnf, _ = encode(data)
-            lits = [i + 1 if hidden[q] else -(i + 1) for i, q in enumerate(people)]
-            with new_solver("minisat22", cnf.clauses) as s:
-                certify(
-                    bool(s.solve(assumptions=lits)), "the hidden assignment keeps every statement"
-                )
-                s.add_clause([-x for x in lits])
-                if s.solve():
-                    continue  # another assignment fits too: draw again
-            certify_unique(cnf, list(range(1, len(people) + 1)), lits)
             certify(check(data, sol) == "", "the solution keeps every statement")
             meta = {"n_people": len(people), "n_knights": sum(hidden.values()), "attempts": attempt}
-            return data, "SAT", {"solver": "minisat22+glucose4", "unique": True}, meta
+            return data, "SAT", {"solver": "truth-table", "unique": True}, meta
         raise GenerationError(
             f"{NAME}: no puzzle with one solution in {p.max_attempts} draws; raise max_attempts"
         )

@@ -108,7 +108,14 @@ class LatinSquareFamily:
         sq = latin_square(n, rng)
         lits = [_var(n, i, j, sq[i][j] - 1) for i in range(n) for j in range(n)]
         kept = minimal_clues(
-            rules(n), n**3, [[[x]] for x in lits], lits, rng, keep_at_least=p.n_givens
+            rules(n),
+            n**3,
+            [[[x]] for x in lits],
+            lits,
+            rng,
+            keep_at_least=p.n_givens,
+            warm=True,
+            solver="glucose4",
         )
         cells = grid_cells(n, n)
         data: dict[str, Any] = {
@@ -118,7 +125,14 @@ class LatinSquareFamily:
         }  # fmt: skip
         cnf, _ = encode(data)
         primary = list(range(1, n**3 + 1))
-        certify_unique(cnf, primary, [v if v in set(lits) else -v for v in primary])
+        sol = set(lits)
+        certify_unique(
+            cnf,
+            primary,
+            [v if v in sol else -v for v in primary],
+            base=rules(n),
+            solver="minisat22",
+        )
         certify(check(data, data["solution"]) == "", "the square keeps every rule")
         return (
             data,

@@ -5,9 +5,11 @@ Construction: a full grid from the canonical pattern ``(c·(i mod r) + ⌊i / r�
 under random symmetries (digits relabelled, rows within bands, bands, columns within stacks,
 stacks — all drawn from the item's stream); then the givens are removed one at a time in a
 random order while the solution stays unique (:func:`~logicforge.kinds.puzzle.minimal_clues`),
-down to ``n_givens`` or until no given can go. Uniqueness is proved again from scratch by
-another solver (:func:`~logicforge.kinds.puzzle.certify_unique`); the tests count the solutions
-with OR-Tools CP-SAT, a different model and solver.
+down to ``n_givens`` or until no given can go. Uniqueness is proved again by another solver
+(:func:`~logicforge.kinds.puzzle.certify_unique`). At 4 × 4 the same removal is decided on all
+288 grids at once instead (:func:`grids4`: a grid per bit; the grids a clue set allows are the
+AND of its clues' bit sets, and unique means one bit), which gives the same givens. The tests
+count the solutions with OR-Tools CP-SAT, a different model and solver.
 
 Encoding: x(i, j, v) = (i·n + j)·n + v + 1 (0-based); each cell one value, each row, column and
 box each value once.
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +51,7 @@ def _var(n: int, i: int, j: int, v: int) -> int:
     return (i * n + j) * n + v + 1
 
 
+@functools.lru_cache(maxsize=16)
 def groups(n: int) -> list[list[tuple[int, int]]]:
     """The rows, columns and boxes of an n × n sudoku (0-based cells)."""
     r, c = BOXES[n]
@@ -116,6 +120,66 @@ def full_grid(n: int, rng: np.random.Generator) -> list[list[int]]:
     return grid
 
 
+@functools.lru_cache(maxsize=1)
+def grids4() -> tuple[dict[tuple[int, ...], int], tuple[tuple[int, ...], ...]]:
+    """Every 4 × 4 sudoku grid (values 1 … 4, cells row by row), found by exhaustive
+    backtracking and checked (there are 288), and for each cell and value the set of grids
+    holding that value there, as a 288-bit integer (bit g for grid g): the grids as a map to
+    their bit, and the sets."""
+    gs = groups(4)
+    of = [[k for k, g in enumerate(gs) if (i, j) in g] for i in range(4) for j in range(4)]
+    found: list[tuple[int, ...]] = []
+    cells = [0] * 16
+
+    def fill(c: int) -> None:
+        if c == 16:
+            found.append(tuple(cells))
+            return
+        for v in range(1, 5):
+            if all(cells[i * 4 + j] != v for k in of[c] for i, j in gs[k] if i * 4 + j < c):
+                cells[c] = v
+                fill(c + 1)
+        cells[c] = 0
+
+    fill(0)
+    certify(len(found) == len(set(found)) == 288, "there are 288 4 × 4 sudoku grids")
+    for grid in found:
+        certify(check_rows4(grid), "every enumerated grid keeps the rules")
+    masks = tuple(
+        tuple(sum(1 << g for g, grid in enumerate(found) if grid[c] == v) for v in range(5))
+        for c in range(16)
+    )
+    return {grid: g for g, grid in enumerate(found)}, masks
+
+
+def check_rows4(grid: Sequence[int]) -> bool:
+    return all(sorted(grid[i * 4 + j] for i, j in g) == [1, 2, 3, 4] for g in groups(4))
+
+
+def _drop4(grid: list[list[int]], rng: np.random.Generator, keep: int) -> list[int]:
+    """:func:`~logicforge.kinds.puzzle.minimal_clues` for a 4 × 4 grid, decided on every grid
+    at once: the same random order (one permutation of the 16 cells), the same greedy."""
+    found, masks = grids4()
+    mine = [masks[k][grid[k // 4][k % 4]] for k in range(16)]
+    me = found[tuple(v for row in grid for v in row)]
+
+    def allowed(ks: Sequence[int]) -> int:
+        out = (1 << len(found)) - 1
+        for k in ks:
+            out &= mine[k]
+        return out
+
+    certify(allowed(range(16)) == 1 << me, "the full grid fixes itself")
+    kept = list(range(16))
+    for i in rng.permutation(16).tolist():
+        if len(kept) <= keep:
+            break
+        if allowed([k for k in kept if k != i]) == 1 << me:
+            kept.remove(i)
+    certify(allowed(kept) == 1 << me, "the givens allow one grid, the solution")
+    return kept
+
+
 @dataclass(frozen=True)
 class SudokuParams:
     size: int = 4
@@ -169,23 +233,52 @@ class SudokuFamily:
     ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         n = p.size
         grid = full_grid(n, rng)
+        if n == 4:  # decided on all 288 grids at once: the proof is the enumeration
+            data = _data(n, grid, _drop4(grid, rng, p.n_givens))
+            return _emit(data, "enumeration")
         sol_lits = [_var(n, i, j, grid[i][j] - 1) for i in range(n) for j in range(n)]
         clues = [[[lit]] for lit in sol_lits]
-        kept = minimal_clues(rules(n), n**3, clues, sol_lits, rng, keep_at_least=p.n_givens)
-        cells = grid_cells(n, n)
-        givens = {cells[k]: grid[k // n][k % n] for k in kept}
-        data: dict[str, Any] = {
-            "rows": n, "cols": n, "box": list(BOXES[n]), "cells": cells,
-            "domain": [str(v) for v in range(1, n + 1)], "givens": givens,
-            "solution": {cells[k]: str(grid[k // n][k % n]) for k in range(n * n)},
-        }  # fmt: skip
+        kept = minimal_clues(
+            rules(n),
+            n**3,
+            clues,
+            sol_lits,
+            rng,
+            keep_at_least=p.n_givens,
+            warm=True,
+            solver="glucose4",
+        )
+        data = _data(n, grid, kept)
         cnf, _ = encode(data)
         primary = list(range(1, n**3 + 1))
-        full = [v if v in set(sol_lits) else -v for v in primary]
-        certify_unique(cnf, primary, full)
-        certify(check(data, data["solution"]) == "", "the solution keeps every rule")
-        meta = {"size": n, "n_givens_actual": len(givens), "n_empty": n * n - len(givens)}
-        return data, "SAT", {"solver": "minisat22+glucose4", "unique": True}, meta
+        lits = set(sol_lits)
+        certify_unique(
+            cnf,
+            primary,
+            [v if v in lits else -v for v in primary],
+            base=rules(n),
+            solver="minisat22",
+        )
+        return _emit(data, "minisat22+glucose4")
+
+
+def _data(n: int, grid: list[list[int]], kept: Sequence[int]) -> dict[str, Any]:
+    cells = grid_cells(n, n)
+    return {
+        "rows": n, "cols": n, "box": list(BOXES[n]), "cells": cells,
+        "domain": [str(v) for v in range(1, n + 1)],
+        "givens": {cells[k]: grid[k // n][k % n] for k in kept},
+        "solution": {cells[k]: str(grid[k // n][k % n]) for k in range(n * n)},
+    }  # fmt: skip
+
+
+def _emit(
+    data: dict[str, Any], proof: str
+) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    certify(check(data, data["solution"]) == "", "the solution keeps every rule")
+    n, k = data["rows"], len(data["givens"])
+    meta = {"size": n, "n_givens_actual": k, "n_empty": n * n - k}
+    return data, "SAT", {"solver": proof, "unique": True}, meta
 
 
 def _grid_text(d: dict[str, Any]) -> str:

@@ -278,3 +278,107 @@ def solve_within(cnf: CNF, conflicts: int, assumptions: Sequence[int] = ()) -> S
         val = {abs(x): x > 0 for x in s.get_model() or []}
         model = tuple(v if val.get(v, False) else -v for v in range(1, cnf.num_vars + 1))
         return Solution("SAT", model, st, "minisat22", elapsed)
+
+
+# -- warm solvers: a constant rule set loaded once per thread ------------------------------------
+
+WARM_USES = 256  # a warm solver is rebuilt after this many uses (retired clauses pile up)
+_WARM_SLOTS = 8  # rule sets kept warm per thread (least recently used dropped first)
+_warm = threading.local()
+
+
+class WarmSolver:
+    """A solver holding a constant rule set ``base`` over variables 1 … ``n_vars``, reused from
+    call to call: per-use clauses go behind fresh selector variables (above every variable used
+    so far) and are retired when the use ends, so no use sees another's clauses. Only clauses
+    over the rules' own variables may be added — an auxiliary variable of one use could
+    otherwise be a retired selector of another. Answers are the same as a fresh solver's (the
+    clauses it keeps learning are consequences of the rules); models may differ, so a warm
+    solver is for yes/no questions.
+
+    Example:
+        >>> rules = ((1, 2), (-1, -2))           # exactly one of x1, x2
+        >>> with warm_solver("minisat22", rules, 2) as w:
+        ...     w.solve([w.guard([[1]])]), w.solve([w.guard([[1], [2]])])
+        (True, False)
+    """
+
+    __slots__ = ("base", "n_vars", "solver", "top", "live", "uses", "fixed")
+
+    def __init__(self, name: str, base: Sequence[Sequence[int]], n_vars: int) -> None:
+        self.base, self.n_vars = base, n_vars
+        self.solver = new_solver(name, base)
+        self.top = max(n_vars, self.solver.nof_vars())
+        self.live: list[int] = []
+        self.uses = 0
+        self.fixed: dict[tuple[tuple[int, ...], ...], int] = {}
+
+    def guard(self, clauses: Iterable[Sequence[int]]) -> int:
+        """Add ``clauses`` behind a fresh selector; return it (assume it to switch them on)."""
+        self.top += 1
+        sel = self.top
+        n, guarded = self.n_vars, []
+        for c in clauses:
+            if not c or max(c) > n or min(c) < -n or 0 in c:
+                raise ConfigError(
+                    "clause", list(c), f"a warm solver takes clauses over variables 1..{n}"
+                )
+            guarded.append([-sel, *c])
+        add_clauses(self.solver, guarded)
+        self.live.append(sel)
+        return sel
+
+    def switch(self, clauses: tuple[tuple[int, ...], ...]) -> int:
+        """The selector of a clause set that recurs from use to use (a clue of a fixed shape):
+        added behind its own selector the first time and kept, so later uses only assume it.
+        Unassumed, it constrains nothing."""
+        sel = self.fixed.get(clauses)
+        if sel is None:
+            sel = self.guard(clauses)
+            self.live.pop()  # kept across uses, not retired
+            self.fixed[clauses] = sel
+        return sel
+
+    def solve(self, assumptions: Sequence[int] = ()) -> bool:
+        return bool(self.solver.solve(assumptions=list(assumptions)))
+
+    def release(self) -> None:
+        """Retire this use's selectors for good."""
+        add_clauses(self.solver, [[-s] for s in self.live])
+        self.live.clear()
+        self.uses += 1
+
+
+class warm_solver:  # noqa: N801 - a context manager used like a function
+    """The calling thread's :class:`WarmSolver` for ``(name, base, n_vars)`` (``base`` a
+    process-lifetime constant, e.g. an ``lru_cache``'d rule tuple: it is keyed by identity and
+    held, so the key stays unique), released on exit; dropped if the use raised."""
+
+    def __init__(self, name: str, base: Sequence[Sequence[int]], n_vars: int) -> None:
+        self.key = (name, id(base), n_vars)
+        self.args = (name, base, n_vars)
+        self.w: WarmSolver | None = None
+
+    def __enter__(self) -> WarmSolver:
+        cache: dict[tuple[str, int, int], WarmSolver] = _warm.__dict__.setdefault("cache", {})
+        w = cache.pop(self.key, None)
+        if w is not None and w.uses >= WARM_USES:
+            w.solver.delete()
+            w = None
+        if w is None:
+            w = WarmSolver(*self.args)
+        cache[self.key] = w  # most recently used last
+        while len(cache) > _WARM_SLOTS:
+            cache.pop(next(iter(cache))).solver.delete()
+        self.w = w
+        return w
+
+    def __exit__(self, exc_type: object, *_: object) -> None:
+        w, cache = self.w, _warm.__dict__.get("cache", {})
+        if w is None:
+            return
+        if exc_type is None:
+            w.release()
+        elif cache.get(self.key) is w:  # a use that raised may have left clauses switched on
+            del cache[self.key]
+            w.solver.delete()
