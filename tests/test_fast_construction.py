@@ -68,9 +68,11 @@ def test_a_warm_solver_answers_as_a_fresh_one_use_after_use() -> None:
 
 def test_a_warm_solver_takes_only_the_rules_variables_and_is_dropped_after_an_error() -> None:
     rules = sudoku.rules(4)
-    with pytest.raises(ConfigError, match="variables 1..64"):
-        with warm_solver("minisat22", rules, 64) as w:
-            w.guard([[65]])
+    with (
+        pytest.raises(ConfigError, match="variables 1..64"),
+        warm_solver("minisat22", rules, 64) as w,
+    ):
+        w.guard([[65]])
     with warm_solver("minisat22", rules, 64) as w2:
         assert w2 is not w  # a use that raised never hands its solver on
         assert w2.solve([w2.guard([[1], [2]])]) is False  # r1c1 cannot be 1 and 2

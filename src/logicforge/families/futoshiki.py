@@ -168,7 +168,7 @@ class FutoshikiFamily:
             rng,
             keep_at_least=p.n_clues,
             warm=True,
-            solver="glucose4",
+            solver="cadical153",
         )
         name = lambda c: f"r{c[0] + 1}c{c[1] + 1}"  # noqa: E731
         givens = {cells[k]: sq[k // n][k % n] for k in kept if k < n * n}
@@ -190,7 +190,7 @@ class FutoshikiFamily:
         )
         certify(check(data, data["solution"]) == "", "the solution keeps every rule")
         meta = {"size": n, "n_givens": len(givens), "n_inequalities": len(lt)}
-        return data, "SAT", {"solver": "minisat22+glucose4", "unique": True}, meta
+        return data, "SAT", {"solver": "cadical153+minisat22", "unique": True}, meta
 
 
 def _board(d: dict[str, Any]) -> str:

@@ -42,16 +42,15 @@ def holds(st: dict[str, Any], k: dict[str, bool]) -> bool:
     t = st["type"]
     if t == "is":
         return k[st["a"]] == (st["role"] == "knight")
-    a = k[st["a"]] == (st.get("ra", "knight") == "knight")
     if t == "count":
         return sum(k.values()) == st["k"]
-    b = k[st["b"]] == (st.get("rb", "knight") == "knight")
-    return {
-        "and": a and b,
-        "or": a or b,
-        "iff": k[st["a"]] == k[st["b"]],
-        "xor": k[st["a"]] != k[st["b"]],
-    }[t]
+    if t == "iff":
+        return k[st["a"]] == k[st["b"]]
+    if t == "xor":
+        return k[st["a"]] != k[st["b"]]
+    a = k[st["a"]] == (st["ra"] == "knight")
+    b = k[st["b"]] == (st["rb"] == "knight")
+    return (a and b) if t == "and" else (a or b)
 
 
 @functools.lru_cache(maxsize=16)

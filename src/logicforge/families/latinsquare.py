@@ -115,7 +115,7 @@ class LatinSquareFamily:
             rng,
             keep_at_least=p.n_givens,
             warm=True,
-            solver="glucose4",
+            solver="cadical153",
         )
         cells = grid_cells(n, n)
         data: dict[str, Any] = {
@@ -137,7 +137,7 @@ class LatinSquareFamily:
         return (
             data,
             "SAT",
-            {"solver": "minisat22+glucose4", "unique": True},
+            {"solver": "cadical153+minisat22", "unique": True},
             {"size": n, "n_givens_actual": len(kept)},
         )
 

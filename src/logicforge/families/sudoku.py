@@ -246,7 +246,7 @@ class SudokuFamily:
             rng,
             keep_at_least=p.n_givens,
             warm=True,
-            solver="glucose4",
+            solver="cadical153",
         )
         data = _data(n, grid, kept)
         cnf, _ = encode(data)
@@ -259,7 +259,7 @@ class SudokuFamily:
             base=rules(n),
             solver="minisat22",
         )
-        return _emit(data, "minisat22+glucose4")
+        return _emit(data, "cadical153+minisat22")
 
 
 def _data(n: int, grid: list[list[int]], kept: Sequence[int]) -> dict[str, Any]:

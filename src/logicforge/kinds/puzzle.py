@@ -426,7 +426,9 @@ def certify_unique(
             if not all(unit):
                 on.append(w.guard([c for c, u in zip(rest, unit, strict=True) if not u]))
             certify(w.solve(on), "the puzzle must have a solution")
-            certify(not w.solve([*on, w.guard([flip])]), "the puzzle must have exactly one solution")
+            certify(
+                not w.solve([*on, w.guard([flip])]), "the puzzle must have exactly one solution"
+            )
         return
     with new_solver(solver, cnf.clauses) as s:
         certify(bool(s.solve(assumptions=list(solution))), "the solution must satisfy the puzzle")
