@@ -66,15 +66,24 @@ def generate_mixture(
     count: int,
     seed: int = 0,
     level: int | None = None,
+    calibrated: bool = False,
 ) -> list[LabelledProblem]:
     """``count`` problems drawn across families in proportion to ``weights`` (largest-remainder
     counts, so they sum to ``count``), each family from its own seed stream, interleaved in a
     seeded order: the same call gives the same list.
 
+    With ``calibrated=True`` (and a ``level``), each family is drawn at the native level that
+    the shipped calibration (:mod:`logicforge.calibration`) puts at ``level``, so the mixture's
+    tasks are of like difficulty to the reference solver; each problem records
+    ``metadata["level"]`` (its family's own level) and ``metadata["calibrated_level"]``.
+
     Example:
         >>> ps = generate_mixture({"ksat/random": 2, "zebra": 1}, count=6, seed=0, level=1)
         >>> sorted(p.family for p in ps), {p.metadata["level"] for p in ps}
         (['ksat/random', 'ksat/random', 'ksat/random', 'ksat/random', 'zebra', 'zebra'], {1})
+        >>> ps = generate_mixture({"ksat/random": 1, "sudoku": 1}, 4, level=6, calibrated=True)
+        >>> {p.metadata["calibrated_level"] for p in ps}
+        {6}
     """
     import numpy as np
 
@@ -82,6 +91,10 @@ def generate_mixture(
 
     if not weights or any(not isinstance(w, int | float) or w < 0 for w in weights.values()):
         raise ConfigError("weights", dict(weights), "must map families to weights ≥ 0")
+    from .calibration import check_calibrated, native_level
+
+    if check_calibrated(calibrated) and level is None:
+        raise ConfigError("calibrated", calibrated, "needs a level (0..10) to calibrate")
     total = float(sum(weights.values()))
     if total <= 0:
         raise ConfigError("weights", dict(weights), "at least one weight must be > 0")
@@ -94,7 +107,15 @@ def generate_mixture(
         counts[i] += 1
     out: list[LabelledProblem] = []
     for j, (name, c) in enumerate(zip(names, counts, strict=True)):
-        if c:
+        if not c:
+            continue
+        if calibrated and level is not None:
+            tag = {"calibrated_level": level}
+            out += (
+                p.model_copy(update={"metadata": {**p.metadata, **tag}})
+                for p in generate_problems(name, {}, c, seed + j, level=native_level(name, level))
+            )
+        else:
             out += generate_problems(name, {}, c, seed + j, level=level)
     order = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(0x313,))))
     return [out[i] for i in order.permutation(len(out))]
