@@ -383,7 +383,7 @@ def test_z3_conflicts_cached_by_content_give_identical_statistics(tmp_path, monk
     import json as _json
     import time as _time
 
-    from logicforge.families.zebra import generate as zg
+    from logicforge.families.zebra import z3measure as zg
 
     params = {"n_houses": 4, "n_attributes": 3, "z3_runs": 32}
 

@@ -383,6 +383,7 @@ def cmd_suite(a: argparse.Namespace) -> int:
         progress=not a.quiet,
         cache=not a.no_cache,
         command=command_line(a.argv),
+        workers=a.workers,
         summary=summary,
     )
     print(f"report: {path}")
@@ -611,6 +612,10 @@ def build_parser() -> argparse.ArgumentParser:
     su.add_argument("--count", type=positive, help="replace every block's formulas per point")
     su.add_argument("--writer", help="replace the story writer model (story renderers)")
     su.add_argument("--concurrency", type=natural, default=8)
+    su.add_argument(
+        "--workers", type=natural, default=1,
+        help="processes generating the problems (the same problems as one, faster)",
+    )  # fmt: skip
     su.add_argument("--no-cache", action="store_true")
     su.add_argument("--quiet", action="store_true")
     su.set_defaults(fn=cmd_suite)

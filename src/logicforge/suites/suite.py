@@ -391,6 +391,7 @@ def expand_problems(
     *,
     sample: int | None = None,
     weights: list[float] | None = None,
+    workers: int = 1,
 ) -> list[Any]:
     """Generate every problem of the suite (sweeps annotated, pairs made) and apply each variant;
     pairing counts (pairs, skipped sources) are appended to ``notes``.
@@ -399,7 +400,8 @@ def expand_problems(
     point (a data block its first ``sample`` rows) and skips the family's measurement-only
     parameters (:attr:`Family.measures`); ``weights`` then receives, per returned problem, how
     many problems of the full suite it stands for. The sampled problems are those the full
-    suite makes first, so their text is the text a run sends."""
+    suite makes first, so their text is the text a run sends. ``workers`` processes generate
+    the problems (the same ones as a single process makes)."""
     from ..families.base import expand_grid, generate_problems
 
     base: list[Any] = []
@@ -444,7 +446,7 @@ def expand_problems(
                     | {"formula_index": p.spawn_key[1]}
                 }
             )
-            for p in generate_problems(b.family, points, count, seed)
+            for p in generate_problems(b.family, points, count, seed, workers=workers)
         ]
         probs = _paired(b, bi, probs, notes)
         if b.edits:
@@ -617,11 +619,13 @@ def run_suite(
     cache: bool = True,
     command: str | None = None,
     summary: dict[str, Any] | None = None,
+    workers: int = 1,
 ) -> Path:
     """Generate, render, run every model and write the report; resumable (rerun to continue).
 
     ``command`` is the report's "Reproduce" line (default: the suite by name); ``summary``, when
-    given, receives each model's run counts (done, errors, their first messages, cached)."""
+    given, receives each model's run counts (done, errors, their first messages, cached);
+    ``workers`` processes generate the problems (the same problems as one, faster)."""
     from .. import api
     from ..models.base import Sampling
     from ..runner.store import write_jsonl
@@ -630,7 +634,7 @@ def run_suite(
     held = _held(out)  # the records already there, read once for both checks
     _check_models_in(out, suite, held)  # before any work
     notes: list[dict[str, Any]] = []
-    problems = expand_problems(suite, notes)
+    problems = expand_problems(suite, notes, workers=workers)
     _check_records_in(out, suite, problems, held)  # before anything in the folder is rewritten
     before = (out / "problems.jsonl").read_bytes() if (out / "problems.jsonl").is_file() else None
     write_jsonl(out / "problems.jsonl", problems)

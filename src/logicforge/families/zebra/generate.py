@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -31,11 +30,11 @@ from ..levels import Levels
 from .clues import TYPES, Clue
 from .encoding import clue_clauses, size_pool, structure_clauses, var
 from .pool import ATTRIBUTES
+from .z3measure import Z3_MEASURE, Z3_TIMEOUT_MS, z3_cache_dir, z3_complexity  # noqa: F401
 
 NAME = "zebra"
 KIND = "zebra"
 ALL_TYPES = tuple(TYPES)
-Z3_TIMEOUT_MS = 10_000  # per Z3 run of the complexity measure
 SIZE_GROUPS = [(1e3, "Small"), (1e6, "Medium"), (1e10, "Large"), (math.inf, "X-Large")]
 
 
@@ -127,132 +126,6 @@ def recheck(n: int, m: int, clues: list[Clue], pos: list[list[int]]) -> None:
         certify(s.solve(assumptions=hidden), "the hidden grid must satisfy every clue")
         s.add_clause([-x for x in hidden])
         certify(not s.solve(), "the puzzle must have exactly one solution")
-
-
-def z3_complexity(
-    n: int, m: int, clues: list[Clue], runs: int, rng: np.random.Generator
-) -> dict[str, float | None]:
-    """Mean Z3 conflicts, decisions and propagations over ``runs`` solves with the clues shuffled
-    and a fresh random seed each time (the paper's complexity measure, 32 runs there). Z3 encodes
-    each clue from its type's relation over house positions — the same single definition."""
-    try:
-        import z3
-    except ImportError:
-        raise ConfigError("z3_runs", runs, "needs z3: pip install 'logicforge[zebra]'") from None
-    # the stream's draws first (a seed and a clue order per run, in the order the runs used to
-    # draw them), so a cached result leaves the stream exactly where a computed one does
-    draws = [(int(rng.integers(2**31)), rng.permutation(len(clues)).tolist()) for _ in range(runs)]
-    key = _z3_key(z3.get_version_string(), n, m, clues, draws)
-    hit = _z3_cache_get(key)
-    if hit is not None:
-        return hit
-    totals = {"conflicts": 0.0, "decisions": 0.0, "propagations": 0.0}
-    timeouts = 0
-    reported = True
-    for seed, order in draws:
-        ctx = z3.Context()  # a fresh context per run: Z3's statistics depend on its history
-        pos = [[z3.Int(f"p{a}_{v}", ctx) for v in range(n)] for a in range(m)]
-        s = z3.Solver(ctx=ctx)
-        s.set("random_seed", seed)
-        s.set("timeout", Z3_TIMEOUT_MS)  # a run past it counts its work so far and is reported
-        for a in range(m):
-            s.add(z3.Distinct(pos[a]), *[z3.And(x >= 0, x < n) for x in pos[a]])
-        for i in order:
-            c = clues[i]
-            t = TYPES[c.type]
-            p = pos[c.a[0]][c.a[1]]
-            if isinstance(c.second, int):
-                s.add(z3.Or([p == h for h in range(n) if t.holds(h, c.second)]))
-            else:
-                q = pos[c.second[0]][c.second[1]]
-                s.add(
-                    z3.Or(
-                        [
-                            z3.And(p == h1, q == h2)
-                            for h1 in range(n)
-                            for h2 in range(n)
-                            if t.holds(h1, h2)
-                        ]
-                    )
-                )
-        res = s.check()
-        if res == z3.unknown:
-            timeouts += 1
-        else:
-            certify(res == z3.sat, "a certified puzzle has a solution")
-        st = s.statistics()
-        present = set(st.keys())
-        if not present:
-            reported = False  # no statistics at all: unknown, never 0
-            continue
-        for k in totals:  # Z3 lists only the counters a run touched: an absent one stayed 0
-            totals[k] += float(st.get_key_value(k)) if k in present else 0.0
-    out: dict[str, float | None] = {
-        f"z3_{k}": round(v / runs, 3) if reported else None for k, v in totals.items()
-    }
-    if timeouts:
-        out["z3_timeouts"] = timeouts
-    else:  # a run cut by the timeout depends on the machine: never cached
-        _z3_cache_put(key, out)
-    return out
-
-
-Z3_MEASURE = 1  # bump when the measure itself changes (encoding, statistic, timeout handling)
-
-
-def _z3_key(version: str, n: int, m: int, clues: list[Clue], draws: list[Any]) -> str:
-    """The cache key of one measurement: everything its result depends on — the measure's
-    version, Z3's, the timeout, the grid, the clues and every run's seed and clue order."""
-    import hashlib
-    import json
-
-    body = [Z3_MEASURE, version, Z3_TIMEOUT_MS, n, m, [repr(c) for c in clues], draws]
-    return hashlib.sha256(json.dumps(body).encode()).hexdigest()
-
-
-def z3_cache_dir() -> Path | None:
-    """Where Z3 conflict measurements are kept by content (``$LOGICFORGE_CACHE_DIR/z3``, else
-    ``$XDG_CACHE_HOME/logicforge/z3``, else ``~/.cache/logicforge/z3``), so a dry run, a rerun
-    or another suite never recomputes one; ``LOGICFORGE_CACHE_DIR=off`` turns it off."""
-    import os
-
-    root = os.environ.get("LOGICFORGE_CACHE_DIR")
-    if root == "off":
-        return None
-    if not root:
-        root = str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "logicforge")
-    return Path(root) / "z3"
-
-
-def _z3_cache_get(key: str) -> dict[str, float | None] | None:
-    import json
-
-    d = z3_cache_dir()
-    if d is None:
-        return None
-    try:
-        got = json.loads((d / key[:2] / f"{key}.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None  # absent or unreadable: measured again (and rewritten)
-    return got if isinstance(got, dict) else None
-
-
-def _z3_cache_put(key: str, out: dict[str, float | None]) -> None:
-    import json
-    import os
-    import tempfile
-
-    d = z3_cache_dir()
-    if d is None:
-        return
-    try:
-        (d / key[:2]).mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=d / key[:2], suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(out, f)
-        os.replace(tmp, d / key[:2] / f"{key}.json")  # atomic: parallel workers never tear it
-    except OSError:
-        pass  # a read-only or full disk costs the cache, never the measurement
 
 
 # level → (houses, attributes), strictly increasing in log10 search space; from 3 × 3, so that a
