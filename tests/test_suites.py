@@ -319,3 +319,16 @@ def test_a_suite_whose_every_story_was_discarded_exits_non_zero(tmp_path, capsys
     assert (out / "report" / "report.html").is_file()
     d = json.loads((out / "story-discards-story.json").read_text())
     assert d["kept"] == 0 and d["discarded"] == 16
+
+
+def test_suite_problems_are_the_same_from_worker_processes() -> None:
+    from logicforge.suites.suite import expand_problems
+
+    suite = load_suite("zebra-grid").with_blocks(count=2)
+    suite = suite.model_copy(
+        update={"problems": [b.model_copy(update={"params": {"z3_runs": 2}}) for b in suite.problems]}
+    )
+    one = [p.model_dump_json() for p in expand_problems(suite)]
+    two = [p.model_dump_json() for p in expand_problems(suite, workers=2)]
+    assert one == two and len(one) == 50
+    assert all("z3_conflicts" in p for p in one)
