@@ -41,7 +41,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("metrics",),
     ("reports",),
     ("export", "serve"),
-    ("api", "suites", "demo", "serve_verify", "curriculum", "leakage"),
+    ("api", "suites", "demo", "serve_verify", "curriculum", "leakage", "calibration"),
     ("cli", "__init__", "__main__"),
 ]
 LAYER_OF = {name: i for i, names in enumerate(LAYERS) for name in names}

@@ -326,7 +326,9 @@ def test_suite_problems_are_the_same_from_worker_processes() -> None:
 
     suite = load_suite("zebra-grid").with_blocks(count=2)
     suite = suite.model_copy(
-        update={"problems": [b.model_copy(update={"params": {"z3_runs": 2}}) for b in suite.problems]}
+        update={
+            "problems": [b.model_copy(update={"params": {"z3_runs": 2}}) for b in suite.problems]
+        }
     )
     one = [p.model_dump_json() for p in expand_problems(suite)]
     two = [p.model_dump_json() for p in expand_problems(suite, workers=2)]

@@ -73,13 +73,13 @@ def ease(items: Sequence[Any]) -> float | None:
 def measure(family: str, count: int = 12, seed: int = 0) -> list[float | None]:
     """The reference's ease of ``family`` at levels 0..10 (``count`` problems each, on the
     family's default renderer)."""
-    import logicforge as lf
-    from logicforge.kinds import get_kind
+    from .api import generate, render
+    from .kinds import get_kind
 
     out: list[float | None] = []
     for level in LEVELS:
-        ps = lf.generate(family, level=level, count=count, seed=1000 * seed + level)
-        out.append(ease(lf.render(ps, get_kind(ps[0].kind).renderer)))
+        ps = generate(family, level=level, count=count, seed=1000 * seed + level)
+        out.append(ease(render(ps, get_kind(ps[0].kind).renderer)))
     return out
 
 

@@ -16,8 +16,10 @@ Example:
 
 from __future__ import annotations
 
+import atexit
 import threading
 import time
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -285,6 +287,15 @@ def solve_within(cnf: CNF, conflicts: int, assumptions: Sequence[int] = ()) -> S
 WARM_USES = 256  # a warm solver is rebuilt after this many uses (retired clauses pile up)
 _WARM_SLOTS = 8  # rule sets kept warm per thread (least recently used dropped first)
 _warm = threading.local()
+_every_warm: weakref.WeakSet[WarmSolver] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_warm() -> None:
+    """Delete the warm solvers before the interpreter tears PySAT down (deleting them later
+    prints ignored exceptions at exit)."""
+    for w in list(_every_warm):
+        w.solver.delete()
 
 
 class WarmSolver:
@@ -303,7 +314,7 @@ class WarmSolver:
         (True, False)
     """
 
-    __slots__ = ("base", "n_vars", "solver", "top", "live", "uses", "fixed")
+    __slots__ = ("base", "n_vars", "solver", "top", "live", "uses", "fixed", "__weakref__")
 
     def __init__(self, name: str, base: Sequence[Sequence[int]], n_vars: int) -> None:
         self.base, self.n_vars = base, n_vars
@@ -312,6 +323,7 @@ class WarmSolver:
         self.live: list[int] = []
         self.uses = 0
         self.fixed: dict[tuple[tuple[int, ...], ...], int] = {}
+        _every_warm.add(self)
 
     def guard(self, clauses: Iterable[Sequence[int]]) -> int:
         """Add ``clauses`` behind a fresh selector; return it (assume it to switch them on)."""

@@ -31,11 +31,13 @@ from ..schema import Answer, Item
 from .reward import reward
 
 
-def _words(item: Item) -> list[str]:
+def _words(item: Item, right: Answer | None = None) -> list[str]:
     """The label words a reply chooses between: the decision words of a binary format
-    (SAT / UNSAT, YES / NO), or the option letters of a multiple-choice one."""
+    (SAT / UNSAT, YES / NO), or the option letters of a multiple-choice one (``right``: the
+    oracle's answer, when the caller has it already)."""
     fmt = answer_format(item)
-    texts = [fmt.to_text(fmt.oracle(item), item), fmt.to_text(fmt.wrong(item), item)]
+    right = fmt.oracle(item) if right is None else right
+    texts = [fmt.to_text(right, item), fmt.to_text(fmt.wrong(item), item)]
     found = []
     for t in texts:
         m = re.search(r'"answer"\s*:\s*"([^"]+)"', t)
@@ -58,11 +60,15 @@ def _with_keys(text: str, extra: dict[str, Any]) -> str:
     return text[:obj_start] + json.dumps({**obj, **extra}) + text[j + 1 :]
 
 
-def attacks(item: Item, mode: str = "certified") -> list[tuple[str, str]]:
+def attacks(
+    item: Item, mode: str = "certified", right: Answer | None = None
+) -> list[tuple[str, str]]:
     """(name, reply) pairs that must earn a reward of 0 on ``item`` under the reward ``mode``
-    (the certified mode adds the bare decisions: a right label without its certificate)."""
+    (the certified mode adds the bare decisions: a right label without its certificate;
+    ``right``: the oracle's answer, when the caller has it already)."""
     fmt = answer_format(item)
-    words = _words(item)
+    right = fmt.oracle(item) if right is None else right
+    words = _words(item, right)
     out = [
         ("empty", ""),
         ("empty tags", "<answer></answer>"),
@@ -96,7 +102,6 @@ def attacks(item: Item, mode: str = "certified") -> list[tuple[str, str]]:
         ("wrong, claiming right", _with_keys(wrong, {"correct": True, "reward": 1.0})),
         ("wrong, very long", "I have checked every condition. " * 6000 + wrong),
     ]
-    right = fmt.oracle(item)
     if right.label == "SAT" and (right.assignment or right.certificate):
         rng = np.random.default_rng(7)
         for _ in range(50):  # a witness of the right shape that does not check out
@@ -126,12 +131,13 @@ def attacks(item: Item, mode: str = "certified") -> list[tuple[str, str]]:
     return out
 
 
-def legit(item: Item) -> list[tuple[str, str]]:
+def legit(item: Item, right: Answer | None = None) -> list[tuple[str, str]]:
     """(name, reply) pairs: the right answer in layouts real models use, each must earn 1."""
     fmt = answer_format(item)
-    canon = fmt.to_text(fmt.oracle(item), item)
+    right = fmt.oracle(item) if right is None else right
+    canon = fmt.to_text(right, item)
     body = canon.split("\n")[-1] if canon.strip().startswith("Final answer") else canon
-    words = _words(item)
+    words = _words(item, right)
     other = words[1] if len(words) > 1 else "the other option"
     return [
         ("canonical", canon),
@@ -153,11 +159,12 @@ def redteam(items: Iterable[Item], mode: str = "certified") -> list[dict[str, An
     per: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for it in items:
         d = per[it.family]
-        for name, text in attacks(it, mode):
+        right = answer_format(it).oracle(it)  # once per item: attacks and layouts share it
+        for name, text in attacks(it, mode, right):
             d["attacks"].append(name)
             if reward(it, text, mode=mode) > 0:
                 d["fp"].append(f"{it.rendering}: {name}")
-        for name, text in legit(it):
+        for name, text in legit(it, right):
             d["legit"].append(name)
             if reward(it, text, mode=mode) < 1:
                 d["fn"].append(f"{it.rendering}: {name}")

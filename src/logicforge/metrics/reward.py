@@ -115,7 +115,7 @@ def reward(
     if not isinstance(response, str):
         return 0.0
     answer = parse_answer(response, item)
-    return reward_of(item, answer, verify(item, answer), partial, mode)
+    return _pay(item, answer, verify(item, answer), partial, mode)  # the item checked above
 
 
 def reward_of(
@@ -123,13 +123,18 @@ def reward_of(
 ) -> float:
     """The reward of an answer already parsed and verified (:func:`reward` without doing the
     parse and the check again)."""
+    if check_mode(mode) == "certified" and (why := uncertified(item)):
+        raise ConfigError("reward_mode", mode, why)
+    return _pay(item, answer, v, partial, mode)
+
+
+def _pay(item: Item, answer: Answer, v: Verdict, partial: bool, mode: str) -> float:
+    """The reward rule itself, for a checked mode and an item that mode can pay."""
     from ..kinds import answer_format
 
     fmt = answer_format(item)
     own = fmt.reward
-    if check_mode(mode) == "certified":
-        if why := uncertified(item):
-            raise ConfigError("reward_mode", mode, why)
+    if mode == "certified":
         if own is not None:
             return float(own(item, answer, v, partial))
         if v.parse_failure or not v.correct:

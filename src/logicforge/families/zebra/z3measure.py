@@ -58,7 +58,7 @@ def z3_run(
 
     Example:
         >>> from logicforge.families.zebra.clues import Clue
-        >>> z3_run(2, 1, [Clue("At", (0, 0), 1)], seed=1, order=[0])[0]
+        >>> z3_run(2, 1, [Clue("FoundAt", (0, 0), 1)], seed=1, order=[0])[0]
         'sat'
     """
     z3 = _z3()
