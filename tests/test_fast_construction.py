@@ -154,3 +154,22 @@ def test_knights_truth_tables_agree_with_a_sat_solver_and_with_enumeration(n: in
             if all(knights.holds(st, k) == k[q] for q, st in zip(people, sts, strict=True)):
                 ones.append(sum(1 << i for i, v in enumerate(vals) if v))
         assert fits == sum(1 << a for a in ones)
+
+
+def test_4x4_uniqueness_tables_agree_with_the_grid_sets() -> None:
+    """unique4's table (built by closing agreements under subsets) against the enumeration's
+    own test — the AND of the givens' grid sets is one bit — on random clue sets of every
+    size, for grids of every relabelling class."""
+    grids, masks = sudoku.grids4()
+    tables = sudoku.unique4()
+    assert len({id(t) for t in tables.values()}) == 12  # one table per class of relabellings
+    rng = np.random.default_rng(11)
+    for g in rng.choice(len(grids), 40, replace=False).tolist():
+        grid = list(grids)[g]
+        for s in rng.integers(0, 1 << 16, 200).tolist():
+            allowed = (1 << 288) - 1
+            for k in range(16):
+                if s >> k & 1:
+                    allowed &= masks[k][grid[k]]
+            assert bool(tables[grid][s]) == (allowed == 1 << g)
+        assert tables[grid][(1 << 16) - 1] and not tables[grid][0]

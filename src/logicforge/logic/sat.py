@@ -17,6 +17,7 @@ Example:
 from __future__ import annotations
 
 import atexit
+import itertools
 import threading
 import time
 import weakref
@@ -94,9 +95,11 @@ def add_clauses(s: Solver, clauses: Iterable[Sequence[int]]) -> None:
     if add is None:
         s.append_formula(list(clauses))
         return
-    for c in clauses:
-        if add(handle, c) is False:  # trivially unsatisfiable, as PySAT's add_clause records it
-            inner.status = False
+    it = iter(clauses)
+    if not all(map(add, itertools.repeat(handle), it)):  # the loop in C: no bytecode per clause
+        inner.status = False  # trivially unsatisfiable, as PySAT's add_clause records it
+        for c in it:  # the rest, as one by one would add them (no-ops once unsatisfiable)
+            add(handle, c)
 
 
 def new_solver(name: str, clauses: Any = ()) -> Solver:
