@@ -16,6 +16,7 @@ import numpy as np
 from ..errors import ConfigError
 from ..executor import ordered_map, ray_cpus, ray_init
 from ..registry import FAMILIES
+from ..rng import item_streams
 from ..schema import LabelledProblem
 from .knobs import Knob, realise
 
@@ -234,9 +235,8 @@ def _shard(
     knobs: Sequence[Knob] = getattr(fam, "knobs", ())  # a plug-in may not declare any yet
     chunk = []
     with _gc_paused():  # generators allocate many small acyclic objects
-        for i in range(start, stop):
-            ss = np.random.SeedSequence(seed, spawn_key=(j, i))
-            problem, label, oracle, meta = fam.generate(p, np.random.Generator(np.random.PCG64(ss)))
+        for i, rng in zip(range(start, stop), item_streams(seed, (j,), start, stop), strict=True):
+            problem, label, oracle, meta = fam.generate(p, rng)  # SeedSequence(seed, (j, i))
             realise(knobs, problem, meta)  # <param>_actual, measured on what was emitted
             if norm.get("n_clauses") is not None:  # the asked-for size beside the actual one
                 meta = {"target_clauses": norm["n_clauses"], **meta}

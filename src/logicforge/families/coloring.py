@@ -33,6 +33,7 @@ from ..kinds.items import build_kind_item
 from ..logic.cnf import CNF, read_dimacs
 from ..logic.sat import solve
 from ..registry import DATASETS, FAMILIES, REDUCTIONS, RENDERERS, TWINS
+from ..rng import shuffled
 from ..schema import Answer, Item, LabelledProblem, Verdict
 from .base import Dataset
 from .knobs import TOL, Knob, exact, ratio
@@ -256,7 +257,7 @@ def uncolourable_twin(
     n, k = d["num_nodes"], d["k"]
     have = {tuple(e) for e in d["edges"]}
     non = [(u, v) for u in range(1, n + 1) for v in range(u + 1, n + 1) if (u, v) not in have]
-    for idx in rng.permutation(len(non))[:max_candidates].tolist():
+    for idx in shuffled(rng, len(non))[:max_candidates]:
         u, v = non[idx]
         edges = sorted([*d["edges"], [u, v]])
         data, label, oracle = colour_problem(n, edges, k)

@@ -22,6 +22,7 @@ from ..kinds.items import build_kind_item
 from ..kinds.puzzle import PuzzleKind, certify_unique, register_puzzle
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
+from ..rng import shuffled
 from ..schema import Item, LabelledProblem
 from .knobs import Knob, exact
 from .levels import Levels
@@ -114,7 +115,7 @@ class ExactCoverFamily:
             every = cover + decoys
             if len({tuple(s) for s in every}) < len(every):
                 continue  # a repeated subset: two covers by name
-            perm = rng.permutation(len(every)).tolist()
+            perm = shuffled(rng, len(every))
             subsets = [every[k] for k in perm]
             chosen = {perm.index(k) for k in range(len(cover))}
             data: dict[str, Any] = {

@@ -34,6 +34,7 @@ from ..kinds.puzzle import (
 )
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
+from ..rng import shuffled
 from ..schema import Item, LabelledProblem
 from .knobs import Knob, exact
 from .levels import Levels
@@ -148,7 +149,7 @@ class FutoshikiFamily:
         self, p: FutoshikiParams, rng: np.random.Generator
     ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         n = p.size
-        rows, cols, sym = (rng.permutation(n).tolist() for _ in range(3))
+        rows, cols, sym = (shuffled(rng, n) for _ in range(3))
         sq = [[sym[(rows[i] + cols[j]) % n] + 1 for j in range(n)] for i in range(n)]
         for k in range(n):
             certify(

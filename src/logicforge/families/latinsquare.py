@@ -28,6 +28,7 @@ from ..kinds.puzzle import (
 )
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
+from ..rng import shuffled
 from ..schema import Item, LabelledProblem
 from .futoshiki import _cell, _var, rules
 from .knobs import Knob, exact
@@ -38,7 +39,7 @@ NAME = KIND = "latinsquare"
 
 def latin_square(n: int, rng: np.random.Generator) -> list[list[int]]:
     """The cyclic square under random row, column and symbol permutations (values 1 … n)."""
-    rows, cols, sym = (rng.permutation(n).tolist() for _ in range(3))
+    rows, cols, sym = (shuffled(rng, n) for _ in range(3))
     sq = [[sym[(rows[i] + cols[j]) % n] + 1 for j in range(n)] for i in range(n)]
     for k in range(n):
         certify(

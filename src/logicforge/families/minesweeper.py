@@ -34,6 +34,7 @@ from ..kinds.puzzle import (
 )
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
+from ..rng import shuffled
 from ..schema import Item, LabelledProblem
 from .knobs import Knob, exact
 from .levels import Levels
@@ -161,7 +162,7 @@ class MinesweeperFamily:
         self, p: MinesweeperParams, rng: np.random.Generator
     ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         r, c = p.rows, p.cols
-        where = set(rng.permutation(r * c)[: p.n_mines].tolist())
+        where = set(shuffled(rng, r * c)[: p.n_mines])
         mine = {(k // c, k % c) for k in where}
         safe = [(i, j) for i in range(r) for j in range(c) if (i, j) not in mine]
         counts = {s: sum(n in mine for n in neighbours(r, c, *s)) for s in safe}

@@ -35,6 +35,7 @@ import numpy as np
 from ..errors import ConfigError, certify
 from ..kinds import AnswerFormat
 from ..kinds.puzzle import norm, parse_solution
+from ..rng import shuffled
 from ..schema import Answer, Item, LabelledProblem, Verdict
 
 FORMAT = "arrangement"
@@ -145,7 +146,7 @@ def oracle(item: Item) -> Answer:
 def random(item: Item, rng: np.random.Generator) -> Answer:
     """A uniformly random arrangement (chance 1/n!)."""
     objects = list(item.problem["objects"])
-    perm = rng.permutation(len(objects)).tolist()
+    perm = shuffled(rng, len(objects))
     return Answer(
         label="SAT", certificate={"solution": {objects[p]: str(i + 1) for i, p in enumerate(perm)}}
     )

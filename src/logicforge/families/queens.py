@@ -33,6 +33,7 @@ from ..kinds.puzzle import (
 )
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
+from ..rng import shuffled
 from ..schema import Item, LabelledProblem
 from .knobs import Knob, exact
 from .levels import Levels
@@ -108,7 +109,7 @@ class QueensParams:
 
 def _placement(n: int, rng: np.random.Generator, attempts: int) -> list[int]:
     for _ in range(attempts):
-        cols = rng.permutation(n).tolist()
+        cols = shuffled(rng, n)
         if all(abs(a - b) > 1 for a, b in zip(cols, cols[1:], strict=False)):
             return cols
     raise GenerationError(f"{NAME}: no non-touching placement on {n}×{n} in {attempts} draws")

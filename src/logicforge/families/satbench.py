@@ -37,6 +37,7 @@ from ..logic.cnf import CNF
 from ..logic.sat import minimal_unsat_core as mus
 from ..logic.sat import solve
 from ..registry import FAMILIES
+from ..rng import shuffled
 from .knobs import clause_count
 from .levels import Levels
 
@@ -187,7 +188,7 @@ class SATBenchFamily:
         while len(core) + len(fillers) < p.n_clauses:
             fillers.append(random_clause(planted))
         clauses = core + fillers
-        order = rng.permutation(len(clauses)).tolist()
+        order = shuffled(rng, len(clauses))
         clauses = [clauses[i] for i in order]
         planted_idx = sorted(order.index(i) for i in range(len(core)))
         cnf = CNF(clauses, n)

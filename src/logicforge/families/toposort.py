@@ -22,6 +22,7 @@ from ..kinds.items import build_kind_item
 from ..kinds.puzzle import PuzzleKind, certify_unique, register_puzzle
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
+from ..rng import shuffled
 from ..schema import Item, LabelledProblem
 from .knobs import Knob, exact
 from .levels import Levels
@@ -128,12 +129,12 @@ class TopoSortFamily:
         self, p: TopoSortParams, rng: np.random.Generator
     ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         n = p.n_tasks
-        names = sorted(TASKS[k] for k in rng.permutation(len(TASKS))[:n].tolist())
-        order = [names[k] for k in rng.permutation(n).tolist()]
+        names = sorted(TASKS[k] for k in shuffled(rng, len(TASKS))[:n])
+        order = [names[k] for k in shuffled(rng, n)]
         chain = [[order[k], order[k + 1]] for k in range(n - 1)]
         others = [[order[i], order[j]] for i in range(n) for j in range(i + 2, n)]
-        extra = [others[k] for k in rng.permutation(len(others))[: p.n_extra].tolist()]
-        before = [(chain + extra)[k] for k in rng.permutation(len(chain) + len(extra)).tolist()]
+        extra = [others[k] for k in shuffled(rng, len(others))[: p.n_extra]]
+        before = [(chain + extra)[k] for k in shuffled(rng, len(chain) + len(extra))]
         pos = {t: k + 1 for k, t in enumerate(order)}
         data: dict[str, Any] = {
             "cells": names, "domain": [str(k) for k in range(1, n + 1)], "before": before,

@@ -34,6 +34,7 @@ import numpy as np
 
 from ..errors import certify
 from ..logic.cnf import CNF
+from ..rng import shuffled
 from ..schema import Answer, Item, Verdict
 from .base import FINAL, AnswerFormat, Kind, register_kind
 
@@ -383,7 +384,7 @@ def _drop_clues(
     allowed exactly when dropping its clues one by one would be, so the clues kept are those of
     the one-by-one greedy, with a handful of solves where it needs one per clue."""
     certify(not solve(sel), "the full clue set must fix the solution")
-    order = rng.permutation(len(sel)).tolist()
+    order = shuffled(rng, len(sel))
     kept = set(range(len(sel)))
     pos, run = 0, 1
     while pos < len(order) and len(kept) > keep:

@@ -37,6 +37,7 @@ from ..errors import CertificationError, ConfigError, certify
 from ..logic.cnf import CNF
 from ..logic.sat import solve, unsat_core
 from ..registry import TWINS
+from ..rng import shuffled
 from ..schema import LabelledProblem
 
 Clause = tuple[int, ...]
@@ -137,7 +138,7 @@ def find_twin(
     try:
         for i in candidates:  # (a) flip one literal
             c = cnf.clauses[i]
-            for j in rng.permutation(len(c)).tolist():
+            for j in shuffled(rng, len(c)):
                 new = c[:j] + (-c[j],) + c[j + 1 :]
                 if done(i, new):
                     return _apply(cnf, i, new), Edit("flip", [i], j, c[j], -c[j])
@@ -145,7 +146,7 @@ def find_twin(
             c = cnf.clauses[i]
             present = {abs(x) for x in c}
             others = [v for v in (rng.permutation(cnf.num_vars) + 1).tolist() if v not in present]
-            for j in rng.permutation(len(c)).tolist():
+            for j in shuffled(rng, len(c)):
                 for v in others:
                     if tester.calls >= max_candidates:
                         break

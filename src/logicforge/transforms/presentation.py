@@ -22,6 +22,7 @@ import numpy as np
 from ..errors import ConfigError
 from ..logic.cnf import CNF
 from ..registry import TRANSFORMS
+from ..rng import shuffled
 
 
 def _layout(value: str) -> str:
@@ -53,7 +54,7 @@ class Shuffle:
 
     def apply(self, cnf: CNF, rng: np.random.Generator) -> tuple[CNF, dict[str, Any]]:
         order = (
-            rng.permutation(cnf.num_clauses).tolist()
+            shuffled(rng, cnf.num_clauses)
             if self.mode == "random"
             else list(range(cnf.num_clauses))[::-1]
         )

@@ -25,6 +25,7 @@ import numpy as np
 
 from ...errors import ConfigError, certify
 from ...registry import FAMILIES
+from ...rng import shuffled
 from ..knobs import Knob, exact
 from ..levels import Levels
 from .clues import TYPES, Clue
@@ -186,9 +187,7 @@ class ZebraFamily:
         values = [
             [a.values[int(i)] for i in rng.choice(len(a.values), n, replace=False)] for a in attrs
         ]
-        perm = [
-            rng.permutation(n).tolist() for _ in range(m)
-        ]  # canonical value v -> puzzle value perm[a][v]
+        perm = [shuffled(rng, n) for _ in range(m)]  # canonical value v -> puzzle value perm[a][v]
         clues = [
             Clue(
                 c.type,
@@ -199,7 +198,7 @@ class ZebraFamily:
             )
             for c in canon
         ]
-        order = rng.permutation(len(clues)).tolist()  # present clues in random order
+        order = shuffled(rng, len(clues))  # present clues in random order
         clues = [clues[i] for i in order]
         pos = [[0] * n for _ in range(m)]
         for a in range(m):

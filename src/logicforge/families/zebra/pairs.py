@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ...registry import TWINS
+from ...rng import shuffled
 from ...schema import LabelledProblem
 from .clues import TYPES, Clue
 from .encoding import clue_clauses, structure_clauses
@@ -46,7 +47,7 @@ def _edits(c: Clue, n: int, m: int, rng: np.random.Generator) -> list[Clue]:
             for v in range(n)
             if (a, v) not in (c.a, c.second)
         ]
-    return [out[i] for i in rng.permutation(len(out)).tolist()]
+    return [out[i] for i in shuffled(rng, len(out))]
 
 
 def contradictory_twin(
@@ -57,7 +58,7 @@ def contradictory_twin(
     n, m = d["n_houses"], d["n_attributes"]
     clues = [Clue.from_json(c) for c in d["clues"]]
     tried = 0
-    for i in rng.permutation(len(clues)).tolist():
+    for i in shuffled(rng, len(clues)):
         for new in _edits(clues[i], n, m, rng):
             if tried >= max_candidates:
                 return None

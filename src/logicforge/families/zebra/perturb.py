@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ...registry import TRANSFORMS
+from ...rng import shuffled
 from .clues import Clue
 from .generate import recheck
 from .pool import BY_NAME
@@ -40,7 +41,7 @@ class ZebraShuffle:
     def apply_problem(
         self, d: dict[str, Any], rng: np.random.Generator
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        order = rng.permutation(len(d["clues"])).tolist()
+        order = shuffled(rng, len(d["clues"]))
         out = d | {"clues": [d["clues"][i] for i in order]}
         _certify(out)
         return out, {"order": order}

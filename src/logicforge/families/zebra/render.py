@@ -21,6 +21,7 @@ from ...kinds.base import FINAL, AnswerFormat, Kind, choice_format, register_kin
 from ...kinds.items import build_kind_item
 from ...parse.decision import hedged
 from ...registry import RENDERERS
+from ...rng import shuffled
 from ...schema import Answer, Item, LabelledProblem, Verdict
 from .clues import Clue
 from .pool import BY_NAME
@@ -266,7 +267,7 @@ def grid_oracle(item: Item) -> Answer:
 def grid_random(item: Item, rng: np.random.Generator) -> Answer:
     """Each attribute's values in a uniformly random house order."""
     d = item.problem
-    order = [rng.permutation(len(vals)).tolist() for vals in d["values"]]
+    order = [shuffled(rng, len(vals)) for vals in d["values"]]
     return Answer(label="SAT", certificate={"grid": _grid_of(_houses(d, order))})
 
 

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import ConfigError, certify
+from ...rng import shuffled
 from .clues import TYPES, Clue
 
 Z3_TIMEOUT_MS = 10_000  # per Z3 run of the complexity measure
@@ -180,7 +181,7 @@ def z3_complexity(
     z3 = _z3()
     # the stream's draws first (a seed and a clue order per run, in the order the runs used to
     # draw them), so a cached result leaves the stream exactly where a computed one does
-    draws = [(int(rng.integers(2**31)), rng.permutation(len(clues)).tolist()) for _ in range(runs)]
+    draws = [(int(rng.integers(2**31)), shuffled(rng, len(clues))) for _ in range(runs)]
     key = _z3_key(z3.get_version_string(), n, m, clues, draws)
     hit = _z3_cache_get(key)
     if hit is not None:
