@@ -173,3 +173,14 @@ def test_4x4_uniqueness_tables_agree_with_the_grid_sets() -> None:
                     allowed &= masks[k][grid[k]]
             assert bool(tables[grid][s]) == (allowed == 1 << g)
         assert tables[grid][(1 << 16) - 1] and not tables[grid][0]
+
+
+def test_4x4_sudoku_grids_are_drawn_from_all_288() -> None:
+    """Uniform over the enumeration: every grid turns up (the symmetry construction alone
+    reaches 96), and no grid far more often than its share."""
+    seen: dict[tuple[str, ...], int] = {}
+    for p in lf.generate("sudoku", {"size": 4}, count=6000, seed=8):
+        key = tuple(p.problem["solution"][c] for c in p.problem["cells"])
+        seen[key] = seen.get(key, 0) + 1
+    assert len(seen) == 288
+    assert max(seen.values()) < 3 * 6000 / 288

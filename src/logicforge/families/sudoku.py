@@ -6,10 +6,11 @@ under random symmetries (digits relabelled, rows within bands, bands, columns wi
 stacks — all drawn from the item's stream); then the givens are removed one at a time in a
 random order while the solution stays unique (:func:`~logicforge.kinds.puzzle.minimal_clues`),
 down to ``n_givens`` or until no given can go. Uniqueness is proved again by another solver
-(:func:`~logicforge.kinds.puzzle.certify_unique`). At 4 × 4 the same removal is decided on all
-288 grids at once instead (:func:`grids4`: a grid per bit; the grids a clue set allows are the
-AND of its clues' bit sets, and unique means one bit), which gives the same givens. The tests
-count the solutions with OR-Tools CP-SAT, a different model and solver.
+(:func:`~logicforge.kinds.puzzle.certify_unique`). At 4 × 4 the grid is drawn uniformly from
+all 288 (:func:`grids4`, found by enumeration; the symmetry construction reaches only 96 of
+them) and the same removal is decided on all of them at once instead (a grid per bit; the
+grids a clue set allows are the AND of its clues' bit sets, and unique means one bit), which
+gives the same givens as the SAT path for the same grid and order. The tests count the solutions with OR-Tools CP-SAT, a different model and solver.
 
 Encoding: x(i, j, v) = (i·n + j)·n + v + 1 (0-based); each cell one value, each row, column and
 box each value once.
@@ -39,6 +40,7 @@ from ..kinds.puzzle import (
 )
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
+from ..rng import shuffled
 from ..schema import Item, LabelledProblem
 from .knobs import Knob, exact
 from .levels import Levels
@@ -109,11 +111,11 @@ def full_grid(n: int, rng: np.random.Generator) -> list[list[int]]:
     """A full sudoku grid (values 1 … n): the canonical pattern under random symmetries."""
     r, c = BOXES[n]
     base = [[(c * (i % r) + i // r + j) % n for j in range(n)] for i in range(n)]
-    digits = rng.permutation(n).tolist()
-    bands = rng.permutation(n // r).tolist()
-    rows = [b * r + x for b in bands for x in rng.permutation(r).tolist()]
-    stacks = rng.permutation(n // c).tolist()
-    cols = [s * c + x for s in stacks for x in rng.permutation(c).tolist()]
+    digits = shuffled(rng, n)
+    bands = shuffled(rng, n // r)
+    rows = [b * r + x for b in bands for x in shuffled(rng, r)]
+    stacks = shuffled(rng, n // c)
+    cols = [s * c + x for s in stacks for x in shuffled(rng, c)]
     grid = [[digits[base[i][j]] + 1 for j in cols] for i in rows]
     if n == 4:  # the construction's own check: one of the enumerated (checked) grids
         certify(tuple(v for row in grid for v in row) in grids4()[0], "the grid is a sudoku grid")
@@ -190,14 +192,18 @@ def unique4() -> dict[tuple[int, ...], bytes]:
 
 def _drop4(grid: list[list[int]], rng: np.random.Generator, keep: int) -> list[int]:
     """:func:`~logicforge.kinds.puzzle.minimal_clues` for a 4 × 4 grid, decided on every grid
-    at once: the same random order (one permutation of the 16 cells), the same greedy, each
-    step one look-up in the grid's :func:`unique4` table; the result is proved again on the
-    enumeration itself (the AND of the givens' grid sets is the solution's bit alone)."""
+    at once: the same random order (one permutation of the 16 cells), the same greedy."""
+    return _keep4(tuple(v for row in grid for v in row), rng, keep)
+
+
+def _keep4(flat: tuple[int, ...], rng: np.random.Generator, keep: int) -> list[int]:
+    """The greedy removal on a grid given row by row, each step one look-up in the grid's
+    :func:`unique4` table; the result is proved again on the enumeration itself (the AND of
+    the givens' grid sets is the solution's bit alone)."""
     found, masks = grids4()
-    flat = tuple(v for row in grid for v in row)
     table = unique4()[flat]
     kept, left = (1 << 16) - 1, 16
-    for i in rng.permutation(16).tolist():
+    for i in shuffled(rng, 16):
         if left <= keep:
             break
         if table[without := kept & ~(1 << i)]:
@@ -208,6 +214,28 @@ def _drop4(grid: list[list[int]], rng: np.random.Generator, keep: int) -> list[i
         allowed &= masks[k][flat[k]]
     certify(allowed == 1 << found[flat], "the givens allow one grid, the solution")
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def _cells4() -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]:
+    return tuple(grid_cells(4, 4)), tuple(grids4()[0])
+
+
+def _generate4(rng: np.random.Generator, keep: int) -> dict[str, Any]:
+    """A 4 × 4 puzzle: the grid drawn uniformly from all 288 (the enumeration proves each one),
+    then the greedy removal of :func:`_keep4`."""
+    cells, grids = _cells4()
+    flat = grids[int(rng.integers(len(grids)))]
+    kept = _keep4(flat, rng, keep)
+    return {
+        "rows": 4, "cols": 4, "box": [2, 2], "cells": list(cells),
+        "domain": ["1", "2", "3", "4"],
+        "givens": {cells[k]: flat[k] for k in kept},
+        "solution": {c: _DIGITS[v] for c, v in zip(cells, flat, strict=True)},
+    }  # fmt: skip
+
+
+_DIGITS = tuple(map(str, range(10)))
 
 
 @dataclass(frozen=True)
@@ -262,10 +290,9 @@ class SudokuFamily:
         self, p: SudokuParams, rng: np.random.Generator
     ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         n = p.size
-        grid = full_grid(n, rng)
         if n == 4:  # decided on all 288 grids at once: the proof is the enumeration
-            data = _data(n, grid, _drop4(grid, rng, p.n_givens))
-            return _emit(data, "enumeration", checked=True)  # full_grid proved it a grid
+            return _emit(_generate4(rng, p.n_givens), "enumeration", checked=True)
+        grid = full_grid(n, rng)
         sol_lits = [_var(n, i, j, grid[i][j] - 1) for i in range(n) for j in range(n)]
         clues = [[[lit]] for lit in sol_lits]
         kept = minimal_clues(
