@@ -388,3 +388,30 @@ def test_serve_answers_for_baselines_with_items_and_says_why_without(tmp_path) -
         asyncio.run(m.aclose())
     finally:
         loop.call_soon_threadsafe(loop.stop)
+
+
+def test_processes_opening_an_old_cache_file_at_once_migrate_it_once(tmp_path) -> None:
+    import sqlite3
+
+    cache = tmp_path / "old.sqlite"
+    db = sqlite3.connect(cache)
+    db.execute(
+        "CREATE TABLE responses (key TEXT PRIMARY KEY, text TEXT, finish_reason TEXT,"
+        " prompt_tokens INTEGER, completion_tokens INTEGER, latency_s REAL)"
+    )
+    db.execute("INSERT INTO responses VALUES ('old', 'SAT', 'stop', 1, 1, 0.1)")
+    db.commit()
+    db.close()
+    code = (
+        "import sys\n"
+        "from logicforge.runner.cache import ResponseCache\n"
+        "c = ResponseCache(sys.argv[1])\n"
+        "assert c.get('old').text == 'SAT'\n"
+        "c.close()\n"
+    )
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(cache)]) for _ in range(4)]
+    assert [p.wait(timeout=120) for p in procs] == [0, 0, 0, 0]
+    db = sqlite3.connect(cache)
+    cols = [row[1] for row in db.execute("PRAGMA table_info(responses)")]
+    db.close()
+    assert cols.count("more") == 1

@@ -46,19 +46,34 @@ class ResponseCache:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute(
             "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, text TEXT, finish_reason TEXT,"
-            " prompt_tokens INTEGER, completion_tokens INTEGER, latency_s REAL)"
+            " prompt_tokens INTEGER, completion_tokens INTEGER, latency_s REAL, more TEXT)"
         )
         self.db.execute(
             "CREATE TABLE IF NOT EXISTS served (cache_id TEXT PRIMARY KEY, fingerprint TEXT)"
         )
-        cols = {row[1] for row in self.db.execute("PRAGMA table_info(responses)")}
-        if "more" not in cols:  # reasoning tokens and backend extras (added in 0.1.0)
-            self.db.execute("ALTER TABLE responses ADD COLUMN more TEXT")
         self.db.commit()
+        self._migrate()
         self._pending = 0
         self._served: dict[str, str | None] = {}  # cache id → last served fingerprint
         self._commit_every = commit_every_s
         self._last = time.monotonic()
+
+    def _migrate(self) -> None:
+        """Add the ``more`` column (reasoning tokens and backend extras, added in 0.1.0) to a
+        cache file written before it. Checked and altered inside one write transaction, so
+        processes opening the same old file at once never both try to add it."""
+        cols = {row[1] for row in self.db.execute("PRAGMA table_info(responses)")}
+        if "more" in cols:
+            return
+        self.db.execute("BEGIN IMMEDIATE")  # holds the write lock: one migrator at a time
+        try:
+            cols = {row[1] for row in self.db.execute("PRAGMA table_info(responses)")}
+            if "more" not in cols:
+                self.db.execute("ALTER TABLE responses ADD COLUMN more TEXT")
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
 
     def _served_fp(self, cache_id: str) -> str | None:
         """The last fingerprint recorded for ``cache_id``: read from the table once, then kept
