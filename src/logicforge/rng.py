@@ -155,12 +155,13 @@ def pcg64_states(seed: int, key: tuple[int, ...], start: int, stop: int) -> list
         d = d * np.uint32(hb)
         words.append((d ^ (d >> np.uint32(16))).astype(np.uint64))
     w64 = [(words[2 * k] | (words[2 * k + 1] << np.uint64(32))).tolist() for k in range(4)]
-    out = []
-    for s0, s1, s2, s3 in zip(*w64, strict=True):
-        inc = (((s2 << 64) | s3) << 1 | 1) & _M128
-        state = (((inc + ((s0 << 64) | s1)) & _M128) * _PCG_MULT + inc) & _M128
-        out.append((state, inc))
-    return out
+    return [_pcg_seeded(*w) for w in zip(*w64, strict=True)]
+
+
+def _pcg_seeded(s0: int, s1: int, s2: int, s3: int) -> tuple[int, int]:
+    """PCG64's ``(state, inc)`` after seeding with the four 64-bit words ``s0 … s3``."""
+    inc = (((s2 << 64) | s3) << 1 | 1) & _M128
+    return (((inc + ((s0 << 64) | s1)) & _M128) * _PCG_MULT + inc) & _M128, inc
 
 
 def _state_one(pool: list[int], hc: int, i: int) -> tuple[int, int]:
@@ -180,8 +181,7 @@ def _state_one(pool: list[int], hc: int, i: int) -> tuple[int, int]:
         d = (d * hb) & _M32
         w.append(d ^ (d >> 16))
     s0, s1, s2, s3 = (w[2 * k] | w[2 * k + 1] << 32 for k in range(4))
-    inc = (((s2 << 64) | s3) << 1 | 1) & _M128
-    return (((inc + ((s0 << 64) | s1)) & _M128) * _PCG_MULT + inc) & _M128, inc
+    return _pcg_seeded(s0, s1, s2, s3)
 
 
 def item_streams(

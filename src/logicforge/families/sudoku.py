@@ -10,7 +10,8 @@ down to ``n_givens`` or until no given can go. Uniqueness is proved again by ano
 all 288 (:func:`grids4`, found by enumeration; the symmetry construction reaches only 96 of
 them) and the same removal is decided on all of them at once instead (a grid per bit; the
 grids a clue set allows are the AND of its clues' bit sets, and unique means one bit), which
-gives the same givens as the SAT path for the same grid and order. The tests count the solutions with OR-Tools CP-SAT, a different model and solver.
+gives the same givens as the SAT path for the same grid and order. The tests count the
+solutions with OR-Tools CP-SAT, a different model and solver.
 
 Encoding: x(i, j, v) = (i·n + j)·n + v + 1 (0-based); each cell one value, each row, column and
 box each value once.
@@ -190,12 +191,6 @@ def unique4() -> dict[tuple[int, ...], bytes]:
     return out
 
 
-def _drop4(grid: list[list[int]], rng: np.random.Generator, keep: int) -> list[int]:
-    """:func:`~logicforge.kinds.puzzle.minimal_clues` for a 4 × 4 grid, decided on every grid
-    at once: the same random order (one permutation of the 16 cells), the same greedy."""
-    return _keep4(tuple(v for row in grid for v in row), rng, keep)
-
-
 def _keep4(flat: tuple[int, ...], rng: np.random.Generator, keep: int) -> list[int]:
     """The greedy removal on a grid given row by row, each step one look-up in the grid's
     :func:`unique4` table; the result is proved again on the enumeration itself (the AND of
@@ -217,22 +212,16 @@ def _keep4(flat: tuple[int, ...], rng: np.random.Generator, keep: int) -> list[i
 
 
 @functools.lru_cache(maxsize=1)
-def _cells4() -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]:
-    return tuple(grid_cells(4, 4)), tuple(grids4()[0])
+def _grid_list4() -> tuple[tuple[int, ...], ...]:
+    return tuple(grids4()[0])
 
 
 def _generate4(rng: np.random.Generator, keep: int) -> dict[str, Any]:
     """A 4 × 4 puzzle: the grid drawn uniformly from all 288 (the enumeration proves each one),
     then the greedy removal of :func:`_keep4`."""
-    cells, grids = _cells4()
+    grids = _grid_list4()
     flat = grids[int(rng.integers(len(grids)))]
-    kept = _keep4(flat, rng, keep)
-    return {
-        "rows": 4, "cols": 4, "box": [2, 2], "cells": list(cells),
-        "domain": ["1", "2", "3", "4"],
-        "givens": {cells[k]: flat[k] for k in kept},
-        "solution": {c: _DIGITS[v] for c, v in zip(cells, flat, strict=True)},
-    }  # fmt: skip
+    return _data(4, flat, _keep4(flat, rng, keep))
 
 
 _DIGITS = tuple(map(str, range(10)))
@@ -305,7 +294,7 @@ class SudokuFamily:
             warm=True,
             solver="cadical153",
         )
-        data = _data(n, grid, kept)
+        data = _data(n, tuple(v for row in grid for v in row), kept)
         cnf, _ = encode(data)
         primary = list(range(1, n**3 + 1))
         lits = set(sol_lits)
@@ -319,13 +308,19 @@ class SudokuFamily:
         return _emit(data, "cadical153+minisat22")
 
 
-def _data(n: int, grid: list[list[int]], kept: Sequence[int]) -> dict[str, Any]:
-    cells = grid_cells(n, n)
+@functools.cache
+def _cells(n: int) -> tuple[str, ...]:
+    return tuple(grid_cells(n, n))
+
+
+def _data(n: int, flat: Sequence[int], kept: Sequence[int]) -> dict[str, Any]:
+    """The puzzle's data from its solution (cells row by row) and the indices of its givens."""
+    cells = _cells(n)
     return {
-        "rows": n, "cols": n, "box": list(BOXES[n]), "cells": cells,
-        "domain": [str(v) for v in range(1, n + 1)],
-        "givens": {cells[k]: grid[k // n][k % n] for k in kept},
-        "solution": {cells[k]: str(grid[k // n][k % n]) for k in range(n * n)},
+        "rows": n, "cols": n, "box": list(BOXES[n]), "cells": list(cells),
+        "domain": list(_DIGITS[1 : n + 1]),
+        "givens": {cells[k]: flat[k] for k in kept},
+        "solution": {c: _DIGITS[v] for c, v in zip(cells, flat, strict=True)},
     }  # fmt: skip
 
 
