@@ -56,34 +56,41 @@ def solver_share(sizes=((4, 40), (5, 40), (6, 40), (7, 20), (8, 12), (10, 4))) -
     for _ in range(100_000):
         probe(())
     per_call = inside[0] / 100_000  # counted inside for a call that does nothing
-    print("\n  the generator over its own solver calls (median puzzle; target ≤ 1.3×)")
+    print(
+        "\n  the generator over its own solver calls (per puzzle: the best of 3 plain runs over the"
+        "\n  best of 3 timed runs, interleaved so a busy machine moves both; median puzzle; target"
+        " ≤ 1.3×)"
+    )
     fam = zg.ZebraFamily()
     for n, count in sizes:
         size_pool(n, n, zg.ALL_TYPES)
         p = zg.ZebraParams(n_houses=n, n_attributes=n)
         seeds = [np.random.SeedSequence(2, spawn_key=(0, i)) for i in range(count)]
-        totals = []
+        totals, solver, ratios = [], [], []
         for ss in seeds:
-            rng = np.random.Generator(np.random.PCG64(ss))
-            t = time.perf_counter()
-            fam.generate(p, rng)
-            totals.append(time.perf_counter() - t)
-        solver = []
-        for name in names:
-            setattr(pysolvers, name, timed(real[name]))
-        try:
-            for ss in seeds:
+            plain, timed_runs = [], []
+            for _ in range(3):
                 rng = np.random.Generator(np.random.PCG64(ss))
-                inside[0], calls[0] = 0.0, 0
+                t = time.perf_counter()
                 fam.generate(p, rng)
-                solver.append(max(inside[0] - calls[0] * per_call, 1e-9))
-        finally:
-            for name in names:
-                setattr(pysolvers, name, real[name])
-        t, sv = statistics.median(totals), statistics.median(solver)
-        ok = "✅" if t / sv <= 1.3 else "❌"
+                plain.append(time.perf_counter() - t)
+                for name in names:
+                    setattr(pysolvers, name, timed(real[name]))
+                try:
+                    rng = np.random.Generator(np.random.PCG64(ss))
+                    inside[0], calls[0] = 0.0, 0
+                    fam.generate(p, rng)
+                    timed_runs.append(max(inside[0] - calls[0] * per_call, 1e-9))
+                finally:
+                    for name in names:
+                        setattr(pysolvers, name, real[name])
+            totals.append(min(plain))
+            solver.append(min(timed_runs))
+            ratios.append(totals[-1] / solver[-1])
+        t, sv, r = statistics.median(totals), statistics.median(solver), statistics.median(ratios)
+        ok = "✅" if r <= 1.3 else "❌"
         print(f"    {n}×{n}: {1000 * t:7.2f} ms total, {1000 * sv:7.2f} ms in solver calls: "
-              f"{t / sv:.2f}× {ok}")  # fmt: skip
+              f"{r:.2f}× {ok}")  # fmt: skip
 
 
 def z3_split(count: int = 4, runs: int = 32) -> None:

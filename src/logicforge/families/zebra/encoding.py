@@ -70,9 +70,8 @@ def clue_clauses(n: int, c: Clue) -> list[list[int]]:
         )
     b, w = c.second
     first, second = var(n, a, v, 0), var(n, b, w, 0)  # house h adds h
-    return [
-        [-(first + h), *(second + h2 for h2 in rel)] for h, rel in enumerate(partners(n, c.type))
-    ]
+    up = second.__add__
+    return [[-(first + h), *map(up, rel)] for h, rel in enumerate(partners(n, c.type))]
 
 
 def canonical_pos(n: int, m: int) -> list[list[int]]:

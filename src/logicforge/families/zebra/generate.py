@@ -74,6 +74,35 @@ class ZebraParams:
                 raise ConfigError("weights", {k: w}, "keys are clue types, values positive numbers")
 
 
+_EXPONENTS: dict[tuple[int, tuple[tuple[str, float], ...]], np.ndarray] = {}
+
+
+def _exponents(pool: Any, weights: dict[str, float]) -> np.ndarray:
+    """1 / weight per candidate clue of ``pool`` (pools live for the process: keyed by identity)."""
+    key = (id(pool), tuple(sorted(weights.items())))
+    e = _EXPONENTS.get(key)
+    if e is None:
+        per_type = np.array([weights.get(t, TYPES[t].weight) for t in TYPES])
+        e = _EXPONENTS[key] = 1.0 / per_type[pool.type_ids]
+    return e
+
+
+def _preferred(keys: np.ndarray, k: int) -> list[int]:
+    """``np.argsort(-keys).tolist()[:k]``, from a partition and a sort of the ``k`` largest keys
+    when they are distinct and strictly above the rest (which fixes the prefix whatever sort
+    runs), from the full sort otherwise."""
+    neg = -keys
+    if 8 * k < len(neg):  # below that the full sort is as fast
+        part = np.argpartition(neg, k)
+        head = part[:k]
+        hv = neg[head]
+        by = np.argsort(hv)
+        head, hv = head[by], hv[by]
+        if bool((hv[1:] > hv[:-1]).all()) and hv[-1] < neg[part[k:]].min():
+            return list(head.tolist())
+    return list(np.argsort(neg)[:k].tolist())
+
+
 def _reduce(pool: Any, rng: np.random.Generator, weights: dict[str, float]) -> list[int]:
     """Irredundant clue set (indices into ``pool.clues``, most preferred first).
 
@@ -83,49 +112,47 @@ def _reduce(pool: Any, rng: np.random.Generator, weights: dict[str, float]) -> l
     The solver is fresh and its call sequence is fixed by ``rng``, so cores — and so the puzzle —
     depend only on the seed, not on the puzzles made before.
     """
-    from ...logic.sat import add_clauses, new_solver
+    from ...logic.sat_direct import DirectSolver
 
-    per_type = np.array([weights.get(t, TYPES[t].weight) for t in TYPES])
-    w = per_type[pool.type_ids]
-    keys = rng.random(len(w)) ** (1.0 / w)
-    order = np.argsort(-keys).tolist()  # most preferred first
+    keys = rng.random(len(pool.type_ids)) ** _exponents(pool, weights)
+    total, chunk = len(keys), max(4, (3 * pool.n * pool.m) // 4)
+    # the preference order, most preferred first; three doublings of the chunk cover most puzzles
+    order = _preferred(keys, 7 * chunk)
     top = pool.n * pool.n * pool.m  # selector of order[r] is top + 1 + r
-    with new_solver("minisat22", pool.base) as s:
-        added, chunk = 0, max(4, (3 * pool.n * pool.m) // 4)
+    clauses = pool.clauses
+    with DirectSolver("minisat22", pool.base) as s:
+        added = 0
         while True:  # add clues in preference order until they force the grid
-            add_clauses(
-                s,
-                [
-                    [*cl, -(top + 1 + r)]
-                    for r in range(added, min(len(order), added + chunk))
-                    for cl in pool.clauses[order[r]]
-                ],
-            )
-            added = min(len(order), added + chunk)
-            if not s.solve(assumptions=list(range(top + 1, top + 1 + added))):
+            upto = min(total, added + chunk)
+            if upto > len(order):
+                order = _preferred(keys, total)
+            s.add([[*cl, -(top + 1 + r)] for r in range(added, upto) for cl in clauses[order[r]]])
+            added = upto
+            if not s.solve(range(top + 1, top + 1 + added)):
                 break
-            if added == len(order):
+            if added == total:
                 raise AssertionError("all true clues together must determine the grid")
             chunk *= 2
-        current = set(s.get_core())
-        for sel in sorted(current, reverse=True):  # deletion pass, least preferred first
+        current = sorted(s.core())
+        for sel in current[::-1]:  # deletion pass, least preferred first
             if sel not in current:
                 continue
-            if not s.solve(assumptions=sorted(current - {sel})):
-                current = set(s.get_core())  # unique without it: shrink to the new core
-    return [order[x - top - 1] for x in sorted(current)]
+            rest = [x for x in current if x != sel]
+            if not s.solve(rest):
+                current = sorted(s.core())  # unique without it: shrink to the new core
+    return [order[x - top - 1] for x in current]
 
 
 def recheck(n: int, m: int, clues: list[Clue], pos: list[list[int]]) -> None:
     """Independent certificate: a fresh Glucose (generation uses MiniSat) on a fresh encoding of the
     emitted clues finds the hidden grid and no other."""
-    from ...logic.sat import add_clauses, new_solver
+    from ...logic.sat_direct import DirectSolver
 
     hidden = [var(n, a, v, pos[a][v]) for a in range(m) for v in range(n)]
-    with new_solver("glucose4", structure_clauses(n, m)) as s:
-        add_clauses(s, [cl for c in clues for cl in clue_clauses(n, c)])
-        certify(s.solve(assumptions=hidden), "the hidden grid must satisfy every clue")
-        s.add_clause([-x for x in hidden])
+    with DirectSolver("glucose4", structure_clauses(n, m)) as s:
+        s.add([cl for c in clues for cl in clue_clauses(n, c)])
+        certify(s.solve(hidden), "the hidden grid must satisfy every clue")
+        s.add([[-x for x in hidden]])
         certify(not s.solve(), "the puzzle must have exactly one solution")
 
 
@@ -185,7 +212,8 @@ class ZebraFamily:
         others = rng.choice(len(ATTRIBUTES) - 1, m - 1, replace=False) + 1
         attrs = [ATTRIBUTES[0], *(ATTRIBUTES[int(i)] for i in others)]
         values = [
-            [a.values[int(i)] for i in rng.choice(len(a.values), n, replace=False)] for a in attrs
+            [a.values[i] for i in rng.choice(len(a.values), n, replace=False).tolist()]
+            for a in attrs
         ]
         perm = [shuffled(rng, n) for _ in range(m)]  # canonical value v -> puzzle value perm[a][v]
         clues = [
@@ -206,10 +234,8 @@ class ZebraFamily:
                 pos[a][perm[a][v]] = v  # canonical value v sits in house v
         certify(all(c.holds(pos) for c in clues), "all(c.holds(pos) for c in clues)")
         recheck(n, m, clues, pos)
-        grid = [
-            [values[a][next(v for v in range(n) if pos[a][v] == h)] for a in range(m)]
-            for h in range(n)
-        ]
+        # house h holds the puzzle value that canonical value h became: perm[a][h]
+        grid = [[values[a][perm[a][h]] for a in range(m)] for h in range(n)]
         hist: dict[str, int] = {}
         for c in clues:
             hist[c.type] = hist.get(c.type, 0) + 1

@@ -1,0 +1,92 @@
+"""MiniSat 2.2 and Glucose 4 straight through PySAT's extension module, for hot loops.
+
+A generator that asks one solver dozens of small questions per item (the zebra clue reduction: a
+solve and a core per clue tried) spends a good part of its Python time in PySAT's wrapper
+layers — ``Solver.solve`` → ``Minisat22.solve`` → the C call, a thread check and a timer test on
+every call. :class:`DirectSolver` makes the same C calls in the same order with nothing around
+them, so a solver built and used through it ends in exactly the state PySAT's would.
+
+Example:
+    >>> with DirectSolver("minisat22", [[1, 2], [-1, 3]]) as s:
+    ...     s.solve([-2]), s.model()
+    (True, [1, -2, 3])
+    >>> with DirectSolver("glucose4", [[1, 2]]) as s:
+    ...     s.add([[-1], [-2]])
+    ...     s.solve([]), s.ok
+    (False, False)
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..errors import ConfigError
+
+# PySAT's C prefix per solver name this module drives
+_PREFIX = {"minisat22": "minisat22", "glucose4": "glucose41"}
+
+
+class DirectSolver:
+    """One MiniSat 2.2 or Glucose 4 instance driven through ``pysolvers`` (see module doc).
+
+    ``ok`` turns False once an added clause makes the formula trivially unsatisfiable (PySAT's
+    ``status = False``); later clauses are still added, as PySAT adds them.
+    """
+
+    __slots__ = ("_h", "_add", "_solve", "_core", "_model", "_del", "_main", "ok")
+
+    def __init__(self, name: str, clauses: Iterable[Sequence[int]] = ()) -> None:
+        prefix = _PREFIX.get(name)
+        if prefix is None:
+            raise ConfigError("solver", name, f"a direct solver is one of {', '.join(_PREFIX)}")
+        import pysolvers  # PySAT's extension module; looked up per solver, so it can be wrapped
+
+        fn: Any = pysolvers
+        self._add = getattr(fn, f"{prefix}_add_cl")
+        self._solve = getattr(fn, f"{prefix}_solve")
+        self._core = getattr(fn, f"{prefix}_core")
+        self._model = getattr(fn, f"{prefix}_model")
+        self._del = getattr(fn, f"{prefix}_del")
+        # PySAT passes whether the caller is the main thread (it then handles SIGINT)
+        self._main = int(threading.current_thread() is threading.main_thread())
+        self._h = getattr(fn, f"{prefix}_new")()
+        self.ok = True
+        self.add(clauses)
+
+    def add(self, clauses: Iterable[Sequence[int]]) -> None:
+        """Add ``clauses`` in order (lists or tuples of non-zero ints)."""
+        it = iter(clauses)
+        if not all(map(self._add, itertools.repeat(self._h), it)):  # the loop runs in C
+            self.ok = False
+            for c in it:
+                self._add(self._h, c)
+
+    def solve(self, assumptions: Sequence[int] = ()) -> bool:
+        """Satisfiable under ``assumptions`` (a list or tuple without duplicates)?"""
+        return bool(self._solve(self._h, assumptions, self._main))
+
+    def core(self) -> list[int]:
+        """The failed assumptions of the last call, which must have answered False."""
+        return list(self._core(self._h) or ())
+
+    def model(self) -> list[int]:
+        """The model of the last call, which must have answered True."""
+        return list(self._model(self._h) or ())
+
+    def close(self) -> None:
+        h = getattr(self, "_h", None)  # None as well when __init__ stopped early
+        if h is not None:
+            self._h = None
+            self._del(h)
+
+    def __enter__(self) -> DirectSolver:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        self.close()
