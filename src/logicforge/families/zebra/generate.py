@@ -17,6 +17,7 @@ Generation, per puzzle, on the shared canonical pool of its size (see :mod:`.enc
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -135,10 +136,10 @@ def _reduce(pool: Any, rng: np.random.Generator, weights: dict[str, float]) -> l
             chunk *= 2
         current = sorted(s.core())
         for sel in current[::-1]:  # deletion pass, least preferred first
-            if sel not in current:
-                continue
-            rest = [x for x in current if x != sel]
-            if not s.solve(rest):
+            i = bisect.bisect_left(current, sel)
+            if i == len(current) or current[i] != sel:
+                continue  # already dropped with an earlier core
+            if not s.solve(current[:i] + current[i + 1 :]):
                 current = sorted(s.core())  # unique without it: shrink to the new core
     return [order[x - top - 1] for x in current]
 
