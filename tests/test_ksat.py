@@ -115,3 +115,34 @@ def test_phase_transition_n75() -> None:
     assert crossing and crossing[0] >= 4.0 and crossing[0] < 4.6
     peak = max(dec, key=lambda a: dec[a])
     assert 3.9 <= peak <= 4.7, dec
+
+
+def test_draw_vars_rechecks_only_redrawn_rows_with_the_same_draws() -> None:
+    """The redraw loop tests only the rows it redrew; the result (and the generator's state
+    after it) is that of testing the whole matrix each round, and no row repeats a variable."""
+    import itertools
+
+    import numpy as np
+
+    from logicforge.families.ksat import _draw_vars
+
+    def whole_matrix(rng: np.random.Generator, m: int, n: int, k: int) -> np.ndarray:
+        out = rng.integers(1, n + 1, size=(m, k))
+        while k > 1:
+            rep = np.zeros(m, dtype=bool)
+            for a, b in itertools.combinations(range(k), 2):
+                rep |= out[:, a] == out[:, b]
+            bad = np.flatnonzero(rep)
+            if bad.size == 0:
+                break
+            out[bad] = rng.integers(1, n + 1, size=(bad.size, k))
+        return out
+
+    for seed, (m, n, k) in itertools.product(
+        range(5), [(320, 75, 3), (40, 9, 4), (200, 12, 5), (7, 4, 2)]
+    ):
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        got, want = _draw_vars(a, m, n, k), whole_matrix(b, m, n, k)
+        assert np.array_equal(got, want)
+        assert a.random() == b.random()
+        assert all(len(set(r)) == k for r in got.tolist())

@@ -142,27 +142,34 @@ class KSATParams:
         return int(round(self.alpha * self.n_vars))
 
 
+def _repeated(rows: np.ndarray, k: int) -> np.ndarray:
+    """Per row of ``rows`` (``· × k``): does a variable occur twice?"""
+    if len(rows) < 32:  # a few redrawn rows: Python sets beat a dozen small array operations
+        return np.array([len(set(r)) < k for r in rows.tolist()], dtype=bool)
+    if k <= 4:  # a repeat is an equal pair of columns (cheaper than sorting small rows)
+        rep = np.zeros(len(rows), dtype=bool)
+        for a, b in itertools.combinations(range(k), 2):
+            rep |= rows[:, a] == rows[:, b]
+        return rep
+    s = np.sort(rows, axis=1)
+    return np.asarray((s[:, 1:] == s[:, :-1]).any(axis=1))
+
+
 def _draw_vars(rng: np.random.Generator, m: int, n: int, k: int) -> np.ndarray:
     """``m`` rows of ``k`` distinct variables in 1..n, uniform over ordered k-tuples.
 
-    Rows with a repeated variable are redrawn until none is left: the loop exits only once no
-    row has two equal entries (every pair of columns compared, or sorted neighbours for k > 4),
-    which is the distinctness guarantee itself."""
+    Rows with a repeated variable are redrawn until none is left. Every row is tested once, and
+    after that every redrawn row again (the others did not change): the loop exits only once no
+    row has two equal entries, which is the distinctness guarantee itself."""
     if k > n // 2:  # dense: a permutation prefix per row
         return np.argsort(rng.random((m, n)), axis=1)[:, :k] + 1
     out = rng.integers(1, n + 1, size=(m, k))
-    while k > 1:
-        if k <= 4:  # a repeat is an equal pair of columns (cheaper than sorting small rows)
-            rep = np.zeros(len(out), dtype=bool)
-            for a, b in itertools.combinations(range(k), 2):
-                rep |= out[:, a] == out[:, b]
-        else:
-            s = np.sort(out, axis=1)
-            rep = (s[:, 1:] == s[:, :-1]).any(axis=1)
-        bad = np.flatnonzero(rep)
-        if bad.size == 0:
-            break
+    if k < 2:
+        return out
+    bad = np.flatnonzero(_repeated(out, k))
+    while bad.size:
         out[bad] = rng.integers(1, n + 1, size=(bad.size, k))
+        bad = bad[_repeated(out[bad], k)]
     return out
 
 
@@ -180,7 +187,7 @@ def _draw(p: KSATParams, rng: np.random.Generator, m: int | None = None) -> np.n
             seen.add(frozenset(lits[i].tolist()))
         vars_ = np.abs(lits)
     else:
-        lits = vars_ * np.where(rng.random((m, k)) < 0.5, -1, 1)
+        lits = np.where(rng.random((m, k)) < 0.5, -vars_, vars_)
     # distinct variables per clause are checked by _draw_vars' exit test; shape and range here
     certify(
         lits.shape == (m, k) and (m == 0 or (vars_.min() >= 1 and vars_.max() <= n)),
@@ -244,8 +251,9 @@ class KSATFamily:
             sol = solve(cnf, stats=True, timeout=p.solver_timeout)
             if p.target_label is None or sol.label == p.target_label:
                 if sol.model is not None and lits.size:  # the oracle's own witness must check out
-                    vals = np.concatenate(([False], np.asarray(sol.model) > 0))
-                    ok = (vals[np.abs(lits)] == (lits > 0)).any(axis=1).all()
+                    # model[v - 1] is ±v: a literal holds when the model has it as it is
+                    model = np.array(sol.model)
+                    ok = (model[np.abs(lits) - 1] == lits).any(axis=1).all()
                     certify(ok, "solver model does not satisfy the formula")
                 meta = {
                     "n_vars": cnf.num_vars,
