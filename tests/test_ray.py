@@ -60,6 +60,19 @@ def test_ray_shards_grow_with_the_count_and_keep_the_bytes() -> None:
     assert list(generate_lines(fam, params, 3000, seed=1, executor="ray")) == local
 
 
+def test_ray_remote_function_is_made_once_per_shard_function() -> None:
+    """A second generation on the same cluster reuses the first one's remote function (each new
+    one is exported to the cluster again) and gives the same lines."""
+    from logicforge import executor
+    from logicforge.families.base import _shard_lines, generate_lines
+
+    fam, params = "ksat/random", {"n_vars": 5, "alpha": 2.0}
+    first = list(generate_lines(fam, params, 200, seed=2, executor="ray"))
+    task = executor._REMOTE[_shard_lines]
+    assert list(generate_lines(fam, params, 200, seed=2, executor="ray")) == first
+    assert executor._REMOTE[_shard_lines] is task
+
+
 def _kill_one_shard_worker(stop: threading.Event, killed: list[int]) -> None:
     import psutil
 

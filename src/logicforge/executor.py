@@ -39,6 +39,11 @@ def ray_init(address: str | None = None, num_cpus: int | None = None) -> Any:
     return ray
 
 
+# the Ray remote function of each shard function, kept across calls (Ray exports a function to
+# the cluster, and to a later one after a restart, on its first use there)
+_REMOTE: dict[Callable[..., Any], Any] = {}
+
+
 def ray_cpus(ray: Any) -> int:
     """The CPUs of the connected cluster (at least 1)."""
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -63,7 +68,9 @@ def ordered_map(
         raise ConfigError("executor", executor, "choose local or ray")
     if executor == "ray":
         ray = ray_init(address)
-        task = ray.remote(max_retries=3)(fn)
+        task = _REMOTE.get(fn)
+        if task is None:  # made once per function: each new one is exported to the cluster again
+            task = _REMOTE[fn] = ray.remote(max_retries=3)(fn)
         pending: deque[Any] = deque()
         it = iter(shards)
         for sh in itertools.islice(it, ray_window(ray)):
