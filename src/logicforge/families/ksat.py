@@ -152,7 +152,7 @@ def _repeated(rows: np.ndarray, k: int) -> np.ndarray:
             rep |= rows[:, a] == rows[:, b]
         return rep
     s = np.sort(rows, axis=1)
-    return np.asarray((s[:, 1:] == s[:, :-1]).any(axis=1))
+    return (s[:, 1:] == s[:, :-1]).any(axis=1)
 
 
 def _draw_vars(rng: np.random.Generator, m: int, n: int, k: int) -> np.ndarray:

@@ -17,7 +17,6 @@ Example:
 from __future__ import annotations
 
 import atexit
-import itertools
 import threading
 import time
 import weakref
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import ConfigError, certify
 from .cnf import CNF
+from .sat_direct import add_all
 
 if TYPE_CHECKING:
     from pysat.solvers import Solver
@@ -95,11 +95,8 @@ def add_clauses(s: Solver, clauses: Iterable[Sequence[int]]) -> None:
     if add is None:
         s.append_formula(list(clauses))
         return
-    it = iter(clauses)
-    if not all(map(add, itertools.repeat(handle), it)):  # the loop in C: no bytecode per clause
+    if not add_all(add, handle, clauses):
         inner.status = False  # trivially unsatisfiable, as PySAT's add_clause records it
-        for c in it:  # the rest, as one by one would add them (no-ops once unsatisfiable)
-            add(handle, c)
 
 
 def new_solver(name: str, clauses: Any = ()) -> Solver:

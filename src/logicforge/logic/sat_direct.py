@@ -29,6 +29,18 @@ from ..errors import ConfigError
 _PREFIX = {"minisat22": "minisat22", "glucose4": "glucose41"}
 
 
+def add_all(add: Any, handle: Any, clauses: Iterable[Sequence[int]]) -> bool:
+    """Add ``clauses`` in order through PySAT's C entry point ``add`` on solver ``handle``, the
+    loop itself in C (no bytecode per clause); False when one made the formula trivially
+    unsatisfiable (the rest are added all the same, as PySAT adds them one by one)."""
+    it = iter(clauses)
+    if all(map(add, itertools.repeat(handle), it)):
+        return True
+    for c in it:
+        add(handle, c)
+    return False
+
+
 class DirectSolver:
     """One MiniSat 2.2 or Glucose 4 instance driven through ``pysolvers`` (see module doc).
 
@@ -44,25 +56,22 @@ class DirectSolver:
             raise ConfigError("solver", name, f"a direct solver is one of {', '.join(_PREFIX)}")
         import pysolvers  # PySAT's extension module; looked up per solver, so it can be wrapped
 
-        fn: Any = pysolvers
-        self._add = getattr(fn, f"{prefix}_add_cl")
-        self._solve = getattr(fn, f"{prefix}_solve")
-        self._core = getattr(fn, f"{prefix}_core")
-        self._model = getattr(fn, f"{prefix}_model")
-        self._del = getattr(fn, f"{prefix}_del")
+        mod: Any = pysolvers
+        self._add = getattr(mod, f"{prefix}_add_cl")
+        self._solve = getattr(mod, f"{prefix}_solve")
+        self._core = getattr(mod, f"{prefix}_core")
+        self._model = getattr(mod, f"{prefix}_model")
+        self._del = getattr(mod, f"{prefix}_del")
         # PySAT passes whether the caller is the main thread (it then handles SIGINT)
         self._main = int(threading.current_thread() is threading.main_thread())
-        self._h = getattr(fn, f"{prefix}_new")()
+        self._h = getattr(mod, f"{prefix}_new")()
         self.ok = True
         self.add(clauses)
 
     def add(self, clauses: Iterable[Sequence[int]]) -> None:
         """Add ``clauses`` in order (lists or tuples of non-zero ints)."""
-        it = iter(clauses)
-        if not all(map(self._add, itertools.repeat(self._h), it)):  # the loop runs in C
+        if not add_all(self._add, self._h, clauses):
             self.ok = False
-            for c in it:
-                self._add(self._h, c)
 
     def solve(self, assumptions: Sequence[int] = ()) -> bool:
         """Satisfiable under ``assumptions`` (a list or tuple without duplicates)?"""

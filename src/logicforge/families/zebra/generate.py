@@ -100,8 +100,8 @@ def _preferred(keys: np.ndarray, k: int) -> list[int]:
         by = np.argsort(hv)
         head, hv = head[by], hv[by]
         if bool((hv[1:] > hv[:-1]).all()) and hv[-1] < neg[part[k:]].min():
-            return list(head.tolist())
-    return list(np.argsort(neg)[:k].tolist())
+            return head.tolist()
+    return np.argsort(neg)[:k].tolist()
 
 
 def _reduce(pool: Any, rng: np.random.Generator, weights: dict[str, float]) -> list[int]:
