@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import logicforge as lf
-from logicforge.rng import generator_for, item_streams, pcg64_states, shuffled
+from logicforge.rng import generator_for, item_streams, pcg64_states, samples, shuffled
 
 
 def _numpy_state(seed: int, key: tuple[int, ...]) -> tuple[int, int]:
@@ -45,6 +45,27 @@ def test_generated_items_regenerate_from_their_spawn_key() -> None:
     for p in lf.generate("sudoku", {"size": 4}, count=20, seed=3):
         again = fam.generate(fam.Params(size=4), generator_for(3, tuple(p.spawn_key)))
         assert again[0] == p.problem
+
+
+def test_samples_are_numpys_choice() -> None:
+    """Same lists and the same generator state after, from any state (a pending 32-bit half
+    included), for one or several samples, full ones and size 1, and past NumPy's 10,000 switch."""
+    for seed in range(400):
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        g = np.random.default_rng(seed + 10_000)
+        if seed % 2:  # leaves half of a 64-bit output buffered in the bit generator
+            assert a.integers(0, 7) == b.integers(0, 7)
+        jobs = []
+        for _ in range(int(g.integers(1, 8))):
+            pop = int(g.integers(1, 40))
+            jobs.append((pop, int(g.integers(1, pop + 1))))
+        if seed % 50 == 0:
+            jobs.append((20_000, 5))
+        assert samples(a, jobs) == [b.choice(p, s, replace=False).tolist() for p, s in jobs]
+        assert a.bit_generator.state == b.bit_generator.state
+    assert samples(np.random.default_rng(0), []) == []
+    with pytest.raises(ValueError):
+        samples(np.random.default_rng(0), [(3, 4)])
 
 
 def test_shuffled_is_permutation() -> None:

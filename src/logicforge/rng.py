@@ -64,6 +64,52 @@ def shuffled(rng: np.random.Generator, n: int) -> list[int]:
     return out
 
 
+def samples(rng: np.random.Generator, jobs: list[tuple[int, int]]) -> list[list[int]]:
+    """``[rng.choice(pop, size, replace=False).tolist() for pop, size in jobs]``: the same lists
+    from the same draws, in half the time for the few small samples a puzzle draws together.
+
+    NumPy draws such a sample by Floyd's algorithm — for ``j`` in ``pop - size … pop - 1`` a
+    bounded integer ``t ≤ j``, taken unless already taken, ``j`` then — and shuffles it
+    (Fisher–Yates from the end, bounded integers ``≤ i``); every draw is one Lemire-bounded
+    integer, which ``rng.integers`` with an array of bounds draws in order in one call. A sample
+    from a population above 10,000 takes NumPy's other path and is drawn by ``rng.choice``.
+
+    Example:
+        >>> import numpy as np
+        >>> a, b = np.random.default_rng(3), np.random.default_rng(3)
+        >>> samples(a, [(24, 3), (10, 4)]) == [b.choice(24, 3, replace=False).tolist(),
+        ...                                    b.choice(10, 4, replace=False).tolist()]
+        True
+    """
+    for pop, size in jobs:
+        if not 0 < size <= pop:
+            raise ValueError(f"a sample of {size} from {pop} without replacement")
+    if not jobs:
+        return []
+    if any(pop > 10_000 for pop, _ in jobs):
+        return [rng.choice(pop, size, replace=False).tolist() for pop, size in jobs]
+    bounds: list[int] = []
+    for pop, size in jobs:
+        bounds += range(pop - size, pop)
+        bounds += range(size - 1, 0, -1)
+    draws = iter(rng.integers(0, bounds, endpoint=True).tolist())
+    out = []
+    for pop, size in jobs:
+        idx: list[int] = []
+        taken: set[int] = set()
+        for j in range(pop - size, pop):
+            t = next(draws)
+            if t in taken:
+                t = j
+            taken.add(t)
+            idx.append(t)
+        for i in range(size - 1, 0, -1):
+            j = next(draws)
+            idx[i], idx[j] = idx[j], idx[i]
+        out.append(idx)
+    return out
+
+
 # ---- per-item streams, derived in bulk ----------------------------------------------------------
 # NumPy's SeedSequence hash (O'Neill's seed_seq_fe: a pool of 4 uint32 words) and PCG64's seeding,
 # written out so that a whole shard's streams are derived with a few array operations instead of a

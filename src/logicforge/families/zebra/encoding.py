@@ -74,6 +74,13 @@ def clue_clauses(n: int, c: Clue) -> list[list[int]]:
     return [[-(first + h), *map(up, rel)] for h, rel in enumerate(partners(n, c.type))]
 
 
+@lru_cache(maxsize=1 << 16)
+def encoded(n: int, c: Clue) -> tuple[tuple[int, ...], ...]:
+    """:func:`clue_clauses`, kept per clue (tuples: one value shared by every puzzle that states
+    the clue; the re-check of small puzzles states the same few thousand clues over and over)."""
+    return tuple(map(tuple, clue_clauses(n, c)))
+
+
 def canonical_pos(n: int, m: int) -> list[list[int]]:
     return [list(range(n)) for _ in range(m)]
 

@@ -26,17 +26,20 @@ import numpy as np
 
 from ...errors import ConfigError, certify
 from ...registry import FAMILIES
-from ...rng import shuffled
+from ...rng import samples, shuffled
 from ..knobs import Knob, exact
 from ..levels import Levels
 from .clues import TYPES, Clue
-from .encoding import clue_clauses, size_pool, structure_clauses, var
+from .encoding import encoded, size_pool, structure_clauses, var
 from .pool import ATTRIBUTES
 from .z3measure import Z3_MEASURE, Z3_TIMEOUT_MS, z3_cache_dir, z3_complexity  # noqa: F401
 
 NAME = "zebra"
 KIND = "zebra"
 ALL_TYPES = tuple(TYPES)
+N_VALUES = len(ATTRIBUTES[0].values)
+if any(len(a.values) != N_VALUES for a in ATTRIBUTES):
+    raise AssertionError("every attribute of the pool has the same number of values")
 SIZE_GROUPS = [(1e3, "Small"), (1e6, "Medium"), (1e10, "Large"), (math.inf, "X-Large")]
 
 
@@ -151,7 +154,7 @@ def recheck(n: int, m: int, clues: list[Clue], pos: list[list[int]]) -> None:
 
     hidden = [var(n, a, v, pos[a][v]) for a in range(m) for v in range(n)]
     with DirectSolver("glucose4", structure_clauses(n, m)) as s:
-        s.add([cl for c in clues for cl in clue_clauses(n, c)])
+        s.add([cl for c in clues for cl in encoded(n, c)])
         certify(s.solve(hidden), "the hidden grid must satisfy every clue")
         s.add([[-x for x in hidden]])
         certify(not s.solve(), "the puzzle must have exactly one solution")
@@ -210,12 +213,11 @@ class ZebraFamily:
         chosen = _reduce(pool, rng, p.weights)
         canon = [pool.clues[i] for i in chosen]
         # relabel: attributes (Name first), values, and a permutation per attribute
-        others = rng.choice(len(ATTRIBUTES) - 1, m - 1, replace=False) + 1
-        attrs = [ATTRIBUTES[0], *(ATTRIBUTES[int(i)] for i in others)]
-        values = [
-            [a.values[i] for i in rng.choice(len(a.values), n, replace=False).tolist()]
-            for a in attrs
-        ]
+        # the draws of rng.choice for the other attributes, then n values of each (every
+        # attribute has the same number of values, so the samples are drawn together)
+        others, *picks = samples(rng, [(len(ATTRIBUTES) - 1, m - 1)] + [(N_VALUES, n)] * m)
+        attrs = [ATTRIBUTES[0], *(ATTRIBUTES[i + 1] for i in others)]
+        values = [[a.values[i] for i in pick] for a, pick in zip(attrs, picks, strict=True)]
         perm = [shuffled(rng, n) for _ in range(m)]  # canonical value v -> puzzle value perm[a][v]
         clues = [
             Clue(
