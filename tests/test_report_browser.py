@@ -43,7 +43,7 @@ def _need_browser() -> str:
     if exe is None:
         if os.environ.get("LOGICFORGE_REQUIRE_BROWSER"):
             pytest.fail("chromium is required here (LOGICFORGE_REQUIRE_BROWSER is set)")
-        pytest.skip("no chromium on this machine (`make test` installs it where apt-get works)")
+        pytest.skip("no chromium on this machine (`.ci/run` installs Debian's where apt-get works)")
     return exe
 
 
