@@ -1,6 +1,6 @@
 """Same seed, same problems, release after release: every registered family's problems at
-levels 0, 5 and 10 (three per level, seed 0) are held to the SHA-256 digests recorded in
-``tests/data/streams.json``.
+levels 0, 5 and 10 (three per level, seed 0), and the items its default renderer makes of them
+(the prompts), are held to the SHA-256 digests recorded in ``tests/data/streams.json``.
 
 A change that gives a seed other problems (a new draw order, another solver call sequence, an
 extra metadata field) fails here, naming the family and level. When the change is meant, say so
@@ -38,11 +38,19 @@ def versions() -> dict[str, str]:
     return {p: importlib.metadata.version(p) for p in PACKAGES}
 
 
-def digest(family: str, level: int) -> str:
-    """SHA-256 of the family's problems at ``level`` (every field, canonical JSON)."""
-    ps = lf.generate(family, count=COUNT, seed=SEED, level=level)
-    rows = [p.model_dump(mode="json") for p in ps]
+def _sha(rows: list[Any]) -> str:
     return hashlib.sha256(json.dumps(rows, sort_keys=True).encode()).hexdigest()
+
+
+def digests(family: str, level: int) -> dict[str, str]:
+    """SHA-256 of the family's problems at ``level`` and of their default items (every field,
+    canonical JSON), keyed ``family@level`` and ``family@level:items``."""
+    ps = lf.generate(family, count=COUNT, seed=SEED, level=level)
+    items = lf.render(ps)
+    return {
+        f"{family}@{level}": _sha([p.model_dump(mode="json") for p in ps]),
+        f"{family}@{level}:items": _sha([it.model_dump(mode="json") for it in items]),
+    }
 
 
 def record() -> dict[str, Any]:
@@ -50,7 +58,12 @@ def record() -> dict[str, Any]:
         "versions": versions(),
         "count": COUNT,
         "seed": SEED,
-        "digests": {f"{f}@{lv}": digest(f, lv) for f in sorted(FAMILIES.names()) for lv in LEVELS},
+        "digests": {
+            k: v
+            for f in sorted(FAMILIES.names())
+            for lv in LEVELS
+            for k, v in digests(f, lv).items()
+        },
     }
 
 
@@ -61,7 +74,7 @@ def _pinned() -> dict[str, Any]:
 
 def test_every_family_is_pinned() -> None:
     """A new family gets its digests recorded with it (and a removed one loses them)."""
-    pinned = {k.rsplit("@", 1)[0] for k in _pinned()["digests"]}
+    pinned = {k.rsplit("@", 1)[0] for k in _pinned()["digests"] if not k.endswith(":items")}
     assert pinned == set(FAMILIES.names()), (
         "families without recorded digests: "
         f"{sorted(set(FAMILIES.names()) - pinned)}; recorded but gone: "
@@ -74,10 +87,11 @@ def test_a_seed_gives_the_recorded_problems(family: str) -> None:
     pinned = _pinned()
     if pinned["versions"] != versions():
         pytest.skip(f"digests recorded with {pinned['versions']}, installed {versions()}")
-    changed = [lv for lv in LEVELS if digest(family, lv) != pinned["digests"].get(f"{family}@{lv}")]
+    got = {k: v for lv in LEVELS for k, v in digests(family, lv).items()}
+    changed = [k for k, v in got.items() if pinned["digests"].get(k) != v]
     assert not changed, (
-        f"{family}: seed {SEED} gives other problems than recorded at level(s) {changed}; if "
-        f"that is meant, say so in the CHANGELOG and run `python tests/test_streams_pinned.py --write`"
+        f"seed {SEED} gives other problems or prompts than recorded: {changed}; if that is "
+        "meant, say so in the CHANGELOG and run `python tests/test_streams_pinned.py --write`"
     )
 
 
