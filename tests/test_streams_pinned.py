@@ -16,6 +16,7 @@ others installed the test says which and is skipped (re-record them on the new v
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.metadata
 import json
@@ -67,6 +68,7 @@ def record() -> dict[str, Any]:
     }
 
 
+@functools.cache
 def _pinned() -> dict[str, Any]:
     data: dict[str, Any] = json.loads(PINNED.read_text())
     return data

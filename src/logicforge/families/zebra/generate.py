@@ -37,9 +37,11 @@ from .z3measure import Z3_MEASURE, Z3_TIMEOUT_MS, z3_cache_dir, z3_complexity  #
 NAME = "zebra"
 KIND = "zebra"
 ALL_TYPES = tuple(TYPES)
-N_VALUES = len(ATTRIBUTES[0].values)
-if any(len(a.values) != N_VALUES for a in ATTRIBUTES):
-    raise AssertionError("every attribute of the pool has the same number of values")
+N_VALUES = len(ATTRIBUTES[0].values)  # relabelling draws every attribute's values together
+certify(
+    all(len(a.values) == N_VALUES for a in ATTRIBUTES),
+    "every attribute of the pool has the same number of values",
+)
 SIZE_GROUPS = [(1e3, "Small"), (1e6, "Medium"), (1e10, "Large"), (math.inf, "X-Large")]
 
 
