@@ -88,10 +88,7 @@ def samples(rng: np.random.Generator, jobs: list[tuple[int, int]]) -> list[list[
         return []
     if any(pop > 10_000 for pop, _ in jobs):
         return [rng.choice(pop, size, replace=False).tolist() for pop, size in jobs]
-    bounds: list[int] = []
-    for pop, size in jobs:
-        bounds += range(pop - size, pop)
-        bounds += range(size - 1, 0, -1)
+    bounds = _bounds(tuple(jobs))
     draws = iter(rng.integers(0, bounds, endpoint=True).tolist())
     out = []
     for pop, size in jobs:
@@ -108,6 +105,21 @@ def samples(rng: np.random.Generator, jobs: list[tuple[int, int]]) -> list[list[
             idx[i], idx[j] = idx[j], idx[i]
         out.append(idx)
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _bounds(jobs: tuple[tuple[int, int], ...]) -> np.ndarray:
+    """The inclusive bounds of every draw :func:`samples` makes for ``jobs``, in order (read-only;
+    a puzzle family draws the same few shapes over and over)."""
+    import numpy as np
+
+    out: list[int] = []
+    for pop, size in jobs:
+        out += range(pop - size, pop)
+        out += range(size - 1, 0, -1)
+    arr = np.array(out, dtype=np.int64)
+    arr.flags.writeable = False
+    return arr
 
 
 # ---- per-item streams, derived in bulk ----------------------------------------------------------

@@ -18,6 +18,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import threading
 from collections.abc import Iterable, Sequence
@@ -41,6 +42,19 @@ def add_all(add: Any, handle: Any, clauses: Iterable[Sequence[int]]) -> bool:
     return False
 
 
+@functools.cache
+def entry_points(prefix: str) -> tuple[Any, ...]:
+    """PySAT's C entry points ``new, add_cl, solve, core, model, del`` for one solver prefix,
+    looked up once per process; code that wraps ``pysolvers``' functions (a profiler) calls
+    ``entry_points.cache_clear()`` after wrapping and after unwrapping."""
+    import pysolvers  # PySAT's extension module
+
+    mod: Any = pysolvers
+    return tuple(
+        getattr(mod, f"{prefix}_{f}") for f in ("new", "add_cl", "solve", "core", "model", "del")
+    )
+
+
 class DirectSolver:
     """One MiniSat 2.2 or Glucose 4 instance driven through ``pysolvers`` (see module doc).
 
@@ -54,17 +68,10 @@ class DirectSolver:
         prefix = _PREFIX.get(name)
         if prefix is None:
             raise ConfigError("solver", name, f"a direct solver is one of {', '.join(_PREFIX)}")
-        import pysolvers  # PySAT's extension module; looked up per solver, so it can be wrapped
-
-        mod: Any = pysolvers
-        self._add = getattr(mod, f"{prefix}_add_cl")
-        self._solve = getattr(mod, f"{prefix}_solve")
-        self._core = getattr(mod, f"{prefix}_core")
-        self._model = getattr(mod, f"{prefix}_model")
-        self._del = getattr(mod, f"{prefix}_del")
+        new, self._add, self._solve, self._core, self._model, self._del = entry_points(prefix)
         # PySAT passes whether the caller is the main thread (it then handles SIGINT)
         self._main = int(threading.current_thread() is threading.main_thread())
-        self._h = getattr(mod, f"{prefix}_new")()
+        self._h = new()
         self.ok = True
         self.add(clauses)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...errors import CertificationError
 
@@ -110,10 +110,13 @@ MIX_TOLERANCE = 0.03  # absolute, per clue type's share
 CLUES_PER_PUZZLE = (10.4, 9)  # mean, median (paper §2.3)
 
 
-@dataclass(frozen=True)
-class Clue:
+class Clue(NamedTuple):
     """A clue over puzzle items (attribute index, value index); ``second`` is a house index for
-    unary types and another item for binary ones."""
+    unary types and another item for binary ones.
+
+    A named tuple: puzzles build, hash (the encoding cache) and compare clues by the dozen, which
+    a tuple does in C; its ``repr`` is a dataclass's, which the Z3 measure's cache key reads.
+    """
 
     type: str
     a: tuple[int, int]
@@ -128,12 +131,12 @@ class Clue:
                 raise CertificationError(
                     "certification failed: a unary clue's second part is a house number"
                 )
-            return t.holds(p, self.second)
+            return t.relation(p, self.second)
         if not isinstance(self.second, tuple):
             raise CertificationError(
                 "certification failed: a binary clue's second part is an (attribute, value) pair"
             )
-        return t.holds(p, pos[self.second[0]][self.second[1]])
+        return t.relation(p, pos[self.second[0]][self.second[1]])
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": self.type, "a": list(self.a)}

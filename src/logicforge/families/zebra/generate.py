@@ -18,6 +18,7 @@ Generation, per puzzle, on the shared canonical pool of its size (see :mod:`.enc
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,6 +50,18 @@ def size_group(n: int, m: int) -> str:
     """The paper's groups by search space (N!)^M: Small < 10³ ≤ Medium < 10⁶ ≤ Large < 10¹⁰ ≤ X-Large."""
     s = math.factorial(n) ** m
     return next(g for lim, g in SIZE_GROUPS if s < lim)
+
+
+@functools.cache
+def _size_meta(n: int, m: int) -> tuple[tuple[str, Any], ...]:
+    """The metadata fields that depend on the grid size only (read once per size)."""
+    return (
+        ("n_houses", n),
+        ("n_attributes", m),
+        ("size", f"{n}*{m}"),
+        ("log10_search_space", round(m * math.log10(math.factorial(n)), 4)),
+        ("size_group", size_group(n, m)),
+    )
 
 
 @dataclass(frozen=True)
@@ -255,16 +268,9 @@ class ZebraFamily:
                 "rows": [[str(h + 1), *grid[h]] for h in range(n)],
             },
         }
-        log_space = m * math.log10(math.factorial(n))
-        meta = {
-            "n_houses": n,
-            "n_attributes": m,
-            "size": f"{n}*{m}",
-            "log10_search_space": round(log_space, 4),
-            "size_group": size_group(n, m),
-            "n_clues": len(clues),
-            "clue_types": hist,
-        }
+        meta = dict(_size_meta(n, m))
+        meta["n_clues"] = len(clues)
+        meta["clue_types"] = hist
         if p.z3_runs:
             meta |= z3_complexity(n, m, clues, p.z3_runs, rng)
         return problem, "SAT", {"solver": "minisat22+glucose4", "unique": True}, meta
