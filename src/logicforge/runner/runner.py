@@ -409,10 +409,10 @@ def run_model(
         finally:
             bar.close()
         store.compact(order)
+        counts["total"] = len(store)
+        counts["file"] = store.counts()  # per model, as manifest.record_counts reads the file
     finally:
         store.release()
-    counts["total"] = len(store)
-    counts["file"] = store.counts()  # per model, as manifest.record_counts reads the file
     if budget is not None:
         counts["budget"] = budget.summary()
     return counts

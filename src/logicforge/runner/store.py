@@ -7,6 +7,10 @@ JSON), reports, and truncates away. Records are keyed by ``record_id``; on load 
 an id wins, so appending a retried record never duplicates it. ``compact()`` rewrites the file
 atomically (temp file + rename) in a canonical order.
 
+The store holds where each record's line lies in the file, not the line: a run of a million
+records keeps a few dozen bytes per record in memory, and reads a line back (``lines[rid]``)
+from the file when asked.
+
 One process writes a store at a time: the store holds an exclusive ``flock`` on
 ``<real file>.lock`` (symbolic links resolved) and on the file's inode (so a hard link is the same
 file) for its lifetime, and a second writer through any name is refused at once with a message
@@ -24,7 +28,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +136,29 @@ def write_jsonl(path: str | Path, rows: Iterable[Any]) -> int:
     return n
 
 
+class Lines(Mapping[str, bytes]):
+    """A store's records as ``record_id -> its JSON line`` (without the newline), read from the
+    file on access; iteration is in the order the ids were first written."""
+
+    __slots__ = ("_store",)
+
+    def __init__(self, store: RecordStore) -> None:
+        self._store = store
+
+    def __getitem__(self, rid: str) -> bytes:
+        off, n = self._store._index[rid]
+        return self._store._pread(off, n)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._store._index)
+
+    def __len__(self) -> int:
+        return len(self._store._index)
+
+    def __contains__(self, rid: object) -> bool:
+        return rid in self._store._index
+
+
 class RecordStore:
     """Append-only, crash-safe JSONL store of rows keyed by ``key`` (``record_id`` for records,
     ``item_id`` for written Items): one writer at a time (a lock file), appends fsynced at least
@@ -146,11 +173,12 @@ class RecordStore:
             raise DataFileError(f"{self.path}: is a directory; give a file path for the records")
         self.real = Path(os.path.realpath(self.path))  # compaction replaces this one
         self._lock = self._inode_lock = -1
-        self._fd = -1
+        self._fd = self._rfd = -1
         try:
             self.real.parent.mkdir(parents=True, exist_ok=True)
             self._lock = _lock_exclusive(self.real.with_name(self.real.name + ".lock"))
             self._fd = os.open(self.real, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            self._rfd = os.open(self.real, os.O_RDONLY)
         except OSError as e:
             self.release()
             raise disk_error(self.path, e) from None
@@ -162,7 +190,9 @@ class RecordStore:
         self.real.with_name(self.real.name + ".tmp").unlink(
             missing_ok=True
         )  # a failed compaction's
-        self.lines: dict[str, bytes] = {}  # record_id -> its JSON line (last one wins)
+        self._index: dict[str, tuple[int, int]] = {}  # record_id -> (offset, length) of its line
+        self.lines = Lines(self)  # record_id -> its JSON line (the last one written wins)
+        self._size = 0  # the file's length: where the next append lands
         self.configs: dict[str, Any] = {}  # model -> the configuration of its last record
         self.errored: set[str] = set()
         self.facts: dict[str, Facts | None] = {}  # record_id -> record_facts (None: not yet read)
@@ -174,11 +204,38 @@ class RecordStore:
             if isinstance(e, OSError):
                 raise disk_error(self.path, e) from None
             raise
+        self._size = os.fstat(self._fd).st_size
         self._fsync_every = fsync_every_s
         self._last_sync = time.monotonic()
 
     def rows(self) -> list[dict[str, Any]]:
         return [json.loads(v) for v in self.lines.values()]
+
+    def _mapped(self) -> Any:
+        """The file mapped read-only (an empty buffer for an empty file, which cannot be mapped)."""
+        import contextlib
+        import mmap
+
+        if os.fstat(self._rfd).st_size == 0:
+            return contextlib.nullcontext(b"")
+        return mmap.mmap(self._rfd, 0, access=mmap.ACCESS_READ)
+
+    def _pread(self, off: int, n: int) -> bytes:
+        """``n`` bytes of the file from ``off``, surrounding blanks removed."""
+        if self._rfd < 0:
+            raise DataFileError(
+                f"{self.path}: the store is closed; open a RecordStore on it again to read records"
+            )
+        out = b""
+        while len(out) < n:  # short reads are legal
+            got = os.pread(self._rfd, n - len(out), off + len(out))
+            if not got:
+                raise DataFileError(
+                    f"{self.path}: changed under the store (a record's line is gone); "
+                    "another program wrote to it — rerun to reload it"
+                )
+            out += got
+        return out.strip()
 
     def counts(self) -> dict[str, dict[str, int]]:
         """Per model: records, errors, truncated and excluded among the records held (one per
@@ -190,39 +247,39 @@ class RecordStore:
         return tally(f for f in self.facts.values() if f is not None)
 
     def _load(self) -> None:
-        data = self.real.read_bytes()
         good_end = 0
-        pos = 0
-        while pos < len(data):
-            nl = data.find(b"\n", pos)
-            if nl == -1:  # no newline: a torn tail, unless it is a whole record
-                tail = self._record(data[pos:])
-                if tail is not None:
-                    self._keep(data[pos:].strip(), tail)
-                    good_end = len(data)
-                    self._write(b"\n")  # complete the line
-                    print(
-                        f"logicforge: {self.path}: the last record had no final newline; kept it",
-                        file=sys.stderr,
-                    )
-                break
-            line = data[pos:nl]
-            if line.strip():
-                obj = self._record(line)
-                if obj is None:
-                    if data[nl + 1 :].strip():
-                        raise DataFileError(
-                            f"{self.path}: byte {pos}: malformed record in the middle of the file; "
-                            "it was not written by logicforge's store — move it aside and rerun"
-                        ) from None
+        with open(self.real, "rb") as f:
+            for line in f:  # each with its newline; the last one may lack it
+                pos = good_end
+                if not line.endswith(b"\n"):  # no newline: a torn tail, unless a whole record
+                    tail = self._record(line)
+                    if tail is not None:
+                        self._keep(pos, len(line), tail)
+                        self._write(b"\n")  # complete the line
+                        good_end += len(line) + 1
+                        print(
+                            f"logicforge: {self.path}: the last record had no final newline; "
+                            "kept it",
+                            file=sys.stderr,
+                        )
                     break
-                self._keep(line, obj)
-            pos = nl + 1
-            good_end = pos
-        if good_end < len(data):
+                if line.strip():
+                    obj = self._record(line)
+                    if obj is None:
+                        if f.read().strip():
+                            raise DataFileError(
+                                f"{self.path}: byte {pos}: malformed record in the middle of the "
+                                "file; it was not written by logicforge's store — move it aside "
+                                "and rerun"
+                            ) from None
+                        break
+                    self._keep(pos, len(line) - 1, obj)
+                good_end += len(line)
+            size = f.seek(0, os.SEEK_END)
+        if good_end < size:
             self.repaired = True
             print(
-                f"logicforge: {self.path}: dropped a torn final record ({len(data) - good_end} bytes) "
+                f"logicforge: {self.path}: dropped a torn final record ({size - good_end} bytes) "
                 "left by an interrupted run; it will be redone",
                 file=sys.stderr,
             )
@@ -237,9 +294,9 @@ class RecordStore:
             return None
         return obj if isinstance(obj, dict) and isinstance(obj.get(self.key), str) else None
 
-    def _keep(self, line: bytes, obj: dict[str, Any]) -> None:
+    def _keep(self, off: int, n: int, obj: dict[str, Any]) -> None:
         rid = obj[self.key]
-        self.lines[rid] = bytes(line)
+        self._index[rid] = (off, n)  # the line without its newline
         self.facts[rid] = record_facts(obj)
         if isinstance(obj.get("model"), str) and obj.get("config") is not None:
             self.configs[obj["model"]] = obj["config"]
@@ -256,18 +313,22 @@ class RecordStore:
             ) from None
 
     def __contains__(self, rid: str) -> bool:
-        return rid in self.lines
+        return rid in self._index
 
     def __len__(self) -> int:
-        return len(self.lines)
+        return len(self._index)
 
     def append(
         self, rid: str, line: bytes, errored: bool = False, facts: Facts | None = None
     ) -> None:
         """Durably append one record line (``line`` holds no newline); ``facts``: its
         :func:`record_facts`, when the caller has them (else :meth:`counts` reads the line)."""
-        self._write(line + b"\n")
-        self.lines[rid] = line
+        off = self._size
+        try:
+            self._write(line + b"\n")
+        finally:  # a failed write may have written part of the line
+            self._size = os.fstat(self._fd).st_size
+        self._index[rid] = (off, len(line))
         self.facts[rid] = facts
         (self.errored.add if errored else self.errored.discard)(rid)
         now = time.monotonic()
@@ -276,6 +337,10 @@ class RecordStore:
             self._last_sync = now
 
     def close(self) -> None:
+        """Close the file (the records held can no longer be read back from it)."""
+        if self._rfd >= 0:
+            os.close(self._rfd)
+            self._rfd = -1
         if self._fd >= 0:
             try:
                 os.fsync(self._fd)
@@ -295,7 +360,7 @@ class RecordStore:
                     setattr(self, name, -1)
 
     def __del__(self) -> None:
-        for name in ("_fd", "_lock", "_inode_lock"):
+        for name in ("_fd", "_rfd", "_lock", "_inode_lock"):
             fd = getattr(self, name, -1)
             if fd >= 0:
                 os.close(fd)
@@ -305,26 +370,54 @@ class RecordStore:
         """Rewrite the file with one line per record (``order`` first, then the rest). The real
         file is replaced (a symbolic link to it survives); one with several hard links is left as
         it is. A failed write (disk full) removes its temporary and keeps the file as it was."""
+        if self._rfd < 0:
+            raise DataFileError(
+                f"{self.path}: the store is closed; open a RecordStore on it again to compact it"
+            )
         if os.stat(self.real).st_nlink > 1:
             return  # replacing it would split its names; appends and last-wins keep it right
-        self.close()
         ids = list(order or [])
         seen = set(ids)
-        ids = [i for i in ids if i in self.lines] + [i for i in self.lines if i not in seen]
+        ids = [i for i in ids if i in self._index] + [i for i in self._index if i not in seen]
         tmp = self.real.with_name(self.real.name + ".tmp")
+        index: dict[str, tuple[int, int]] = {}
         try:
-            with open(tmp, "wb") as f:
-                f.writelines(self.lines[i] + b"\n" for i in ids)
+            os.fsync(self._fd)
+            with open(tmp, "wb") as f, self._mapped() as mm:
+                off = 0
+                run = end = -1  # a stretch of the old file copied as it is, in one write
+                for i in ids:  # lines copied from the mapped file, never all in memory
+                    at, n = self._index[i]
+                    if mm[at : at + 1] == b"{" and mm[at + n - 1 : at + n] == b"}":  # bare line
+                        if run < 0 or at != end + 1:  # not where the stretch ends
+                            if run >= 0:
+                                f.write(mm[run : end + 1])
+                            run = at
+                        end = at + n  # its newline
+                        index[i] = (off, n)
+                        off += n + 1
+                        continue
+                    if run >= 0:
+                        f.write(mm[run : end + 1])
+                        run = end = -1
+                    line = mm[at : at + n].strip()
+                    f.write(line + b"\n")
+                    index[i] = (off, len(line))
+                    off += len(line) + 1
+                if run >= 0:
+                    f.write(mm[run : end + 1])
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, self.real)
         except OSError as e:
             tmp.unlink(missing_ok=True)
-            self._fd = os.open(self.real, os.O_WRONLY | os.O_APPEND)
             raise disk_error(
                 self.path, e, "Every finished record is kept (the file was not compacted). "
             ) from None
+        self.close()
         self._fd = os.open(self.real, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        self._rfd = os.open(self.real, os.O_RDONLY)
+        self._index, self._size = index, off
         old = self._inode_lock  # the new file is a new inode: lock it before letting go of the old
         self._inode_lock = _lock_exclusive(self.real, fd=os.open(self.real, os.O_RDONLY))
         if old >= 0:
