@@ -60,8 +60,8 @@ def solver_share(sizes=((4, 40), (5, 40), (6, 40), (7, 20), (8, 12), (10, 4))) -
         probe(())
     per_call = inside[0] / 100_000  # counted inside for a call that does nothing
     print(
-        "\n  the generator over its own solver calls (per puzzle: the best of 3 plain runs over the"
-        "\n  best of 3 timed runs, interleaved so a busy machine moves both; median puzzle; target"
+        "\n  the generator over its own solver calls (per puzzle: the best of 5 plain runs over the"
+        "\n  best of 5 timed runs, interleaved so a busy machine moves both; median puzzle; target"
         " ≤ 1.3×)"
     )
     fam = zg.ZebraFamily()
@@ -72,7 +72,7 @@ def solver_share(sizes=((4, 40), (5, 40), (6, 40), (7, 20), (8, 12), (10, 4))) -
         totals, solver, ratios = [], [], []
         for ss in seeds:
             plain, timed_runs = [], []
-            for _ in range(3):
+            for _ in range(5):
                 rng = np.random.Generator(np.random.PCG64(ss))
                 t = time.perf_counter()
                 fam.generate(p, rng)
