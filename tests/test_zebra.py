@@ -4,6 +4,7 @@ house positions (a second implementation of the clue semantics), scoring, render
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
 
 import pytest
@@ -111,6 +112,27 @@ def test_same_seed_same_puzzles_and_metadata() -> None:
         "log10_search_space"
     ] == pytest.approx(4 * 2.0792, abs=1e-3)
     assert a[0].problem["attributes"][0] == "Name"
+
+
+def test_threads_sharing_a_pool_make_the_same_puzzles() -> None:
+    """Puzzles of one size share the pool's clause lists, into which each writes its selectors:
+    eight threads generating at once make exactly the puzzles one thread makes."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def batch(seed: int) -> list[str]:
+        ps = lf.generate("zebra", {"n_houses": 4, "n_attributes": 4}, count=6, seed=seed)
+        return [p.model_dump_json() for p in ps]
+
+    alone = [batch(s) for s in range(8)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter can
+    try:
+        with ThreadPoolExecutor(8) as ex:
+            together = list(ex.map(batch, range(8)))
+    finally:
+        sys.setswitchinterval(interval)
+    assert together == alone
+    assert len({x for b in alone for x in b}) == 48
 
 
 def test_size_groups_match_the_paper() -> None:

@@ -21,6 +21,7 @@ import bisect
 import functools
 import math
 from dataclasses import dataclass, field
+from itertools import chain, repeat
 from typing import Any
 
 import numpy as np
@@ -31,7 +32,7 @@ from ...rng import samples, shuffled
 from ..knobs import Knob, exact
 from ..levels import Levels
 from .clues import TYPES, Clue
-from .encoding import encoded, size_pool, structure_clauses, var
+from .encoding import encoded, size_pool, structure_clauses
 from .pool import ATTRIBUTES
 from .z3measure import Z3_MEASURE, Z3_TIMEOUT_MS, z3_cache_dir, z3_complexity  # noqa: F401
 
@@ -138,14 +139,21 @@ def _reduce(pool: Any, rng: np.random.Generator, weights: dict[str, float]) -> l
     # the preference order, most preferred first; three doublings of the chunk cover most puzzles
     order = _preferred(keys, 7 * chunk)
     top = pool.n * pool.n * pool.m  # selector of order[r] is top + 1 + r
-    clauses = pool.clauses
+    guarded, sels = pool.guarded, pool.selectors
     with DirectSolver("minisat22", pool.base) as s:
         added = 0
         while True:  # add clues in preference order until they force the grid
             upto = min(total, added + chunk)
             if upto > len(order):
                 order = _preferred(keys, total)
-            s.add([[*cl, -(top + 1 + r)] for r in range(added, upto) for cl in clauses[order[r]]])
+            batch: list[list[int]] = []
+            with pool.lock:  # the pool's clause lists, this puzzle's selectors written in
+                for sel, i in zip(sels[added:upto], order[added:upto], strict=True):
+                    cls = guarded[i]
+                    for cl in cls:
+                        cl[-1] = sel
+                    batch += cls
+                s.add(batch)
             added = upto
             if not s.solve(range(top + 1, top + 1 + added)):
                 break
@@ -167,9 +175,10 @@ def recheck(n: int, m: int, clues: list[Clue], pos: list[list[int]]) -> None:
     emitted clues finds the hidden grid and no other."""
     from ...logic.sat_direct import DirectSolver
 
-    hidden = [var(n, a, v, pos[a][v]) for a in range(m) for v in range(n)]
+    nn = n * n  # var(n, a, v, h) written out: a·N² + v·N + h + 1
+    hidden = [a * nn + v * n + h + 1 for a, row in enumerate(pos) for v, h in enumerate(row)]
     with DirectSolver("glucose4", structure_clauses(n, m)) as s:
-        s.add([cl for c in clues for cl in encoded(n, c)])
+        s.add(chain.from_iterable(map(encoded, repeat(n), clues)))
         certify(s.solve(hidden), "the hidden grid must satisfy every clue")
         s.add([[-x for x in hidden]])
         certify(not s.solve(), "the puzzle must have exactly one solution")
@@ -234,22 +243,15 @@ class ZebraFamily:
         attrs = [ATTRIBUTES[0], *(ATTRIBUTES[i + 1] for i in others)]
         values = [[a.values[i] for i in pick] for a, pick in zip(attrs, picks, strict=True)]
         perm = [shuffled(rng, n) for _ in range(m)]  # canonical value v -> puzzle value perm[a][v]
-        clues = [
-            Clue(
-                c.type,
-                (c.a[0], perm[c.a[0]][c.a[1]]),
-                c.second
-                if isinstance(c.second, int)
-                else (c.second[0], perm[c.second[0]][c.second[1]]),
-            )
-            for c in canon
+        clue = tuple.__new__  # a Clue from its fields, without the named tuple's Python __new__
+        clues: list[Clue] = [
+            clue(Clue, (t, (a, perm[a][v]), s if isinstance(s, int) else (s[0], perm[s[0]][s[1]])))
+            for t, (a, v), s in canon
         ]
         order = shuffled(rng, len(clues))  # present clues in random order
         clues = [clues[i] for i in order]
-        pos = [[0] * n for _ in range(m)]
-        for a in range(m):
-            for v in range(n):
-                pos[a][perm[a][v]] = v  # canonical value v sits in house v
+        # canonical value v sits in house v: puzzle value x of attribute a is where perm[a] has it
+        pos = [list(map(pa.index, range(n))) for pa in perm]
         certify(all(c.holds(pos) for c in clues), "all(c.holds(pos) for c in clues)")
         recheck(n, m, clues, pos)
         # house h holds the puzzle value that canonical value h became: perm[a][h]
