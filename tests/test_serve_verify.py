@@ -242,3 +242,35 @@ def test_partial_per_request_is_honoured_and_a_bad_value_refused() -> None:
 
     with Server() as srv:
         asyncio.run(go(srv.url))
+
+
+def test_port_file_is_never_read_empty_or_torn(tmp_path) -> None:
+    """A script polls for ``--port-file`` and reads it as soon as it exists: every read, however
+    it falls against the writes, parses (a plain ``write_text`` truncates first and is read empty)."""
+    import threading
+
+    from logicforge.serve import write_port_file
+
+    path = tmp_path / "port.json"
+    write_port_file(path, 1)
+    stop, bad, reads = threading.Event(), [], [0]
+
+    def reader() -> None:
+        while not stop.is_set() and reads[0] < 200_000:
+            reads[0] += 1
+            try:
+                json.loads(path.read_text())
+            except ValueError as e:
+                bad.append(repr(e))
+
+    t = threading.Thread(target=reader)
+    t.start()
+    try:
+        for port in range(2, 3_000):
+            write_port_file(path, port)
+    finally:
+        stop.set()
+        t.join(30)
+    assert json.loads(path.read_text()) == {"port": 2_999}
+    assert reads[0] > 100 and not bad, bad[:3]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["port.json"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -119,6 +120,22 @@ def make_app(model: Model, items: list[Item] | None = None) -> Any:
     return app
 
 
+def write_port_file(path: str | Path, port: int) -> None:
+    """Write ``{"port": N}`` to ``path`` whole or not at all: a script that waits for the file to
+    appear never reads it empty or half written.
+
+    Example:
+        >>> import tempfile, pathlib
+        >>> d = pathlib.Path(tempfile.mkdtemp())
+        >>> write_port_file(d / "port.json", 8123); (d / "port.json").read_text()
+        '{"port": 8123}'
+    """
+    p = Path(path)
+    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps({"port": port}), encoding="utf-8")
+    os.replace(tmp, p)
+
+
 def run_until_interrupted(
     app: Any,
     host: str,
@@ -139,7 +156,7 @@ def run_until_interrupted(
         bound = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
         print(banner(bound), flush=True)
         if port_file:
-            Path(port_file).write_text(json.dumps({"port": bound}))
+            write_port_file(port_file, bound)
         try:
             await asyncio.Event().wait()
         finally:
