@@ -8,109 +8,34 @@ dropped in a random order while the shading stays unique
 (:func:`~logicforge.kinds.puzzle.minimal_clues`). Uniqueness is proved again by another solver;
 the tests enumerate every shading by brute force on small grids.
 
-Encoding: each line is one of the subsets of 1 … n with its sum (enumerated), an auxiliary per
-subset as in :mod:`logicforge.families.nonogram`.
+Encoding, check and the construction's end are the line-sum grids' (:mod:`._linesum`), the
+weights here the column numbers in a row and the row numbers in a column.
 """
 
 from __future__ import annotations
 
-import functools
-import itertools
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError, certify
+from ..errors import ConfigError
 from ..kinds.items import build_kind_item
-from ..kinds.puzzle import (
-    PuzzleKind,
-    binary_decode,
-    cell_index,
-    certify_unique,
-    check_givens,
-    grid_cells,
-    minimal_clues,
-    register_puzzle,
-)
-from ..logic.cnf import CNF
+from ..kinds.puzzle import PuzzleKind, grid_cells, register_puzzle
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
+from ._linesum import FormalRenderer, LineSum
 from .knobs import Knob, exact
 from .levels import Levels
 
 NAME = KIND = "kakurasu"
 
-
-@functools.lru_cache(maxsize=4096)
-def subsets(weights: tuple[int, ...], total: int) -> tuple[tuple[int, ...], ...]:
-    """Every 0/1 line whose chosen weights add up to ``total``.
-
-    Example:
-        >>> subsets((1, 2, 3), 3)
-        ((0, 0, 1), (1, 1, 0))
-    """
-    return tuple(
-        bits for bits in itertools.product((0, 1), repeat=len(weights))
-        if sum(w for w, b in zip(weights, bits, strict=True) if b) == total
-    )  # fmt: skip
-
-
-def line_rules(
-    lines: list[tuple[list[int], tuple[int, ...], int]], top: int
-) -> tuple[list[list[int]], int]:
-    """Each (cells, weights, total) line as one of its subsets: an auxiliary per subset, at
-    least one chosen, each fixing every cell (two subsets differ on a cell, so at most one can
-    hold); auxiliaries from ``top`` + 1."""
-    cl: list[list[int]] = []
-    for cells, weights, total in lines:
-        pats = subsets(weights, total)
-        aux = list(range(top + 1, top + 1 + len(pats)))
-        top += len(pats)
-        cl.append(aux)
-        for a, pat in zip(aux, pats, strict=True):
-            cl += [[-a, v if bit else -v] for v, bit in zip(cells, pat, strict=True)]
-    return cl, top
-
-
-def _x(n: int, i: int, j: int) -> int:
-    return i * n + j + 1
-
-
-def rules(d: dict[str, Any]) -> tuple[list[list[int]], int]:
-    n = d["rows"]
-    idx = tuple(range(1, n + 1))
-    lines = [([_x(n, i, j) for j in range(n)], idx, d["row_sums"][i]) for i in range(n)]
-    lines += [([_x(n, i, j) for i in range(n)], idx, d["col_sums"][j]) for j in range(n)]
-    return line_rules(lines, n * n)
-
-
-def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
-    n = d["rows"]
-    cl, top = rules(d)
-    for k, v in d["givens"].items():
-        i, j = cell_index(k)
-        cl.append([_x(n, i, j) if str(v) == "1" else -_x(n, i, j)])
-
-    decode = binary_decode(n, n, lambda i, j: _x(n, i, j))
-
-    return CNF(cl, top), decode
-
-
-def check(d: dict[str, Any], sol: dict[str, str]) -> str:
-    n = d["rows"]
-    if any(v not in ("0", "1") for v in sol.values()):
-        return "every cell is 1 (shaded) or 0"
-    why = check_givens(d, sol)
-    if why:
-        return why
-    for i in range(n):
-        if sum(j + 1 for j in range(n) if sol[f"r{i + 1}c{j + 1}"] == "1") != d["row_sums"][i]:
-            return f"row {i + 1} does not add up to {d['row_sums'][i]}"
-    for j in range(n):
-        if sum(i + 1 for i in range(n) if sol[f"r{i + 1}c{j + 1}"] == "1") != d["col_sums"][j]:
-            return f"column {j + 1} does not add up to {d['col_sums'][j]}"
-    return ""
+GRID = LineSum(
+    lambda d: [list(range(1, d["rows"] + 1))] * d["rows"],  # in a row: the column number
+    lambda d: [[i + 1] * d["rows"] for i in range(d["rows"])],  # in a column: the row number
+    "every cell is 1 (shaded) or 0",
+    "s",
+)
 
 
 @dataclass(frozen=True)
@@ -159,19 +84,7 @@ class KakurasuFamily:
             "col_sums": [int(sum(i + 1 for i in range(n) if shade[i, j])) for j in range(n)],
             "solution": {f"r{i + 1}c{j + 1}": str(int(shade[i, j])) for i in range(n) for j in range(n)},
         }  # fmt: skip
-        base, top = rules(data)
-        lits = [_x(n, i, j) if shade[i, j] else -_x(n, i, j) for i in range(n) for j in range(n)]
-        kept = minimal_clues(base, top, [[[x]] for x in lits], lits, rng)
-        data["givens"] = {cells[k]: int(shade[k // n, k % n]) for k in kept}
-        cnf, _ = encode(data)
-        certify_unique(cnf, list(range(1, n * n + 1)), lits)
-        certify(check(data, data["solution"]) == "", "the shading makes its own sums")
-        return (
-            data,
-            "SAT",
-            {"solver": "minisat22+glucose4", "unique": True},
-            {"size": n, "n_givens": len(kept)},
-        )
+        return GRID.finish(data, shade, rng)
 
 
 ASK = (
@@ -203,31 +116,7 @@ class KakurasuRenderer:
         return build_kind_item(problem, self.name, prompt, None)
 
 
-class KakurasuFormalRenderer:
-    name = "kakurasu-formal"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        n = d["rows"]
-        lines = [f"Variables: s[i][j] in {{0, 1}} for i, j in 1..{n}."]
-        lines += [
-            " + ".join(f"{j + 1}·s[{i + 1}][{j + 1}]" for j in range(n)) + f" = {t}"
-            for i, t in enumerate(d["row_sums"])
-        ]
-        lines += [
-            " + ".join(f"{i + 1}·s[{i + 1}][{j + 1}]" for i in range(n)) + f" = {t}"
-            for j, t in enumerate(d["col_sums"])
-        ]
-        lines += [
-            f"s[{k[1 : k.index('c')]}][{k[k.index('c') + 1 :]}] = {v}"
-            for k, v in d["givens"].items()
-        ]
-        prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
-        return build_kind_item(problem, self.name, prompt, None)
-
-
-register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="kakurasu"))
+register_puzzle(PuzzleKind(KIND, GRID.check, GRID.encode, default_renderer="kakurasu"))
 FAMILIES.register(NAME, KakurasuFamily())
 RENDERERS.register("kakurasu", KakurasuRenderer())
-RENDERERS.register("kakurasu-formal", KakurasuFormalRenderer())
+RENDERERS.register("kakurasu-formal", FormalRenderer("kakurasu-formal", KIND, GRID, ASK))

@@ -7,8 +7,8 @@ Construction: digits 1 … 9 and a random keep/cross pattern (each digit kept wi
 patterns, cells are given back as clues (kept or crossed), dropped in a random order while the
 pattern stays unique (:func:`~logicforge.kinds.puzzle.minimal_clues`). Uniqueness is proved
 again by another solver; the tests enumerate every pattern by brute force on small grids.
-Encoding: each line one of its subsets with the target sum
-(:func:`logicforge.families.kakurasu.line_rules`).
+Encoding, check and the construction's end are the line-sum grids' (:mod:`._linesum`), each
+cell weighed by its digit in its row and in its column.
 """
 
 from __future__ import annotations
@@ -18,68 +18,23 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError, certify
+from ..errors import ConfigError
 from ..kinds.items import build_kind_item
-from ..kinds.puzzle import (
-    PuzzleKind,
-    binary_decode,
-    cell_index,
-    certify_unique,
-    check_givens,
-    grid_cells,
-    minimal_clues,
-    register_puzzle,
-)
-from ..logic.cnf import CNF
+from ..kinds.puzzle import PuzzleKind, grid_cells, register_puzzle
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
-from .kakurasu import line_rules
+from ._linesum import FormalRenderer, LineSum
 from .knobs import Knob, exact
 from .levels import Levels
 
 NAME = KIND = "sumplete"
 
-
-def _x(n: int, i: int, j: int) -> int:
-    return i * n + j + 1
-
-
-def rules(d: dict[str, Any]) -> tuple[list[list[int]], int]:
-    n, g = d["rows"], d["digits"]
-    lines = [([_x(n, i, j) for j in range(n)], tuple(g[i]), d["row_sums"][i]) for i in range(n)]
-    lines += [
-        ([_x(n, i, j) for i in range(n)], tuple(g[i][j] for i in range(n)), d["col_sums"][j])
-        for j in range(n)
-    ]
-    return line_rules(lines, n * n)
-
-
-def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
-    n = d["rows"]
-    cl, top = rules(d)
-    for k, v in d["givens"].items():
-        i, j = cell_index(k)
-        cl.append([_x(n, i, j) if str(v) == "1" else -_x(n, i, j)])
-
-    decode = binary_decode(n, n, lambda i, j: _x(n, i, j))
-
-    return CNF(cl, top), decode
-
-
-def check(d: dict[str, Any], sol: dict[str, str]) -> str:
-    n, g = d["rows"], d["digits"]
-    if any(v not in ("0", "1") for v in sol.values()):
-        return "every cell is 1 (kept) or 0 (crossed out)"
-    why = check_givens(d, sol)
-    if why:
-        return why
-    for i in range(n):
-        if sum(g[i][j] for j in range(n) if sol[f"r{i + 1}c{j + 1}"] == "1") != d["row_sums"][i]:
-            return f"row {i + 1} does not add up to {d['row_sums'][i]}"
-    for j in range(n):
-        if sum(g[i][j] for i in range(n) if sol[f"r{i + 1}c{j + 1}"] == "1") != d["col_sums"][j]:
-            return f"column {j + 1} does not add up to {d['col_sums'][j]}"
-    return ""
+GRID = LineSum(
+    lambda d: d["digits"],
+    lambda d: d["digits"],
+    "every cell is 1 (kept) or 0 (crossed out)",
+    "k",
+)
 
 
 @dataclass(frozen=True)
@@ -130,19 +85,7 @@ class SumpleteFamily:
             "col_sums": [int((digits[:, j] * keep[:, j]).sum()) for j in range(n)],
             "solution": {f"r{i + 1}c{j + 1}": str(int(keep[i, j])) for i in range(n) for j in range(n)},
         }  # fmt: skip
-        base, top = rules(data)
-        lits = [_x(n, i, j) if keep[i, j] else -_x(n, i, j) for i in range(n) for j in range(n)]
-        kept = minimal_clues(base, top, [[[x]] for x in lits], lits, rng)
-        data["givens"] = {cells[k]: int(keep[k // n, k % n]) for k in kept}
-        cnf, _ = encode(data)
-        certify_unique(cnf, list(range(1, n * n + 1)), lits)
-        certify(check(data, data["solution"]) == "", "the pattern makes its own sums")
-        return (
-            data,
-            "SAT",
-            {"solver": "minisat22+glucose4", "unique": True},
-            {"size": n, "n_givens": len(kept)},
-        )
+        return GRID.finish(data, keep, rng)
 
 
 ASK = (
@@ -176,31 +119,7 @@ class SumpleteRenderer:
         return build_kind_item(problem, self.name, prompt, None)
 
 
-class SumpleteFormalRenderer:
-    name = "sumplete-formal"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        n, g = d["rows"], d["digits"]
-        lines = [f"Variables: k[i][j] in {{0, 1}} for i, j in 1..{n}."]
-        lines += [
-            " + ".join(f"{g[i][j]}·k[{i + 1}][{j + 1}]" for j in range(n)) + f" = {t}"
-            for i, t in enumerate(d["row_sums"])
-        ]
-        lines += [
-            " + ".join(f"{g[i][j]}·k[{i + 1}][{j + 1}]" for i in range(n)) + f" = {t}"
-            for j, t in enumerate(d["col_sums"])
-        ]
-        lines += [
-            f"k[{k[1 : k.index('c')]}][{k[k.index('c') + 1 :]}] = {v}"
-            for k, v in d["givens"].items()
-        ]
-        prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
-        return build_kind_item(problem, self.name, prompt, None)
-
-
-register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="sumplete"))
+register_puzzle(PuzzleKind(KIND, GRID.check, GRID.encode, default_renderer="sumplete"))
 FAMILIES.register(NAME, SumpleteFamily())
 RENDERERS.register("sumplete", SumpleteRenderer())
-RENDERERS.register("sumplete-formal", SumpleteFormalRenderer())
+RENDERERS.register("sumplete-formal", FormalRenderer("sumplete-formal", KIND, GRID, ASK))
