@@ -430,3 +430,28 @@ def test_z3_conflicts_cached_by_content_give_identical_statistics(tmp_path, monk
     assert cold >= 0
     first = _json.loads(plain[0])["metadata"]
     assert first["z3_conflicts"] is not None
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_a_forked_child_generates_while_the_parent_holds_a_pool_lock() -> None:
+    """A fork taken while another thread writes its selectors (the pool's lock held) leaves the
+    child a lock of its own: the child generates instead of waiting for ever."""
+    import multiprocessing as mp
+
+    from logicforge.families.zebra import generate as zg
+    from logicforge.families.zebra.encoding import size_pool
+
+    pool = size_pool(4, 4, zg.ALL_TYPES)
+    ctx = mp.get_context("fork")
+    with pool.lock:  # as if a thread were inside the selector writing at the fork
+        child = ctx.Process(target=_generate_one_4x4)
+        child.start()
+        child.join(30)
+    alive = child.is_alive()
+    if alive:
+        child.kill()
+    assert not alive and child.exitcode == 0
+
+
+def _generate_one_4x4() -> None:
+    lf.generate("zebra", {"n_houses": 4, "n_attributes": 4}, count=1, seed=3)

@@ -13,6 +13,7 @@ clauses are built once and shared by all puzzles of that size.
 from __future__ import annotations
 
 import itertools
+import os
 import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -137,6 +138,17 @@ class SizePool:
 
 
 _POOLS: dict[tuple[int, int, tuple[str, ...]], SizePool] = {}
+
+
+def _fresh_locks() -> None:
+    """In a forked child, every pool gets a lock of its own: one another thread of the parent
+    held at the fork would otherwise stay held there for good."""
+    for pool in _POOLS.values():
+        object.__setattr__(pool, "lock", threading.Lock())
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_locks)
 
 
 def size_pool(n: int, m: int, types: tuple[str, ...]) -> SizePool:
