@@ -62,3 +62,29 @@ def test_preferred_is_the_full_sort_prefix_even_with_ties(k: int) -> None:
         if trial % 2:  # ties inside the head, across its boundary and in the rest
             keys = np.round(keys * 50) / 50
         assert _preferred(keys, k) == np.argsort(-keys)[:k].tolist()
+
+
+@pytest.mark.parametrize("name", ["minisat22", "glucose4"])
+def test_shrink_core_is_an_irreducible_unsatisfiable_subset(name: str) -> None:
+    """Checked with pycosat: the formula is unsatisfiable under the shrunk
+    set and satisfiable with any one of it left out."""
+    import pycosat
+
+    rng = np.random.default_rng(9)
+    seen = 0
+    for _ in range(40):
+        n = 12
+        cnf = _random_cnf(rng, n, 30)
+        sels = list(range(n + 1, n + 31))
+        guarded = [[*c, -sels[i]] for i, c in enumerate(_random_cnf(rng, n, 30))]
+        with DirectSolver(name, cnf + guarded) as s:
+            if s.solve(sels):
+                continue
+            core = s.shrink_core()
+        seen += 1
+        assert core == sorted(core) and set(core) <= set(sels)
+        assert pycosat.solve(cnf + guarded + [[x] for x in core]) == "UNSAT"
+        for x in core:
+            rest = [[y] for y in core if y != x]
+            assert pycosat.solve(cnf + guarded + rest) != "UNSAT", (core, x)
+    assert seen >= 10

@@ -18,6 +18,7 @@ Example:
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import threading
@@ -87,6 +88,29 @@ class DirectSolver:
     def core(self) -> list[int]:
         """The failed assumptions of the last call, which must have answered False."""
         return list(self._core(self._h) or ())
+
+    def shrink_core(self) -> list[int]:
+        """The last call's failed assumptions, which must have answered False, shrunk by
+        deletion to an irreducible set, sorted: each assumption in turn, the largest first, is
+        dropped when the formula is still unsatisfiable under the rest, and the set shrinks to
+        that answer's core. Every one left is needed (without it the rest are satisfiable); it
+        need not be the smallest such set (below, ``[2, 4]`` is smaller, but the core MiniSat
+        answered with did not hold 4).
+
+        Example:
+            >>> with DirectSolver("minisat22", [[-1, -2, -3], [-2, -4]]) as s:
+            ...     s.solve([1, 2, 3, 4]), s.shrink_core()
+            (False, [1, 2, 3])
+        """
+        solve, core, h, main = self._solve, self._core, self._h, self._main
+        current = sorted(core(h) or ())
+        for lit in current[::-1]:
+            i = bisect.bisect_left(current, lit)
+            if i == len(current) or current[i] != lit:
+                continue  # already dropped with an earlier core
+            if not solve(h, current[:i] + current[i + 1 :], main):
+                current = sorted(core(h) or ())  # still unsatisfiable without it
+        return current
 
     def model(self) -> list[int]:
         """The model of the last call, which must have answered True."""

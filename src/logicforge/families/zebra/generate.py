@@ -17,7 +17,6 @@ Generation, per puzzle, on the shared canonical pool of its size (see :mod:`.enc
 
 from __future__ import annotations
 
-import bisect
 import functools
 import math
 from dataclasses import dataclass, field
@@ -118,7 +117,8 @@ def _preferred(keys: np.ndarray, k: int) -> list[int]:
         hv = neg[head]
         by = np.argsort(hv)
         head, hv = head[by], hv[by]
-        if bool((hv[1:] > hv[:-1]).all()) and hv[-1] < neg[part[k:]].min():
+        # part[k] is the k-th smallest, every later one at least as large: the rest's minimum
+        if bool((hv[1:] > hv[:-1]).all()) and hv[-1] < neg[part[k]]:
             return head.tolist()
     return np.argsort(neg)[:k].tolist()
 
@@ -160,13 +160,7 @@ def _reduce(pool: Any, rng: np.random.Generator, weights: dict[str, float]) -> l
             if added == total:
                 raise AssertionError("all true clues together must determine the grid")
             chunk *= 2
-        current = sorted(s.core())
-        for sel in current[::-1]:  # deletion pass, least preferred first
-            i = bisect.bisect_left(current, sel)
-            if i == len(current) or current[i] != sel:
-                continue  # already dropped with an earlier core
-            if not s.solve(current[:i] + current[i + 1 :]):
-                current = sorted(s.core())  # unique without it: shrink to the new core
+        current = s.shrink_core()  # deletion pass, least preferred (largest selector) first
     return [order[x - top - 1] for x in current]
 
 
