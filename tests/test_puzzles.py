@@ -96,6 +96,24 @@ def test_sudoku_has_exactly_the_stored_solution_by_cpsat(params) -> None:
         assert sols == [_grid(p.problem)], p.problem_id
 
 
+@pytest.mark.parametrize("size", [6, 9])
+def test_sudoku_grids_reach_beyond_one_symmetry_class(size: int) -> None:
+    """Relabelling digits and permuting rows, bands, columns and stacks keep which digits share
+    a row within a box, so the canonical pattern under symmetries alone gives n such digit sets
+    in every grid; the cycle-swap walk gives grids with other patterns, as random grids have."""
+    from logicforge.families.sudoku import BOXES
+
+    c = BOXES[size][1]
+    counts = []
+    for p in lf.generate("sudoku", {"size": size, "n_givens": size * size}, count=20, seed=2):
+        rows = _grid(p.problem)
+        counts.append(
+            len({frozenset(row[s * c : (s + 1) * c]) for row in rows for s in range(size // c)})
+        )
+    assert len(set(counts)) >= 3, counts
+    assert sum(k != size for k in counts) >= (10 if size == 9 else 4), counts  # no walk: none
+
+
 @pytest.mark.parametrize("size", [3, 4, 5])
 def test_futoshiki_has_exactly_the_stored_solution_by_cpsat(size: int) -> None:
     for p in lf.generate("futoshiki", {"size": size}, count=4, seed=5):
