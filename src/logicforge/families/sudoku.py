@@ -112,6 +112,9 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
 WALK = (4, 6)  # rounds, swaps per side and round: 48 cycle swaps per grid (see full_grid)
 
 
+_PAIRS = {k: list(itertools.combinations(range(k), 2)) for k in (2, 3)}  # line pairs in a box
+
+
 def _swap_cycle(a: list[int], b: list[int], k: int) -> None:
     """Swap ``a[k]`` with ``b[k]`` and then wherever the swap left a value twice in ``a``, until
     ``a`` and ``b`` again hold the values they held (a cycle of the map a[k] ↦ b[k])."""
@@ -131,19 +134,15 @@ def _walk(grid: list[list[int]], n: int, rng: np.random.Generator) -> list[list[
     closes, so each line ends with the values it had. Unlike the symmetries, a swap changes the
     grid's pattern (which digits share a row within a box)."""
     rounds, per = WALK
-    u = rng.random((rounds, 2, per, 3)).tolist()
-    for rnd in u:
-        for side, (lines, span) in enumerate(zip(BOXES[n], (n, n), strict=True)):
+    for rnd in rng.random((rounds, 2, per, 3)).tolist():
+        for draws, lines in zip(rnd, BOXES[n], strict=True):  # rows per box, then columns
             pairs = _PAIRS[lines]
-            for x, y, k in rnd[side]:
+            for x, y, k in draws:
                 a, b = pairs[int(y * len(pairs))]
                 base = int(x * (n // lines)) * lines
-                _swap_cycle(grid[base + a], grid[base + b], int(k * span))
+                _swap_cycle(grid[base + a], grid[base + b], int(k * n))
             grid = [list(t) for t in zip(*grid, strict=True)]  # the other side's lines as rows
     return grid
-
-
-_PAIRS = {k: list(itertools.combinations(range(k), 2)) for k in (2, 3)}
 
 
 def full_grid(n: int, rng: np.random.Generator) -> list[list[int]]:

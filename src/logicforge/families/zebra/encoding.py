@@ -133,7 +133,6 @@ class SizePool:
     guarded: list[list[list[int]]]  # per candidate clue: its clauses + [selector slot]
     base: list[list[int]]
     type_ids: np.ndarray  # per candidate clue: its type's index in clues.TYPES
-    selectors: list[int]  # selectors[r]: the negated selector of the clue ranked r
     lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
 
 
@@ -160,7 +159,5 @@ def size_pool(n: int, m: int, types: tuple[str, ...]) -> SizePool:
         base.append([-var(n, a, h, h) for a in range(m) for h in range(n)])
         ids = np.array([list(TYPES).index(c.type) for c in clues], dtype=np.intp)
         guarded = [[[*cl, 0] for cl in clue_clauses(n, c)] for c in clues]
-        top = n * n * m  # selector of the clue ranked r is top + 1 + r
-        sels = [-(top + 1 + r) for r in range(len(clues))]
-        _POOLS[key] = SizePool(n, m, clues, guarded, base, ids, sels)
+        _POOLS[key] = SizePool(n, m, clues, guarded, base, ids)
     return _POOLS[key]

@@ -31,7 +31,7 @@ from ...rng import samples, shuffled
 from ..knobs import Knob, exact
 from ..levels import Levels
 from .clues import TYPES, Clue
-from .encoding import encoded, size_pool, structure_clauses
+from .encoding import encoded, size_pool, structure_clauses, var
 from .pool import ATTRIBUTES
 from .z3measure import Z3_MEASURE, Z3_TIMEOUT_MS, z3_cache_dir, z3_complexity  # noqa: F401
 
@@ -139,7 +139,7 @@ def _reduce(pool: Any, rng: np.random.Generator, weights: dict[str, float]) -> l
     # the preference order, most preferred first; three doublings of the chunk cover most puzzles
     order = _preferred(keys, 7 * chunk)
     top = pool.n * pool.n * pool.m  # selector of order[r] is top + 1 + r
-    guarded, sels = pool.guarded, pool.selectors
+    guarded = pool.guarded
     with DirectSolver("minisat22", pool.base) as s:
         added = 0
         while True:  # add clues in preference order until they force the grid
@@ -148,7 +148,8 @@ def _reduce(pool: Any, rng: np.random.Generator, weights: dict[str, float]) -> l
                 order = _preferred(keys, total)
             batch: list[list[int]] = []
             with pool.lock:  # the pool's clause lists, this puzzle's selectors written in
-                for sel, i in zip(sels[added:upto], order[added:upto], strict=True):
+                sels = range(-(top + 1 + added), -(top + 1 + upto), -1)  # -selector by rank
+                for sel, i in zip(sels, order[added:upto], strict=True):
                     cls = guarded[i]
                     for cl in cls:
                         cl[-1] = sel
@@ -169,8 +170,7 @@ def recheck(n: int, m: int, clues: list[Clue], pos: list[list[int]]) -> None:
     emitted clues finds the hidden grid and no other."""
     from ...logic.sat_direct import DirectSolver
 
-    nn = n * n  # var(n, a, v, h) written out: a·N² + v·N + h + 1
-    hidden = [a * nn + v * n + h + 1 for a, row in enumerate(pos) for v, h in enumerate(row)]
+    hidden = [var(n, a, v, h) for a, row in enumerate(pos) for v, h in enumerate(row)]
     with DirectSolver("glucose4", structure_clauses(n, m)) as s:
         s.add(chain.from_iterable(map(encoded, repeat(n), clues)))
         certify(s.solve(hidden), "the hidden grid must satisfy every clue")
