@@ -14,7 +14,7 @@ from pysat.solvers import Solver
 
 import logicforge as lf
 from logicforge.errors import ConfigError
-from logicforge.families import futoshiki, knights, sudoku
+from logicforge.families import _latin, futoshiki, knights, sudoku
 from logicforge.kinds.puzzle import minimal_clues
 from logicforge.logic import sat
 from logicforge.logic.sat import warm_solver
@@ -41,14 +41,14 @@ def test_run_wise_removal_keeps_the_one_by_one_greedy_clues(warm: bool, keep: in
         rng = np.random.default_rng(seed)
         sq = [[(i + j) % n + 1 for j in range(n)] for i in range(n)]
         sq = [sq[i] for i in rng.permutation(n)]
-        lits = [futoshiki._var(n, i, j, sq[i][j] - 1) for i in range(n) for j in range(n)]
+        lits = [_latin.var(n, i, j, sq[i][j] - 1) for i in range(n) for j in range(n)]
         pairs = [((i, j), (i, j + 1)) for i in range(n) for j in range(n - 1)]
         ineq = [(a, b) if sq[a[0]][a[1]] < sq[b[0]][b[1]] else (b, a) for a, b in pairs]
         clues = [((x,),) for x in lits] + [futoshiki.less(n, a, b) for a, b in ineq]
         order = np.random.default_rng(100 + seed).permutation(len(clues)).tolist()
-        want = _greedy(futoshiki.rules(n), clues, lits, order, keep)
+        want = _greedy(_latin.rules(n), clues, lits, order, keep)
         got = minimal_clues(
-            futoshiki.rules(n), n**3, clues, lits, np.random.default_rng(100 + seed), keep, warm
+            _latin.rules(n), n**3, clues, lits, np.random.default_rng(100 + seed), keep, warm
         )
         assert got == sorted(want)
 
@@ -119,7 +119,7 @@ def test_4x4_sudoku_givens_are_those_the_sat_path_keeps(n_givens: int) -> None:
     for seed in range(12):
         grid = sudoku.full_grid(4, np.random.default_rng(seed))
         rng_a, rng_b = np.random.default_rng(seed + 50), np.random.default_rng(seed + 50)
-        lits = [sudoku._var(4, i, j, grid[i][j] - 1) for i in range(4) for j in range(4)]
+        lits = [_latin.var(4, i, j, grid[i][j] - 1) for i in range(4) for j in range(4)]
         by_sat = minimal_clues(sudoku.rules(4), 64, [[[x]] for x in lits], lits, rng_a, n_givens)
         flat = tuple(v for row in grid for v in row)
         assert sudoku._keep4(flat, rng_b, n_givens) == by_sat

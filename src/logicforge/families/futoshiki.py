@@ -8,14 +8,13 @@ clue; clues are dropped in a random order while the solution stays unique
 (:func:`~logicforge.kinds.puzzle.minimal_clues`), down to ``n_clues``. Uniqueness is proved
 again by another solver; the tests count solutions with OR-Tools CP-SAT.
 
-Encoding: x(i, j, v) as in :mod:`logicforge.families.sudoku`; ``a < b`` as ¬(a = u ∧ b = w) for
+Encoding: x(i, j, v) and the Latin rules of :mod:`logicforge.families._latin`; ``a < b`` as ¬(a = u ∧ b = w) for
 every u ≥ w.
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,72 +22,47 @@ import numpy as np
 
 from ..errors import ConfigError, certify
 from ..kinds.items import build_kind_item
-from ..kinds.puzzle import (
-    PuzzleKind,
-    cell_index,
-    certify_unique,
-    digit_decode,
-    grid_cells,
-    minimal_clues,
-    register_puzzle,
-)
+from ..kinds.puzzle import PuzzleKind, digit_decode, minimal_clues, register_puzzle
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
-from ..rng import shuffled
 from ..schema import Item, LabelledProblem
+from ._latin import (
+    cell,
+    certify_solution,
+    check_latin,
+    empty_space,
+    given_clauses,
+    givens,
+    head,
+    latin_square,
+    literals,
+    rules,
+    solution,
+    var,
+)
 from .knobs import Knob, exact
 from .levels import Levels
 
 NAME = KIND = "futoshiki"
 
 
-def _var(n: int, i: int, j: int, v: int) -> int:
-    return (i * n + j) * n + v + 1
-
-
-@functools.lru_cache(maxsize=16)
-def rules(n: int) -> tuple[tuple[int, ...], ...]:
-    cl: list[list[int]] = []
-    for i, j in itertools.product(range(n), repeat=2):
-        cl.append([_var(n, i, j, v) for v in range(n)])
-        cl += [
-            [-_var(n, i, j, a), -_var(n, i, j, b)] for a, b in itertools.combinations(range(n), 2)
-        ]
-    for k in range(n):
-        for v in range(n):
-            for line in ([(k, j) for j in range(n)], [(i, k) for i in range(n)]):
-                cl.append([_var(n, i, j, v) for i, j in line])
-                cl += [
-                    [-_var(n, *p, v), -_var(n, *q, v)] for p, q in itertools.combinations(line, 2)
-                ]
-    return tuple(map(tuple, cl))
-
-
 @functools.lru_cache(maxsize=4096)
 def less(n: int, a: tuple[int, int], b: tuple[int, int]) -> tuple[tuple[int, int], ...]:
     """Clauses for value(a) < value(b)."""
-    return tuple((-_var(n, *a, u), -_var(n, *b, w)) for u in range(n) for w in range(u + 1))
-
-
-_cell = cell_index  # the name the Latin-square families import
+    return tuple((-var(n, *a, u), -var(n, *b, w)) for u in range(n) for w in range(u + 1))
 
 
 def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     n = d["rows"]
-    cl = list(rules(n))
-    cl += [(_var(n, *_cell(k), int(v) - 1),) for k, v in d["givens"].items()]
+    cl: list[tuple[int, ...]] = list(rules(n))
+    cl += given_clauses(n, d["givens"])
     for a, b in d["less"]:
-        cl += less(n, _cell(a), _cell(b))
-
-    decode = digit_decode(n, _var)
-
-    return CNF.trusted(tuple(cl), n**3), decode  # built here: every literal in range
+        cl += less(n, cell(a), cell(b))
+    return CNF.trusted(tuple(cl), n**3), digit_decode(n, var)  # built here: every literal in range
 
 
 def check(d: dict[str, Any], sol: dict[str, str]) -> str:
-    from .latinsquare import check as latin  # the givens and the Latin rules, then the signs
-
-    why = latin(d, sol)
+    why = check_latin(d, sol)  # the givens and the Latin rules, then the signs
     if why:
         return why
     for a, b in d["less"]:
@@ -138,9 +112,7 @@ class FutoshikiFamily:
     levels = Levels(
         lambda lv: {"size": LEVEL_MAP[lv][0], "n_clues": LEVEL_MAP[lv][1]},
         "log10 search space",
-        lambda p: (
-            (p.problem["rows"] ** 2 - len(p.problem["givens"])) * float(np.log10(p.problem["rows"]))
-        ),
+        empty_space,
         "size 3 … 8 rising every two levels, a capped clue count then a minimal one; log10 search "
         "space = cells without a given digit · log10 n",
     )
@@ -149,17 +121,11 @@ class FutoshikiFamily:
         self, p: FutoshikiParams, rng: np.random.Generator
     ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         n = p.size
-        rows, cols, sym = (shuffled(rng, n) for _ in range(3))
-        sq = [[sym[(rows[i] + cols[j]) % n] + 1 for j in range(n)] for i in range(n)]
-        for k in range(n):
-            certify(
-                sorted(sq[k]) == sorted(r[k] for r in sq) == list(range(1, n + 1)), "a Latin square"
-            )
-        cells = grid_cells(n, n)
+        sq = latin_square(n, rng)
         pairs = [((i, j), (i, j + 1)) for i in range(n) for j in range(n - 1)]
         pairs += [((i, j), (i + 1, j)) for i in range(n - 1) for j in range(n)]
         ineq = [(a, b) if sq[a[0]][a[1]] < sq[b[0]][b[1]] else (b, a) for a, b in pairs]
-        sol_lits = [_var(n, i, j, sq[i][j] - 1) for i in range(n) for j in range(n)]
+        sol_lits = literals(n, sq)
         clues = [[[lit]] for lit in sol_lits] + [less(n, a, b) for a, b in ineq]
         kept = minimal_clues(
             rules(n),
@@ -172,25 +138,14 @@ class FutoshikiFamily:
             solver="cadical153",
         )
         name = lambda c: f"r{c[0] + 1}c{c[1] + 1}"  # noqa: E731
-        givens = {cells[k]: sq[k // n][k % n] for k in kept if k < n * n}
+        cells, data = head(n)
+        given = givens(cells, sq, (k for k in kept if k < n * n))
         lt = [[name(a), name(b)] for a, b in (ineq[k - n * n] for k in kept if k >= n * n)]
-        data: dict[str, Any] = {
-            "rows": n, "cols": n, "cells": cells, "domain": [str(v) for v in range(1, n + 1)],
-            "givens": givens, "less": lt,
-            "solution": {cells[k]: str(sq[k // n][k % n]) for k in range(n * n)},
-        }  # fmt: skip
+        data |= {"givens": given, "less": lt, "solution": solution(cells, sq)}
         cnf, _ = encode(data)
-        primary = list(range(1, n**3 + 1))
-        lits = set(sol_lits)
-        certify_unique(
-            cnf,
-            primary,
-            [v if v in lits else -v for v in primary],
-            base=rules(n),
-            solver="minisat22",
-        )
+        certify_solution(cnf, n, sol_lits, base=rules(n), solver="minisat22")
         certify(check(data, data["solution"]) == "", "the solution keeps every rule")
-        meta = {"size": n, "n_givens": len(givens), "n_inequalities": len(lt)}
+        meta = {"size": n, "n_givens": len(given), "n_inequalities": len(lt)}
         return data, "SAT", {"solver": "cadical153+minisat22", "unique": True}, meta
 
 

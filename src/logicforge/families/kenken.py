@@ -25,20 +25,25 @@ import numpy as np
 
 from ..errors import ConfigError, certify
 from ..kinds.items import build_kind_item
-from ..kinds.puzzle import (
-    PuzzleKind,
-    certify_unique,
-    digit_decode,
-    grid_cells,
-    minimal_clues,
-    register_puzzle,
-)
+from ..kinds.puzzle import PuzzleKind, digit_decode, minimal_clues, register_puzzle
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
-from .futoshiki import _cell, _var, rules
+from ._latin import (
+    cell,
+    certify_solution,
+    check_latin,
+    full_space,
+    given_clauses,
+    givens,
+    head,
+    latin_square,
+    literals,
+    rules,
+    solution,
+    var,
+)
 from .knobs import Knob, exact
-from .latinsquare import latin_square
 from .levels import Levels
 
 NAME = KIND = "kenken"
@@ -58,11 +63,11 @@ def makes(op: str, target: int, vals: tuple[int, ...]) -> bool:
 
 
 def _cage_clauses(n: int, cage: dict[str, Any]) -> list[list[int]]:
-    cells = [_cell(k) for k in cage["cells"]]
+    cells = [cell(k) for k in cage["cells"]]
     out = []
     for vals in itertools.product(range(1, n + 1), repeat=len(cells)):
         if not makes(cage["op"], cage["target"], vals):
-            out.append([-_var(n, *c, v - 1) for c, v in zip(cells, vals, strict=True)])
+            out.append([-var(n, *c, v - 1) for c, v in zip(cells, vals, strict=True)])
     return out
 
 
@@ -71,17 +76,12 @@ def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     cl: list[Any] = list(rules(n))
     for cage in d["cages"]:
         cl += _cage_clauses(n, cage)
-    cl += [[_var(n, *_cell(k), int(v) - 1)] for k, v in d["givens"].items()]
-
-    decode = digit_decode(n, _var)
-
-    return CNF(cl, n**3), decode
+    cl += given_clauses(n, d["givens"])
+    return CNF(cl, n**3), digit_decode(n, var)
 
 
 def check(d: dict[str, Any], sol: dict[str, str]) -> str:
-    from .latinsquare import check as latin
-
-    why = latin(d, sol)
+    why = check_latin(d, sol)  # the givens and the Latin rules first
     if why:
         return why
     for cage in d["cages"]:
@@ -161,7 +161,7 @@ class KenKenFamily:
             "max_cage": 3,
         },
         "log10 search space",
-        lambda p: p.problem["rows"] ** 2 * float(np.log10(p.problem["rows"])),
+        full_space,
         "size 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 7 with cages up to 3 cells; log10 search space = "
         "cells · log10 n (given digits are few: the cages fix most squares alone)",
     )
@@ -175,17 +175,12 @@ class KenKenFamily:
         base: list[Any] = list(rules(n))
         for cage in cages:
             base += _cage_clauses(n, cage)
-        lits = [_var(n, i, j, sq[i][j] - 1) for i in range(n) for j in range(n)]
+        lits = literals(n, sq)
         kept = minimal_clues(base, n**3, [[[x]] for x in lits], lits, rng)
-        cells = grid_cells(n, n)
-        data: dict[str, Any] = {
-            "rows": n, "cols": n, "cells": cells, "domain": [str(v) for v in range(1, n + 1)],
-            "cages": cages, "givens": {cells[k]: sq[k // n][k % n] for k in kept},
-            "solution": {cells[k]: str(sq[k // n][k % n]) for k in range(n * n)},
-        }  # fmt: skip
+        cells, data = head(n)
+        data |= {"cages": cages, "givens": givens(cells, sq, kept), "solution": solution(cells, sq)}
         cnf, _ = encode(data)
-        primary = list(range(1, n**3 + 1))
-        certify_unique(cnf, primary, [v if v in set(lits) else -v for v in primary])
+        certify_solution(cnf, n, lits)
         certify(check(data, data["solution"]) == "", "the square keeps every cage")
         return (
             data,

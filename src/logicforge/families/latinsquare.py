@@ -17,58 +17,33 @@ import numpy as np
 
 from ..errors import ConfigError, certify
 from ..kinds.items import build_kind_item
-from ..kinds.puzzle import (
-    PuzzleKind,
-    certify_unique,
-    check_givens,
-    digit_decode,
-    grid_cells,
-    minimal_clues,
-    register_puzzle,
-)
+from ..kinds.puzzle import PuzzleKind, digit_decode, minimal_clues, register_puzzle
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
-from ..rng import shuffled
 from ..schema import Item, LabelledProblem
-from .futoshiki import _cell, _var, rules
+from ._latin import (
+    certify_solution,
+    empty_space,
+    given_clauses,
+    givens,
+    head,
+    latin_square,
+    literals,
+    rules,
+    solution,
+    var,
+)
+from ._latin import check_latin as check
 from .knobs import Knob, exact
 from .levels import Levels
 
 NAME = KIND = "latinsquare"
 
 
-def latin_square(n: int, rng: np.random.Generator) -> list[list[int]]:
-    """The cyclic square under random row, column and symbol permutations (values 1 … n)."""
-    rows, cols, sym = (shuffled(rng, n) for _ in range(3))
-    sq = [[sym[(rows[i] + cols[j]) % n] + 1 for j in range(n)] for i in range(n)]
-    for k in range(n):
-        certify(
-            sorted(sq[k]) == sorted(r[k] for r in sq) == list(range(1, n + 1)), "a Latin square"
-        )
-    return sq
-
-
 def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     n = d["rows"]
-    cl = rules(n) + tuple((_var(n, *_cell(k), int(v) - 1),) for k, v in d["givens"].items())
-
-    decode = digit_decode(n, _var)
-
-    return CNF.trusted(cl, n**3), decode  # built here: every literal in range
-
-
-def check(d: dict[str, Any], sol: dict[str, str]) -> str:
-    n = d["rows"]
-    want = {str(v) for v in range(1, n + 1)}
-    why = check_givens(d, sol)
-    if why:
-        return why
-    for k in range(1, n + 1):
-        if {sol.get(f"r{k}c{j}") for j in range(1, n + 1)} != want:
-            return f"row {k} does not hold 1…{n} once each"
-        if {sol.get(f"r{i}c{k}") for i in range(1, n + 1)} != want:
-            return f"column {k} does not hold 1…{n} once each"
-    return ""
+    cl = rules(n) + tuple(given_clauses(n, d["givens"]))
+    return CNF.trusted(cl, n**3), digit_decode(n, var)  # built here: every literal in range
 
 
 @dataclass(frozen=True)
@@ -96,9 +71,7 @@ class LatinSquareFamily:
     levels = Levels(
         lambda lv: {"size": 3 + lv // 2, "n_givens": 0},
         "log10 search space",
-        lambda p: (
-            (p.problem["rows"] ** 2 - len(p.problem["givens"])) * float(np.log10(p.problem["rows"]))
-        ),
+        empty_space,
         "size = 3 + ⌊level / 2⌋ (3 … 8), minimal givens; log10 search space = empty cells · log10 n",
     )
 
@@ -107,7 +80,7 @@ class LatinSquareFamily:
     ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         n = p.size
         sq = latin_square(n, rng)
-        lits = [_var(n, i, j, sq[i][j] - 1) for i in range(n) for j in range(n)]
+        lits = literals(n, sq)
         kept = minimal_clues(
             rules(n),
             n**3,
@@ -118,22 +91,10 @@ class LatinSquareFamily:
             warm=True,
             solver="cadical153",
         )
-        cells = grid_cells(n, n)
-        data: dict[str, Any] = {
-            "rows": n, "cols": n, "cells": cells, "domain": [str(v) for v in range(1, n + 1)],
-            "givens": {cells[k]: sq[k // n][k % n] for k in kept},
-            "solution": {cells[k]: str(sq[k // n][k % n]) for k in range(n * n)},
-        }  # fmt: skip
+        cells, data = head(n)
+        data |= {"givens": givens(cells, sq, kept), "solution": solution(cells, sq)}
         cnf, _ = encode(data)
-        primary = list(range(1, n**3 + 1))
-        sol = set(lits)
-        certify_unique(
-            cnf,
-            primary,
-            [v if v in sol else -v for v in primary],
-            base=rules(n),
-            solver="minisat22",
-        )
+        certify_solution(cnf, n, lits, base=rules(n), solver="minisat22")
         certify(check(data, data["solution"]) == "", "the square keeps every rule")
         return (
             data,

@@ -22,20 +22,24 @@ import numpy as np
 
 from ..errors import ConfigError, certify
 from ..kinds.items import build_kind_item
-from ..kinds.puzzle import (
-    PuzzleKind,
-    certify_unique,
-    digit_decode,
-    grid_cells,
-    minimal_clues,
-    register_puzzle,
-)
+from ..kinds.puzzle import PuzzleKind, digit_decode, minimal_clues, register_puzzle
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
-from .futoshiki import _cell, _var, rules
+from ._latin import (
+    certify_solution,
+    check_latin,
+    full_space,
+    given_clauses,
+    givens,
+    head,
+    latin_square,
+    literals,
+    rules,
+    solution,
+    var,
+)
 from .knobs import Knob, exact
-from .latinsquare import latin_square
 from .levels import Levels
 
 NAME = KIND = "skyscrapers"
@@ -78,7 +82,7 @@ def _clue(n: int, side: str, k: int, count: int, top: int) -> tuple[list[list[in
     aux = list(range(top + 1, top + 1 + len(pats)))
     cl = [aux]
     for a, pat in zip(aux, pats, strict=True):
-        cl += [[-a, _var(n, *c, h - 1)] for c, h in zip(cells, pat, strict=True)]
+        cl += [[-a, var(n, *c, h - 1)] for c, h in zip(cells, pat, strict=True)]
     return cl, top + len(pats)
 
 
@@ -89,17 +93,12 @@ def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     for c in d["clues"]:
         more, top = _clue(n, c["side"], c["index"], c["count"], top)
         cl += more
-    cl += [[_var(n, *_cell(k), int(v) - 1)] for k, v in d["givens"].items()]
-
-    decode = digit_decode(n, _var)
-
-    return CNF(cl, top), decode
+    cl += given_clauses(n, d["givens"])
+    return CNF(cl, top), digit_decode(n, var)
 
 
 def check(d: dict[str, Any], sol: dict[str, str]) -> str:
-    from .latinsquare import check as latin
-
-    why = latin(d, sol)
+    why = check_latin(d, sol)  # the givens and the Latin rules first
     if why:
         return why
     n = d["rows"]
@@ -130,7 +129,7 @@ class SkyscrapersFamily:
     levels = Levels(
         lambda lv: {"size": (3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6)[lv]},
         "log10 search space",
-        lambda p: p.problem["rows"] ** 2 * float(np.log10(p.problem["rows"])),
+        full_space,
         "size 3 (levels 0-2), 4 (3-5), 5 (6-8), 6 (9-10), minimal clue sets; log10 search space = "
         "cells · log10 n",
     )
@@ -142,7 +141,7 @@ class SkyscrapersFamily:
         sq = latin_square(n, rng)
         edges = [(s, k) for s in SIDES for k in range(n)]
         count = {(s, k): visible([sq[i][j] for i, j in line_cells(n, s, k)]) for s, k in edges}
-        lits = [_var(n, i, j, sq[i][j] - 1) for i in range(n) for j in range(n)]
+        lits = literals(n, sq)
         top = n**3
         clues = []
         for s, k in edges:
@@ -150,16 +149,15 @@ class SkyscrapersFamily:
             clues.append(more)
         clues += [[[x]] for x in lits]
         kept = minimal_clues(rules(n), top, clues, lits, rng)
-        cells = grid_cells(n, n)
-        data: dict[str, Any] = {
-            "rows": n, "cols": n, "cells": cells, "domain": [str(v) for v in range(1, n + 1)],
-            "clues": [{"side": edges[k][0], "index": edges[k][1], "count": count[edges[k]]} for k in kept if k < len(edges)],
-            "givens": {cells[k - len(edges)]: sq[(k - len(edges)) // n][(k - len(edges)) % n] for k in kept if k >= len(edges)},
-            "solution": {cells[k]: str(sq[k // n][k % n]) for k in range(n * n)},
+        cells, data = head(n)
+        e = len(edges)  # clue k < e is edge k's count, clue k ≥ e cell k − e's digit
+        data |= {
+            "clues": [{"side": edges[k][0], "index": edges[k][1], "count": count[edges[k]]} for k in kept if k < e],
+            "givens": givens(cells, sq, (k - e for k in kept if k >= e)),
+            "solution": solution(cells, sq),
         }  # fmt: skip
         cnf, _ = encode(data)
-        primary = list(range(1, n**3 + 1))
-        certify_unique(cnf, primary, [v if v in set(lits) else -v for v in primary])
+        certify_solution(cnf, n, lits)
         certify(check(data, data["solution"]) == "", "the square keeps every clue")
         return (
             data,

@@ -32,8 +32,6 @@ from ..errors import ConfigError, certify
 from ..kinds.items import build_kind_item
 from ..kinds.puzzle import (
     PuzzleKind,
-    cell_index,
-    certify_unique,
     check_givens,
     digit_decode,
     grid_cells,
@@ -44,15 +42,12 @@ from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
 from ..rng import shuffled
 from ..schema import Item, LabelledProblem
+from ._latin import certify_solution, empty_space, given_clauses, literals, var
 from .knobs import Knob, exact
 from .levels import Levels
 
 NAME = KIND = "sudoku"
 BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3)}
-
-
-def _var(n: int, i: int, j: int, v: int) -> int:
-    return (i * n + j) * n + v + 1
 
 
 @functools.lru_cache(maxsize=16)
@@ -74,24 +69,19 @@ def rules(n: int) -> tuple[tuple[int, ...], ...]:
     """Every cell exactly one value; every group every value exactly once."""
     cl: list[list[int]] = []
     for i, j in itertools.product(range(n), repeat=2):
-        cl.append([_var(n, i, j, v) for v in range(n)])
-        cl += [
-            [-_var(n, i, j, a), -_var(n, i, j, b)] for a, b in itertools.combinations(range(n), 2)
-        ]
+        cl.append([var(n, i, j, v) for v in range(n)])
+        cl += [[-var(n, i, j, a), -var(n, i, j, b)] for a, b in itertools.combinations(range(n), 2)]
     for g in groups(n):
         for v in range(n):
-            cl.append([_var(n, i, j, v) for i, j in g])
-            cl += [[-_var(n, *p, v), -_var(n, *q, v)] for p, q in itertools.combinations(g, 2)]
+            cl.append([var(n, i, j, v) for i, j in g])
+            cl += [[-var(n, *p, v), -var(n, *q, v)] for p, q in itertools.combinations(g, 2)]
     return tuple(map(tuple, cl))
 
 
 def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     n = d["rows"]
-    cl = rules(n) + tuple((_var(n, *cell_index(k), int(v) - 1),) for k, v in d["givens"].items())
-
-    decode = digit_decode(n, _var)
-
-    return CNF.trusted(cl, n**3), decode  # built here: every literal in range
+    cl = rules(n) + tuple(given_clauses(n, d["givens"]))
+    return CNF.trusted(cl, n**3), digit_decode(n, var)  # built here: every literal in range
 
 
 def check(d: dict[str, Any], sol: dict[str, str]) -> str:
@@ -311,9 +301,7 @@ class SudokuFamily:
     levels = Levels(
         lambda lv: {"size": LEVEL_MAP[lv][0], "n_givens": LEVEL_MAP[lv][1]},
         "log10 search space",
-        lambda p: (
-            (p.problem["rows"] ** 2 - len(p.problem["givens"])) * float(np.log10(p.problem["rows"]))
-        ),
+        empty_space,
         "size 4 at levels 0-2 (10, 8, 6 givens), 6 at 3-5 (24, 20, 16), 9 at 6-10 (45, 38, 32, 28, "
         "minimal); log10 search space = empty cells · log10 n",
     )
@@ -325,7 +313,7 @@ class SudokuFamily:
         if n == 4:  # decided on all 288 grids at once: the proof is the enumeration
             return _emit(_generate4(rng, p.n_givens), "enumeration", checked=True)
         grid = full_grid(n, rng)
-        sol_lits = [_var(n, i, j, grid[i][j] - 1) for i in range(n) for j in range(n)]
+        sol_lits = literals(n, grid)
         clues = [[[lit]] for lit in sol_lits]
         kept = minimal_clues(
             rules(n),
@@ -339,15 +327,7 @@ class SudokuFamily:
         )
         data = _data(n, tuple(v for row in grid for v in row), kept)
         cnf, _ = encode(data)
-        primary = list(range(1, n**3 + 1))
-        lits = set(sol_lits)
-        certify_unique(
-            cnf,
-            primary,
-            [v if v in lits else -v for v in primary],
-            base=rules(n),
-            solver="minisat22",
-        )
+        certify_solution(cnf, n, sol_lits, base=rules(n), solver="minisat22")
         return _emit(data, "cadical153+minisat22")
 
 
