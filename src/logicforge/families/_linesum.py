@@ -35,6 +35,7 @@ from ..kinds.puzzle import (
     cell_index,
     certify_unique,
     check_givens,
+    formal_cell,
     minimal_clues,
 )
 from ..logic.cnf import CNF
@@ -162,10 +163,7 @@ class LineSum:
             " + ".join(f"{v[i][j]}·{s}[{i + 1}][{j + 1}]" for i in range(n)) + f" = {t}"
             for j, t in enumerate(d["col_sums"])
         ]
-        lines += [
-            f"{s}[{k[1 : k.index('c')]}][{k[k.index('c') + 1 :]}] = {val}"
-            for k, val in d["givens"].items()
-        ]
+        lines += [f"{formal_cell(k, s)} = {val}" for k, val in d["givens"].items()]
         return "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ask}"
 
 

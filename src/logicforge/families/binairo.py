@@ -29,6 +29,8 @@ from ..kinds.puzzle import (
     cell_index,
     certify_unique,
     check_givens,
+    formal_cell,
+    givens_grid,
     grid_cells,
     minimal_clues,
     register_puzzle,
@@ -208,10 +210,7 @@ class BinairoRenderer:
     def render(self, problem: LabelledProblem) -> Item:
         d = problem.problem
         n = d["rows"]
-        grid = "\n".join(
-            " ".join(str(d["givens"].get(f"r{i}c{j}", ".")) for j in range(1, n + 1))
-            for i in range(1, n + 1)
-        )
+        grid = givens_grid(d)
         prompt = (
             f"Solve this {n}×{n} binary puzzle (Binairo). Fill every empty cell (.) with 0 or 1 so that "
             f"every row and every column contains exactly {n // 2} zeros and {n // 2} ones, no three equal "
@@ -228,7 +227,7 @@ class BinairoFormalRenderer:
     def render(self, problem: LabelledProblem) -> Item:
         d = problem.problem
         n = d["rows"]
-        v = lambda k: f"b[{k[1 : k.index('c')]}][{k[k.index('c') + 1 :]}]"  # noqa: E731
+        v = functools.partial(formal_cell, name="b")
         lines = [
             f"Variables: b[i][j] in {{0, 1}} for i, j in 1..{n}.",
             f"For every row and every column: sum = {n // 2}; no three consecutive equal values.",

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..errors import ConfigError, certify
 from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, digit_decode, minimal_clues, register_puzzle
+from ..kinds.puzzle import PuzzleKind, digit_decode, formal_cell, minimal_clues, register_puzzle
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
@@ -201,7 +201,7 @@ class FutoshikiFormalRenderer:
     def render(self, problem: LabelledProblem) -> Item:
         d = problem.problem
         n = d["rows"]
-        v = lambda k: f"x[{k[1 : k.index('c')]}][{k[k.index('c') + 1 :]}]"  # noqa: E731
+        v = formal_cell
         lines = [f"Variables: x[i][j] for i, j in 1..{n}, each in {{1..{n}}}.",
                  "Every row and every column: alldifferent.",
                  "Givens: " + (", ".join(f"{v(k)} = {x}" for k, x in d["givens"].items()) or "none"),

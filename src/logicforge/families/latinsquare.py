@@ -17,7 +17,14 @@ import numpy as np
 
 from ..errors import ConfigError, certify
 from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, digit_decode, minimal_clues, register_puzzle
+from ..kinds.puzzle import (
+    PuzzleKind,
+    digit_decode,
+    formal_cell,
+    givens_grid,
+    minimal_clues,
+    register_puzzle,
+)
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
@@ -117,10 +124,7 @@ class LatinSquareRenderer:
     def render(self, problem: LabelledProblem) -> Item:
         d = problem.problem
         n = d["rows"]
-        grid = "\n".join(
-            " ".join(str(d["givens"].get(f"r{i}c{j}", ".")) for j in range(1, n + 1))
-            for i in range(1, n + 1)
-        )
+        grid = givens_grid(d)
         prompt = (
             f"Complete this {n}×{n} Latin square: fill every empty cell (.) with a number from 1 to {n} so "
             f"that every row and every column contains each number exactly once.\n\n{grid}\n\n{ASK}"
@@ -135,7 +139,7 @@ class LatinSquareFormalRenderer:
     def render(self, problem: LabelledProblem) -> Item:
         d = problem.problem
         n = d["rows"]
-        v = lambda k: f"x[{k[1 : k.index('c')]}][{k[k.index('c') + 1 :]}]"  # noqa: E731
+        v = formal_cell
         lines = [f"Variables: x[i][j] for i, j in 1..{n}, each in {{1..{n}}}.",
                  "Every row and every column: alldifferent.",
                  "Givens: " + (", ".join(f"{v(k)} = {x}" for k, x in d["givens"].items()) or "none")]  # fmt: skip

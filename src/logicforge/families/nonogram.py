@@ -29,6 +29,7 @@ from ..kinds.puzzle import (
     cell_index,
     certify_unique,
     check_givens,
+    formal_cell,
     grid_cells,
     minimal_clues,
     register_puzzle,
@@ -226,10 +227,7 @@ class NonogramFormalRenderer:
                  "runs(line) = the lengths of its maximal blocks of 1s, in order."]  # fmt: skip
         lines += [f"runs(b[{i + 1}][·]) = {cl}" for i, cl in enumerate(d["row_clues"])]
         lines += [f"runs(b[·][{j + 1}]) = {cl}" for j, cl in enumerate(d["col_clues"])]
-        lines += [
-            f"b[{k[1 : k.index('c')]}][{k[k.index('c') + 1 :]}] = {v}"
-            for k, v in d["givens"].items()
-        ]
+        lines += [f"{formal_cell(k, 'b')} = {v}" for k, v in d["givens"].items()]
         prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
         return build_kind_item(problem, self.name, prompt, None)
 

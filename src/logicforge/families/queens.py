@@ -27,6 +27,7 @@ from ..kinds.puzzle import (
     binary_decode,
     cell_index,
     certify_unique,
+    formal_cell,
     grid_cells,
     minimal_clues,
     register_puzzle,
@@ -218,7 +219,7 @@ class QueensFormalRenderer:
             cells = [v(i, j) for i in range(n) for j in range(n) if d["regions"][i][j] == letter]
             lines.append(f"region {letter}: " + " + ".join(cells) + " = 1")
         for k in d["givens"]:
-            lines.append(f"q[{k[1 : k.index('c')]}][{k[k.index('c') + 1 :]}] = 1")
+            lines.append(f"{formal_cell(k, 'q')} = 1")
         prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
         return build_kind_item(problem, self.name, prompt, None)
 

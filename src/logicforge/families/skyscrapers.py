@@ -22,7 +22,7 @@ import numpy as np
 
 from ..errors import ConfigError, certify
 from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, digit_decode, minimal_clues, register_puzzle
+from ..kinds.puzzle import PuzzleKind, digit_decode, formal_cell, minimal_clues, register_puzzle
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
@@ -215,10 +215,7 @@ class SkyscrapersFormalRenderer:
                 f"h[{i + 1}][{j + 1}]" for i, j in line_cells(n, c["side"], c["index"])
             )
             lines.append(f"visible({cells}) = {c['count']}")
-        lines += [
-            f"h[{k[1 : k.index('c')]}][{k[k.index('c') + 1 :]}] = {v}"
-            for k, v in d["givens"].items()
-        ]
+        lines += [f"{formal_cell(k, 'h')} = {v}" for k, v in d["givens"].items()]
         prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
         return build_kind_item(problem, self.name, prompt, None)
 

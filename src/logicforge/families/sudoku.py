@@ -34,6 +34,8 @@ from ..kinds.puzzle import (
     PuzzleKind,
     check_givens,
     digit_decode,
+    formal_cell,
+    givens_grid,
     grid_cells,
     minimal_clues,
     register_puzzle,
@@ -357,14 +359,6 @@ def _emit(
     return data, "SAT", {"solver": proof, "unique": True}, meta
 
 
-def _grid_text(d: dict[str, Any]) -> str:
-    n = d["rows"]
-    return "\n".join(
-        " ".join(str(d["givens"].get(f"r{i}c{j}", ".")) for j in range(1, n + 1))
-        for i in range(1, n + 1)
-    )
-
-
 ASK = (
     "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
     '{"solution": [[row 1 values], [row 2 values], ...]}'
@@ -381,7 +375,7 @@ class SudokuRenderer:
         prompt = (
             f"Solve this {n}×{n} sudoku. Fill every empty cell (.) with a digit from 1 to {n} so that "
             f"each row, each column and each {r}×{c} box contains every digit from 1 to {n} exactly once.\n\n"
-            f"{_grid_text(d)}\n\n{ASK}"
+            f"{givens_grid(d)}\n\n{ASK}"
         )
         return build_kind_item(problem, self.name, prompt, None)
 
@@ -400,11 +394,7 @@ class SudokuFormalRenderer:
         for g in gs:
             lines.append("alldifferent(" + ", ".join(f"x[{i + 1}][{j + 1}]" for i, j in g) + ")")
         lines.append(
-            "Givens: "
-            + ", ".join(
-                f"x[{k[1 : k.index('c')]}][{k[k.index('c') + 1 :]}] = {v}"
-                for k, v in d["givens"].items()
-            )
+            "Givens: " + ", ".join(f"{formal_cell(k, 'x')} = {v}" for k, v in d["givens"].items())
         )
         prompt = (
             "Find the values of all variables.\n\n"

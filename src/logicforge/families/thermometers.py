@@ -29,6 +29,7 @@ from ..kinds.puzzle import (
     cell_index,
     certify_unique,
     check_givens,
+    formal_cell,
     grid_cells,
     minimal_clues,
     register_puzzle,
@@ -248,10 +249,7 @@ class ThermometersFormalRenderer:
             " + ".join(v((i, j)) for i in range(n)) + f" = {k}"
             for j, k in enumerate(d["col_counts"])
         ]
-        lines += [
-            f"f[{k[1 : k.index('c')]}][{k[k.index('c') + 1 :]}] = {x}"
-            for k, x in d["givens"].items()
-        ]
+        lines += [f"{formal_cell(k, 'f')} = {x}" for k, x in d["givens"].items()]
         prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
         return build_kind_item(problem, self.name, prompt, None)
 

@@ -62,6 +62,32 @@ def cell_index(k: str) -> tuple[int, int]:
     return int(k[1 : k.index("c")]) - 1, int(k[k.index("c") + 1 :]) - 1
 
 
+def formal_cell(k: str, name: str = "x") -> str:
+    """A grid cell's name as the formal renderers write the variable: ``name[row][column]``.
+
+    Example:
+        >>> formal_cell("r2c10", "b")
+        'b[2][10]'
+    """
+    c = k.index("c")
+    return f"{name}[{k[1:c]}][{k[c + 1 :]}]"
+
+
+def givens_grid(d: dict[str, Any]) -> str:
+    """The square grid ``d`` row by row, each given digit in its cell and '.' elsewhere.
+
+    Example:
+        >>> print(givens_grid({"rows": 2, "givens": {"r1c2": 1}}))
+        . 1
+        . .
+    """
+    n = d["rows"]
+    return "\n".join(
+        " ".join(str(d["givens"].get(f"r{i}c{j}", ".")) for j in range(1, n + 1))
+        for i in range(1, n + 1)
+    )
+
+
 def check_givens(d: dict[str, Any], sol: dict[str, str]) -> str:
     """'' when ``sol`` keeps every given cell of ``d["givens"]``, else which one it changed."""
     for k, v in d["givens"].items():
