@@ -168,7 +168,7 @@ def test_report_escapes_model_text(tmp_path: Path, small_items) -> None:
     evil = '<script>alert(1)</script><img src=x onerror="alert(2)"> {"answer": "UNSAT"}'
     it = small_items[0]
     from logicforge.models.base import Response
-    from logicforge.runner.runner import score_response
+    from logicforge.runner.records import score_response
 
     rec = score_response(it, "evil<model>", 0, Response(text=evil)).model_dump(mode="json")
     html = lf.report([rec], tmp_path / "rep").read_text()

@@ -12,7 +12,7 @@ import pytest
 
 import logicforge as lf
 from logicforge.models.base import Response
-from logicforge.runner.runner import score_response
+from logicforge.runner.records import score_response
 
 from .browser import Browser, chromium_path
 

@@ -7,7 +7,7 @@ import pytest
 import logicforge as lf
 from logicforge.models.base import Response
 from logicforge.models.tokens import TokenCounter, reasoning_text, smollm2_available
-from logicforge.runner.runner import score_response
+from logicforge.runner.records import score_response
 
 
 @pytest.mark.parametrize(

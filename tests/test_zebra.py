@@ -355,7 +355,7 @@ def test_zebralogic_table1_in_the_papers_layout(tmp_path) -> None:
     puzzles, wrong on others and silent on one — the numbers follow from the records."""
     from logicforge.kinds import answer_format
     from logicforge.models.base import Response
-    from logicforge.runner.runner import score_response
+    from logicforge.runner.records import score_response
 
     ps = lf.generate("zebra", {"n_houses": 2, "n_attributes": 2}, count=3, seed=1) + lf.generate(
         "zebra", {"n_houses": 4, "n_attributes": 4}, count=3, seed=1

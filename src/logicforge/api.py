@@ -16,7 +16,8 @@ from .renderers.base import render_problem
 from .runner import manifest as _manifest
 from .runner.budget import Budget
 from .runner.cache import ResponseCache
-from .runner.runner import TRUNCATION, error_summary, item_meta, run_model, score_response
+from .runner.records import TRUNCATION, error_summary, item_meta, score_response
+from .runner.runner import run_model
 from .runner.store import read_jsonl
 from .schema import ImportLog, Item, LabelledProblem, Record
 

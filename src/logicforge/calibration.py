@@ -73,13 +73,15 @@ def ease(items: Sequence[Any]) -> float | None:
 def measure(family: str, count: int = 12, seed: int = 0) -> list[float | None]:
     """The reference's ease of ``family`` at levels 0..10 (``count`` problems each, on the
     family's default renderer)."""
-    from .api import generate, render
+    from .families.base import generate_problems
     from .kinds import get_kind
+    from .renderers.base import render_problem
 
     out: list[float | None] = []
     for level in LEVELS:
-        ps = generate(family, level=level, count=count, seed=1000 * seed + level)
-        out.append(ease(render(ps, get_kind(ps[0].kind).renderer)))
+        ps = list(generate_problems(family, {}, count, 1000 * seed + level, level=level))
+        renderer = get_kind(ps[0].kind).renderer
+        out.append(ease([render_problem(p, renderer) for p in ps]))
     return out
 
 

@@ -381,7 +381,7 @@ def _prompt(item: Item) -> str:
 def score_replies(pairs: Sequence[tuple[Reply, Item]], source: str) -> list[Record]:
     """Ordinary records for joined replies, scored by logicforge's parser and verifier."""
     from ..models.base import Response
-    from ..runner.runner import clean_text, score_response
+    from ..runner.records import clean_text, score_response
 
     out = []
     seen: set[str] = set()

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 from ..logic import optimum as opt
 from ..parse.answer import cited_conditions
 from ..schema import Answer, Item, Verdict
+from . import cnf_decision as decision
 from . import maxsat
 from .base import FINAL, AnswerFormat
 from .feedback import cnf_facts
@@ -62,9 +63,7 @@ CERT_KEYS = {"mus": ("mus", "core", "clauses", "conflict"), "mcs": ("mcs", "corr
 
 def _sat_part(item: Item, answer: Answer) -> Verdict:
     """A SAT answer: right iff the gold is SAT and the assignment checks out."""
-    from . import cnf
-
-    v = cnf.check(item, answer)
+    v = decision.check(item, answer)
     ok = bool(v.correct and v.witness_valid)
     return v.model_copy(update={"correct": ok, "witness_valid": ok, "score": float(ok)})
 
@@ -74,9 +73,7 @@ def _sat_part(item: Item, answer: Answer) -> Verdict:
 
 def _set_parse(task: str) -> Any:
     def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
-        from . import cnf
-
-        a = cnf.parse(body, objs, item)
+        a = decision.parse(body, objs, item)
         if a.label != "UNSAT":
             return a
         cited = cited_conditions(objs, CERT_KEYS[task])
@@ -139,17 +136,15 @@ def _set_check(task: str) -> Any:
 
 
 def _set_format(task: str) -> AnswerFormat:
-    from . import cnf
-
     def to_text(a: Answer, item: Item) -> str:
         cited = (a.certificate or {}).get(task)
         if a.label == "UNSAT" and cited is not None:
             return FINAL + json.dumps({"answer": "UNSAT", task: cited})
-        return cnf.to_text(a, item)
+        return decision.to_text(a, item)
 
     def oracle(item: Item) -> Answer:
         if item.gold.get("label") != "UNSAT":
-            return cnf._oracle(item)
+            return decision.oracle(item)
         found = (
             opt.mus(clauses_of(item), n_vars_of(item))
             if task == "mus"
@@ -166,7 +161,7 @@ def _set_format(task: str) -> AnswerFormat:
 
     def constant(item: Item, label: str) -> Answer:
         if label == "SAT":
-            return cnf.constant(item, "SAT")
+            return decision.constant(item, "SAT")
         every = list(range(1, len(item.problem["clauses"]) + 1))
         return Answer(label="UNSAT", certificate={task: every})
 
@@ -208,8 +203,6 @@ def certificate_reward(item: Item, a: Answer, v: Verdict, partial: bool) -> floa
 
 def formats() -> tuple[AnswerFormat, ...]:
     """The four certificate formats, as the ``cnf`` kind registers them."""
-    from . import cnf
-
     return (
         _set_format("mus"),
         _set_format("mcs"),
@@ -217,14 +210,14 @@ def formats() -> tuple[AnswerFormat, ...]:
         AnswerFormat(
             "search",
             "certificate",
-            cnf.parse,
-            cnf.to_text,
+            decision.parse,
+            decision.to_text,
             _search_check,
-            lambda it: cnf._oracle(it),
-            cnf.random,
-            cnf.wrong,
-            cnf.constant,
-            budgeted=cnf.budgeted,
+            decision.oracle,
+            decision.random,
+            decision.wrong,
+            decision.constant,
+            budgeted=decision.budgeted,
             reward=certificate_reward,
             feedback=cnf_facts,
             certifies=("SAT",),  # a bare UNSAT carries no certificate: certified refuses it

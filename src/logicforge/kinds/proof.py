@@ -36,6 +36,7 @@ from ..logic.cnf import CNF
 from ..logic.proofs import ProofError, Step, check_proof, parse_proof, proof_text, refute_drup
 from ..logic.sat import solve
 from ..schema import Answer, Item, Verdict
+from . import cnf_decision as decision
 
 MAX_LEMMAS = 20_000
 
@@ -58,9 +59,7 @@ def _de(rows: list[list[Any]]) -> list[Step]:
 
 
 def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
-    from . import cnf  # the cnf kind builds this format: imported when used, not at load
-
-    a = cnf.parse(body, objs, item)
+    a = decision.parse(body, objs, item)
     if a.label != "UNSAT":
         return a
     text = next((o["proof"] for o in objs if isinstance(o.get("proof"), str)), body)
@@ -76,10 +75,8 @@ def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
 
 
 def check(item: Item, answer: Answer) -> Verdict:
-    from . import cnf
-
     if answer.label != "UNSAT":
-        return cnf.check(item, answer)
+        return decision.check(item, answer)
     gold = item.gold.get("label")
     correct = gold == "UNSAT"
     cert = answer.certificate or {}
@@ -117,8 +114,6 @@ def check(item: Item, answer: Answer) -> Verdict:
 
 
 def to_text(a: Answer, item: Item) -> str:
-    from . import cnf
-
     proof = (a.certificate or {}).get("proof")
     if a.label == "UNSAT" and proof:
         return (
@@ -126,15 +121,13 @@ def to_text(a: Answer, item: Item) -> str:
             + proof_text(_de(proof), _names(item))
             + '\nFinal answer:\n{"answer": "UNSAT"}'
         )
-    return cnf.to_text(a, item)
+    return decision.to_text(a, item)
 
 
 def oracle(item: Item) -> Answer:
-    from . import cnf
-
     sol = solve(CNF(item.problem["clauses"], item.problem.get("num_vars")))
     if sol.label != "UNSAT":
-        return cnf._oracle(item)
+        return decision.oracle(item)
     clauses = [tuple(c) for c in item.problem["clauses"]]
     if all(len(c) <= 2 for c in clauses):  # 2-CNF: the SCC certificate's two paths, resolved
         from ..logic.twosat import solve_2sat, two_path_proof

@@ -303,7 +303,7 @@ async def correct_sentence(
     """(the corrected sentence or None, attempts used, why each failed attempt failed);
     ``check(formula) -> ''`` or the reason the translated-back formula does not match."""
     from .judge import Judge
-    from .story import ask, usable_reply
+    from .story_context import ask, usable_reply
 
     failures: list[str] = []
     shots = "".join(

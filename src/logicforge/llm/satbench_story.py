@@ -16,7 +16,7 @@ from typing import Any
 
 from ..renderers.story_text import TEMPLATE_SCENE, sat_fallback, template_statements
 from ..schema import Message
-from .story import StoryContext
+from .story_context import StoryContext
 
 
 class SATBenchStyle:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from ..errors import ConfigError
 from ..schema import Message
-from .story import StoryContext, ask, usable_reply
+from .story_context import StoryContext, ask, usable_reply
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from ..models.prices import PriceTable
 from ..models.tokens import TokenCounter
 from ..schema import Item
 from .budget import calls_per_sample
-from .runner import record_id
+from .records import record_id
 from .store import read_jsonl
 
 

@@ -41,7 +41,7 @@ def _eval_shard(
 
     from ..models.base import Prompt, Sampling, load_model
     from ..models.tokens import TokenCounter
-    from .runner import clean_text, run_config, score_response
+    from .records import clean_text, run_config, score_response
 
     model = load_model(spec)
     s = Sampling(**{**sampling, "stop": tuple(sampling.get("stop") or ())})
@@ -105,7 +105,7 @@ def run_on_ray(
 
     from ..models.base import Response
     from .cache import cache_key
-    from .runner import note_error, over_budget, record_id, score_response
+    from .records import note_error, over_budget, record_id, score_response
 
     tokens = None
     if tokenizer and cache is not None:

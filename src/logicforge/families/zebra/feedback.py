@@ -14,19 +14,26 @@ Example:
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ...schema import Answer, Item, Verdict
 from .clues import Clue
 from .pool import BY_NAME
-from .render import _norm
+
+
+def norm(x: Any) -> str:
+    """A grid cell or name as compared: the first of a list, spaces collapsed, lower case."""
+    if isinstance(x, list):
+        x = x[0] if x else ""
+    return re.sub(r"\s+", " ", str(x)).strip().lower()
 
 
 def _shape_facts(d: dict[str, Any], grid: dict[str, dict[str, str]]) -> list[str]:
     out = []
     n = int(d["n_houses"])
     for a, vals in zip(d["attributes"], d["values"], strict=True):
-        key, allowed = _norm(a), {_norm(v) for v in vals}
+        key, allowed = norm(a), {norm(v) for v in vals}
         seen: dict[str, int] = {}
         for h in range(1, n + 1):
             v = grid.get(str(h), {}).get(key)
@@ -56,7 +63,7 @@ def grid_facts(item: Item, answer: Answer, verdict: Verdict) -> list[str]:
         return shape
     n = int(d["n_houses"])
     pos = [
-        [next(h for h in range(n) if grid[str(h + 1)][_norm(a)] == _norm(v)) for v in vals]
+        [next(h for h in range(n) if grid[str(h + 1)][norm(a)] == norm(v)) for v in vals]
         for a, vals in zip(d["attributes"], d["values"], strict=True)
     ]
 

@@ -24,6 +24,7 @@ from ...registry import RENDERERS
 from ...rng import shuffled
 from ...schema import Answer, Item, LabelledProblem, Verdict
 from .clues import Clue
+from .feedback import grid_facts, norm
 from .pool import BY_NAME
 
 KIND = "zebra"
@@ -129,12 +130,6 @@ def _schema(d: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _norm(x: Any) -> str:
-    if isinstance(x, list):
-        x = x[0] if x else ""
-    return re.sub(r"\s+", " ", str(x)).strip().lower()
-
-
 def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
     """The grid of the last JSON object with a ``solution`` (``null``: the clues admit none)."""
     for obj in reversed(objs):
@@ -161,13 +156,13 @@ def _table_solution(body: str, d: dict[str, Any]) -> dict[str, dict[str, str]]:
     one row per house (``| House | Name | Drink |`` then ``| 1 | Alice | tea |``) or one column
     per house (``| Attribute | House 1 | House 2 |`` then ``| Name | Alice | Bob |``); bold
     markers are dropped. Empty when there is none."""
-    attrs = {_norm(a): a for a in d.get("attributes", [])}
+    attrs = {norm(a): a for a in d.get("attributes", [])}
     tables: list[list[list[str]]] = []
     run: list[list[str]] = []
     for line in [*body.splitlines(), ""]:
         m = _ROW.match(line)
         if m and not _RULE.match(line):
-            run.append([_norm(c.replace("*", "")) for c in m.group(1).split("|")])
+            run.append([norm(c.replace("*", "")) for c in m.group(1).split("|")])
         elif not m:
             if run:
                 tables.append(run)
@@ -193,7 +188,7 @@ def _grid_of(sol: dict[Any, Any]) -> dict[str, dict[str, str]]:
         m = re.search(r"(\d+)", str(hk))
         if not m or not isinstance(row, dict):
             continue
-        grid[m.group(1)] = {_norm(k): _norm(v) for k, v in row.items()}
+        grid[m.group(1)] = {norm(k): norm(v) for k, v in row.items()}
     return grid
 
 
@@ -203,7 +198,7 @@ def score_grid(d: dict[str, Any], grid: dict[str, dict[str, str]]) -> tuple[int,
     attrs = d["solution"]["header"][1:]
     for row in d["solution"]["rows"]:
         got = grid.get(str(row[0]), {})
-        right += sum(got.get(a.lower()) == _norm(v) for a, v in zip(attrs, row[1:], strict=True))
+        right += sum(got.get(a.lower()) == norm(v) for a, v in zip(attrs, row[1:], strict=True))
     return right, len(d["solution"]["rows"]) * len(attrs)
 
 
@@ -242,8 +237,8 @@ def grid_text(a: Answer, item: Item) -> str:
             {"reasoning": "The clues contradict each other.", "solution": None}
         )
     d = item.problem  # write the puzzle's own spelling back (the parser compares normalised)
-    attr = {_norm(x): x for x in d["attributes"]}
-    val = {_norm(v): v for vals in d["values"] for v in vals}
+    attr = {norm(x): x for x in d["attributes"]}
+    val = {norm(v): v for vals in d["values"] for v in vals}
     grid = (a.certificate or {}).get("grid") or {}
     sol = {
         f"House {h}": {attr.get(k, k): val.get(v, v) for k, v in row.items()}
@@ -320,8 +315,8 @@ def grid_reward(item: Item, answer: Answer, v: Verdict, partial: bool) -> float:
     if sorted(grid, key=str) != sorted(houses):
         return 0.0
     for a, vals in zip(d["attributes"], d["values"], strict=True):
-        got = [grid[h].get(_norm(a)) for h in houses]
-        if sorted(map(str, got)) != sorted(_norm(x) for x in vals):
+        got = [grid[h].get(norm(a)) for h in houses]
+        if sorted(map(str, got)) != sorted(norm(x) for x in vals):
             return 0.0
     return float(v.score)
 
@@ -432,7 +427,7 @@ def parse_mc(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
             if t.upper() in letters and len(t) == 1:
                 return Answer(label=t.upper(), rule="json")
             for x, o in zip(letters, cell["options"], strict=True):
-                if _norm(t) == _norm(o):
+                if norm(t) == norm(o):
                     return Answer(label=x, rule="json")
     m = [
         x
@@ -474,12 +469,6 @@ def zebra_key(d: dict[str, Any]) -> str:
     return "zebra:" + graph_key(labels, edges)
 
 
-def _grid_facts(item: Item, answer: Answer, verdict: Verdict) -> list[str]:
-    from .feedback import grid_facts  # imports this module: looked up when first used
-
-    return grid_facts(item, answer, verdict)
-
-
 GRID = AnswerFormat(
     "grid",
     "grid",
@@ -492,7 +481,7 @@ GRID = AnswerFormat(
     vote_units=grid_units,
     budgeted=grid_budgeted,
     reward=grid_reward,
-    feedback=_grid_facts,
+    feedback=grid_facts,
     certifies=("SAT",),  # a contradictory twin's "no solution" carries no certificate
     constants=grid_constants,
     chance=grid_chance,
