@@ -63,7 +63,7 @@ def test_cumulative_chains_keep_the_label_at_every_level(puzzles) -> None:
             assert q.label == p.label == brute_answer(q.problem)
             assert q.metadata["chain_id"] == p.problem_id
             # back-translation is exact: every sentence is the template of its constraint
-            from logicforge.families.ordering import sentence
+            from logicforge.families.ordering_text import sentence
 
             d = q.problem
             assert d["sentences"] == [

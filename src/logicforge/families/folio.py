@@ -190,7 +190,7 @@ def _fol_item(
 ) -> Item:
     """The shared FOL prompt (the paper's CoT prompts around it), over formulas or sentences."""
     from ..kinds.items import build_kind_item
-    from .ordering import cot_item
+    from .ordering_text import cot_item
 
     prompt = (
         f"{head}, is the conclusion True, False, or Uncertain (neither provable nor refutable)?"

@@ -37,6 +37,7 @@ from ..kinds import AnswerFormat
 from ..kinds.puzzle import norm, parse_solution
 from ..rng import shuffled
 from ..schema import Answer, Item, LabelledProblem, Verdict
+from .ordering_text import SCENES, cot_item, holds, story
 
 FORMAT = "arrangement"
 RENDERER = "deduction-order"
@@ -59,8 +60,6 @@ def _clues(d: dict[str, Any]) -> list[list[str]]:
 
 def arrangements(d: dict[str, Any]) -> list[tuple[int, ...]]:
     """Every assignment of positions (object i at ``pos[i]``) that keeps every clue."""
-    from .ordering import holds
-
     index = {o: i for i, o in enumerate(d["objects"])}
     clues = _clues(d)
     n = len(d["objects"])
@@ -98,8 +97,6 @@ def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
 
 def check(item: Item, a: Answer) -> Verdict:
     """Right when every object has a distinct position 1 … n and every clue holds there."""
-    from .ordering import holds
-
     d = item.problem
     sol = {str(k): norm(v) for k, v in ((a.certificate or {}).get("solution") or {}).items()}
     objects = list(d["objects"])
@@ -202,7 +199,6 @@ class ArrangementRenderer:
 
     def render(self, problem: LabelledProblem) -> Item:
         from ..kinds.items import build_kind_item
-        from .ordering import SCENES, cot_item, story
 
         d = problem.problem
         if "clues" not in d or "arrangement" not in d:

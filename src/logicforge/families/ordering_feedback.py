@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 
 from ..schema import Answer, Item, Verdict
-from .ordering import holds
+from .ordering_text import holds
 
 
 def _consistent(objs: list[str], clues: list[list[str]], fixed: tuple[int, int]) -> bool:

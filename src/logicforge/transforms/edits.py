@@ -37,7 +37,8 @@ def _edit(clue: str) -> tuple[str, str]:
 
 
 def _rebuild(p: LabelledProblem, clues: list[str]) -> tuple[dict[str, Any], str]:
-    from ..families.ordering import program, sentence
+    from ..families.ordering import program
+    from ..families.ordering_text import sentence
 
     d = p.problem
     n = d["n_objects"]
