@@ -622,7 +622,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .more import add_parsers
 
-    add_parsers(sub)  # list, show, export
+    add_parsers(sub, ap)  # list, show, export, serve, completion
     from .story import add_parsers as add_story_parsers
 
     add_story_parsers(sub)  # narrate, judge

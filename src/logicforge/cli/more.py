@@ -238,9 +238,7 @@ complete -F _logicforge logicforge
 
 
 def cmd_completion(a: argparse.Namespace) -> int:
-    from . import build_parser
-
-    print(completion_script(build_parser()), end="")
+    print(completion_script(a.root_parser), end="")
     return 0
 
 
@@ -271,7 +269,8 @@ def cmd_serve_verify(a: argparse.Namespace) -> int:
     return 0
 
 
-def add_parsers(sub: Any) -> None:
+def add_parsers(sub: Any, root: argparse.ArgumentParser) -> None:
+    """The verbs of this module, on ``sub`` (the subparsers of ``root``, the whole parser)."""
     sv = sub.add_parser(
         "serve-verify",
         help="the verifiers over HTTP for training loops: /generate, /verify (batched), /health",
@@ -300,7 +299,7 @@ def add_parsers(sub: Any) -> None:
     se.set_defaults(fn=cmd_serve)
     co = sub.add_parser("completion", help="print a shell completion script (bash)")
     co.add_argument("shell", choices=["bash"])
-    co.set_defaults(fn=cmd_completion)
+    co.set_defaults(fn=cmd_completion, root_parser=root)  # the script lists every verb
 
     li = sub.add_parser("list", help="registered families, renderers, models, … with descriptions")
     li.add_argument("what", nargs="?", choices=WHAT, help="one registry (default: all)")
