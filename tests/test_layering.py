@@ -1,7 +1,8 @@
 """Imports run one way: a module may import only from its own layer or the layers below it.
 
 Every ``import`` and ``from … import`` statement counts, at module level or inside a function
-(a lazy import is an edge like any other). Built-ins reach the registries only through the
+(a lazy import is an edge like any other), and no two modules reach each other, within a layer
+either. Built-ins reach the registries only through the
 manifest, which the registry imports by name.
 """
 
@@ -104,6 +105,84 @@ def back_edges() -> list[str]:
             elif lt > lo:
                 bad.append(f"{src_mod}:{line} imports {target} ({t} is above {src_top})")
     return bad
+
+
+def module_graph() -> dict[str, set[str]]:
+    """Module → the logicforge modules it imports (a name inside a module: that module; a
+    package's name: its ``__init__``)."""
+    paths = sorted(SRC.rglob("*.py"))
+    known = {_module_name(p) for p in paths}
+    graph = {}
+    for path in paths:
+        mod, edges = _module_name(path), set()
+        for _, target in _imports(path):
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != mod:
+                edges.add(target)
+        graph[mod] = edges
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    x = stack.pop()
+                    on.discard(x)
+                    comp.append(x)
+                    if x == v:
+                        break
+                if len(comp) > 1:
+                    found.append(sorted(comp))
+    return found
+
+
+def test_the_cycle_finder_sees_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_graph_reads_relative_and_lazy_imports() -> None:
+    g = module_graph()
+    assert "logicforge.kinds.cnf_decision" in g["logicforge.kinds.proof"]  # from . import x as y
+    assert "logicforge.runner.ray_exec" in g["logicforge.runner.runner"]  # inside a function
+    assert "logicforge.families._latin" in g["logicforge.families.sudoku"]  # from ._latin import
+    assert "logicforge.kinds" in g["logicforge.api"]  # a package's name: its __init__
+
+
+def test_no_import_cycles() -> None:
+    """Within a layer too, no two modules reach each other (a lazy import hides a cycle, it does
+    not remove it; a submodule importing back its package's ``__init__`` closes one as well)."""
+    assert _cycles(module_graph()) == []
 
 
 def test_every_package_has_a_layer() -> None:
