@@ -27,26 +27,33 @@ from ..kinds.puzzle import cell_index, certify_unique, check_givens, grid_cells
 from ..logic.cnf import CNF
 from ..rng import shuffled
 
-cell = cell_index  # "r2c3" → (1, 2)
-
 
 def var(n: int, i: int, j: int, v: int) -> int:
     """The variable "cell (i, j) holds v + 1" of an n × n digit grid (all 0-based)."""
     return (i * n + j) * n + v + 1
 
 
+def exactly_one(lits: Sequence[int]) -> list[list[int]]:
+    """``lits`` as a clause, then every pair of them forbidden together (pairwise, in order)."""
+    return [list(lits), *([-a, -b] for a, b in itertools.combinations(lits, 2))]
+
+
+def cell_rules(n: int) -> list[list[int]]:
+    """Exactly one digit per cell, cell by cell in reading order."""
+    cl: list[list[int]] = []
+    for i, j in itertools.product(range(n), repeat=2):
+        cl += exactly_one([var(n, i, j, v) for v in range(n)])
+    return cl
+
+
 @functools.lru_cache(maxsize=16)
 def rules(n: int) -> tuple[tuple[int, ...], ...]:
     """Exactly one digit per cell, and each digit exactly once per row and per column."""
-    cl: list[list[int]] = []
-    for i, j in itertools.product(range(n), repeat=2):
-        cl.append([var(n, i, j, v) for v in range(n)])
-        cl += [[-var(n, i, j, a), -var(n, i, j, b)] for a, b in itertools.combinations(range(n), 2)]
+    cl = cell_rules(n)
     for k in range(n):
         for v in range(n):
             for line in ([(k, j) for j in range(n)], [(i, k) for i in range(n)]):
-                cl.append([var(n, i, j, v) for i, j in line])
-                cl += [[-var(n, *p, v), -var(n, *q, v)] for p, q in itertools.combinations(line, 2)]
+                cl += exactly_one([var(n, i, j, v) for i, j in line])
     return tuple(map(tuple, cl))
 
 
@@ -68,7 +75,7 @@ def literals(n: int, sq: Sequence[Sequence[int]]) -> list[int]:
 
 def given_clauses(n: int, givens: dict[str, Any]) -> list[tuple[int]]:
     """One unit clause per given digit (``{"r1c2": 3, …}``)."""
-    return [(var(n, *cell(k), int(v) - 1),) for k, v in givens.items()]
+    return [(var(n, *cell_index(k), int(v) - 1),) for k, v in givens.items()]
 
 
 def head(n: int) -> tuple[list[str], dict[str, Any]]:

@@ -22,12 +22,18 @@ import numpy as np
 
 from ..errors import ConfigError, certify
 from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, digit_decode, formal_cell, minimal_clues, register_puzzle
+from ..kinds.puzzle import (
+    PuzzleKind,
+    cell_index,
+    digit_decode,
+    formal_cell,
+    minimal_clues,
+    register_puzzle,
+)
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
 from ._latin import (
-    cell,
     certify_solution,
     check_latin,
     empty_space,
@@ -57,7 +63,7 @@ def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     cl: list[tuple[int, ...]] = list(rules(n))
     cl += given_clauses(n, d["givens"])
     for a, b in d["less"]:
-        cl += less(n, cell(a), cell(b))
+        cl += less(n, cell_index(a), cell_index(b))
     return CNF.trusted(tuple(cl), n**3), digit_decode(n, var)  # built here: every literal in range
 
 

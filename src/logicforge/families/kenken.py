@@ -25,12 +25,18 @@ import numpy as np
 
 from ..errors import ConfigError, certify
 from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, digit_decode, formal_cell, minimal_clues, register_puzzle
+from ..kinds.puzzle import (
+    PuzzleKind,
+    cell_index,
+    digit_decode,
+    formal_cell,
+    minimal_clues,
+    register_puzzle,
+)
 from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
 from ._latin import (
-    cell,
     certify_solution,
     check_latin,
     full_space,
@@ -63,7 +69,7 @@ def makes(op: str, target: int, vals: tuple[int, ...]) -> bool:
 
 
 def _cage_clauses(n: int, cage: dict[str, Any]) -> list[list[int]]:
-    cells = [cell(k) for k in cage["cells"]]
+    cells = [cell_index(k) for k in cage["cells"]]
     out = []
     for vals in itertools.product(range(1, n + 1), repeat=len(cells)):
         if not makes(cage["op"], cage["target"], vals):

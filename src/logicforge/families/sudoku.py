@@ -44,7 +44,15 @@ from ..logic.cnf import CNF
 from ..registry import FAMILIES, RENDERERS
 from ..rng import shuffled
 from ..schema import Item, LabelledProblem
-from ._latin import certify_solution, empty_space, given_clauses, literals, var
+from ._latin import (
+    cell_rules,
+    certify_solution,
+    empty_space,
+    exactly_one,
+    given_clauses,
+    literals,
+    var,
+)
 from .knobs import Knob, exact
 from .levels import Levels
 
@@ -69,14 +77,10 @@ def groups(n: int) -> list[list[tuple[int, int]]]:
 @functools.lru_cache(maxsize=16)
 def rules(n: int) -> tuple[tuple[int, ...], ...]:
     """Every cell exactly one value; every group every value exactly once."""
-    cl: list[list[int]] = []
-    for i, j in itertools.product(range(n), repeat=2):
-        cl.append([var(n, i, j, v) for v in range(n)])
-        cl += [[-var(n, i, j, a), -var(n, i, j, b)] for a, b in itertools.combinations(range(n), 2)]
+    cl = cell_rules(n)
     for g in groups(n):
         for v in range(n):
-            cl.append([var(n, i, j, v) for i, j in g])
-            cl += [[-var(n, *p, v), -var(n, *q, v)] for p, q in itertools.combinations(g, 2)]
+            cl += exactly_one([var(n, i, j, v) for i, j in g])
     return tuple(map(tuple, cl))
 
 
