@@ -44,7 +44,6 @@ from ..renderers.trace import trace_instructions
 from ..schema import Item, LabelledProblem
 from .satbench_story import SATBenchStyle
 from .story_context import (
-    MAX_CONDITION_CHARS,
     Condition,
     StoryConfig,
     StoryContext,
@@ -53,10 +52,6 @@ from .story_context import (
     usable_reply,
 )
 from .verbaliser import VerbaliserStyle
-
-__all__ = ["MAX_CONDITION_CHARS", "Condition", "StoryConfig", "StoryContext", "Style", "ask"]
-__all__ += ["StoryRenderer", "describe", "failed_validation", "story_stats", "usable_reply"]
-__all__ += ["write_story"]
 
 
 def describe(clauses: list[list[int]], names: list[str]) -> str:
