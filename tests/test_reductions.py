@@ -7,7 +7,6 @@ import asyncio
 import json
 
 import numpy as np
-import pycosat
 import pytest
 from ortools.sat.python import cp_model
 
@@ -19,6 +18,8 @@ from logicforge.reductions import reduce_problem
 from logicforge.reductions.packing import check_placement, placement_to_assignment
 from logicforge.reductions.vertex_cover import check_cover, cover_to_assignment
 from logicforge.transforms.pair import make_pairs
+
+from . import xsat
 
 
 def random_formulas(count: int, seed: int) -> list[lf.LabelledProblem]:
@@ -84,7 +85,7 @@ def _oracle(item: lf.Item) -> dict:
 def test_vertex_cover_on_500_formulas() -> None:
     seen = {"SAT": 0, "UNSAT": 0}
     for p in random_formulas(500, 1):
-        src_sat = pycosat.solve([list(c) for c in p.problem["clauses"]]) != "UNSAT"
+        src_sat = xsat.solve([list(c) for c in p.problem["clauses"]]) != "UNSAT"
         q = reduce_problem(p, "vc")
         d = q.problem
         assert has_vertex_cover(d["num_nodes"], d["edges"], d["k"]) == src_sat == (p.label == "SAT")
@@ -217,8 +218,8 @@ def test_colouring_twins_are_minimal_graph_edits() -> None:
             es < et and len(et - es) == 1 and list(et - es)[0] == tuple(t.metadata["edit"]["edge"])
         )
         n, k = s.problem["num_nodes"], s.problem["k"]
-        assert pycosat.solve([list(c) for c in encode(n, s.problem["edges"], k).clauses]) != "UNSAT"
-        assert pycosat.solve([list(c) for c in encode(n, t.problem["edges"], k).clauses]) == "UNSAT"
+        assert xsat.solve([list(c) for c in encode(n, s.problem["edges"], k).clauses]) != "UNSAT"
+        assert xsat.solve([list(c) for c in encode(n, t.problem["edges"], k).clauses]) == "UNSAT"
         assert brute_colourable(n, t.problem["edges"], k) is False and brute_colourable(
             n, s.problem["edges"], k
         )
