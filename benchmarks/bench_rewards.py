@@ -28,7 +28,7 @@ import numpy as np
 import logicforge as lf
 from logicforge.errors import LogicforgeError
 from logicforge.kinds import answer_format, chance_of, constant_answers, get_kind
-from logicforge.metrics.redteam import attacks, legit
+from logicforge.metrics.redteam import attacks, forged, legit
 from logicforge.metrics.reward import reward, uncertified
 from logicforge.registry import FAMILIES, RENDERERS
 
@@ -73,6 +73,8 @@ def consistent(rewards: list[float], p: float, alpha: float = 0.01) -> bool:
 def cell(items: list[lf.Item], mode: str) -> dict[str, object]:
     consts: dict[str, list[float]] = {}
     rand, chance, fp, fn, tried = [], [], [], [], 0
+    forged_seen: list[str] = []
+    forged_paid: list[str] = []
     for i, it in enumerate(items):
         fmt = answer_format(it)
         for name, a in constant_answers(it):
@@ -84,6 +86,12 @@ def cell(items: list[lf.Item], mode: str) -> dict[str, object]:
             tried += 1
             if reward(it, text, mode=mode) > 0:
                 fp.append(name)
+        for name, text in forged(it, mode):  # must earn 0 even with partial credit
+            tried += 1
+            if reward(it, text, partial=True, mode=mode) > 0:
+                fp.append(name + " (partial)")
+                forged_paid.append(name)
+            forged_seen.append(name)
         for name, text in legit(it):
             tried += 1
             if reward(it, text, mode=mode) < 1:
@@ -99,7 +107,49 @@ def cell(items: list[lf.Item], mode: str) -> dict[str, object]:
         "fp": sorted(set(fp)),
         "fn": sorted(set(fn)),
         "tried": tried,
+        "forged": forged_seen,
+        "forged_paid": forged_paid,
     }
+
+
+def swapped_item_attack() -> dict[str, float | None]:
+    """The attacks on ``serve-verify``'s trust in the item a request carries: an item from
+    /generate with a trivial formula swapped in (under its own id, under a new id, with a forged
+    signature), answered with the trivial formula's model. The reward each earned (None: refused
+    with an error, which pays nothing)."""
+    import asyncio
+    import json
+
+    import aiohttp
+
+    from logicforge.serve_verify import InThread
+
+    async def go(url: str) -> dict[str, float | None]:
+        async with aiohttp.ClientSession() as s:
+            async with s.post(f"{url}/generate", json={"family": "ksat/random", "count": 1}) as r:
+                g = await r.json()
+            item = g["items"][0]
+            swapped = json.loads(json.dumps(item))
+            swapped["problem"]["clauses"], swapped["gold"]["label"] = [[1]], "SAT"
+            easy = '{"answer": "SAT", "assignment": {"x1": true}}'
+            tries = {
+                "swapped formula, same id": {"item": swapped, "response": easy},
+                "swapped formula, new id": {"item": swapped | {"item_id": "z"}, "response": easy},
+                "swapped formula, forged signature": {
+                    "item": swapped | {"item_id": "z"},
+                    "signature": g["signatures"][0],
+                    "response": easy,
+                },
+            }
+            async with s.post(
+                f"{url}/verify",
+                json={"requests": list(tries.values()), "reward_mode": "decision"},
+            ) as r:
+                res = (await r.json())["results"]
+            return {k: x.get("reward") for k, x in zip(tries, res, strict=True)}
+
+    with InThread() as srv:
+        return asyncio.run(go(srv.url))
 
 
 def main() -> None:
@@ -117,6 +167,8 @@ def main() -> None:
     )
     head = f"  {'renderer':<22} {'lvl':>3}  {'worst constant':<34} {'random':>6} {'chance':>8}  red team"
     bad_const, bad_rand, bad_team, cells = [], [], [], 0
+    forged_seen: dict[str, int] = {}
+    forged_paid: dict[str, int] = {}
     for family in a.family or FAMILIES.names():
         print(f"\n{family}  ({time.perf_counter() - t0:.0f} s)\n{head}", flush=True)
         for level in levels:
@@ -124,6 +176,10 @@ def main() -> None:
             for j, r in enumerate(renderers(family, ps, a.mode)):
                 got = cell(lf.render(ps, r), a.mode)
                 cells += 1
+                for n in got["forged"]:  # type: ignore[attr-defined]
+                    forged_seen[n] = forged_seen.get(n, 0) + 1
+                for n in got["forged_paid"]:  # type: ignore[attr-defined]
+                    forged_paid[n] = forged_paid.get(n, 0) + 1
                 name, worst = max(got["constants"].items(), key=lambda kv: kv[1])
                 team = (
                     f"0 FP / 0 FN of {got['tried']}"
@@ -145,6 +201,15 @@ def main() -> None:
                     )
                 if got["fp"] or got["fn"]:
                     bad_team.append(f"{family}@{level} {r}")
+    print("\nforged certificates, rewarded with partial credit on (must all be 0):")
+    for n in sorted(forged_seen):
+        print(f"  {n:<48} paid on {forged_paid.get(n, 0)} of {forged_seen[n]} items")
+    print("items tampered with on the way to serve-verify's /verify (must all be 0 / refused):")
+    swapped = swapped_item_attack()
+    for n, got in swapped.items():
+        print(f"  {n:<48} {'refused' if got is None else f'reward {got}'}")
+    if forged_paid or any(x for x in swapped.values()):
+        bad_team.append("forged certificates or tampered items")
     n_fam = len(a.family or FAMILIES.names())
     print("\n* the training renderer (what lf.render(..., training=True), serve-verify, the")
     print("  TRL / verl / verifiers adapters and the curriculum render when none is named)")

@@ -69,15 +69,22 @@ def test_a_decision_pays_only_with_its_certificate() -> None:
 
 def test_citing_every_condition_is_not_a_core() -> None:
     """``formula-trace``: an UNSAT answer citing all the conditions is a true but trivial core;
-    the certified reward pays only a minimal one (partial credit 0.5 for a non-minimal core)."""
+    the certified reward pays only a minimal one, and partial credit only for the conditions a
+    core leaves out (citing every condition earned 0.5 on any UNSAT item with partial credit)."""
     ps = lf.generate("ksat/random", {"n_vars": 8, "alpha": 7.0}, count=3, seed=5)
     for it in lf.render(ps, "formula-trace"):
         assert it.gold["label"] == "UNSAT"
         fmt = answer_format(it)
         every = list(range(1, len(it.problem["clauses"]) + 1))
         text = fmt.to_text(lf.Answer(label="UNSAT", certificate={"conflict": every}), it)
-        assert reward(it, text) == 0.0 and reward(it, text, partial=True) == 0.5
+        assert reward(it, text) == 0.0 and reward(it, text, partial=True) == 0.0
         assert reward(it, text, mode="decision") == 1.0
+        core = fmt.oracle(it).certificate["conflict"]
+        m = len(every)
+        padded = sorted([*core, next(i for i in every if i not in core)])
+        text = fmt.to_text(lf.Answer(label="UNSAT", certificate={"conflict": padded}), it)
+        assert reward(it, text) == 0.0  # a core with one condition too many: not minimal
+        assert reward(it, text, partial=True) == 0.5 * (m - len(padded)) / m > 0
         assert reward(it, fmt.to_text(fmt.oracle(it), it)) == 1.0
 
 

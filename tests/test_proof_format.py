@@ -44,19 +44,34 @@ def test_oracle_proofs_score_one_and_wrong_answers_zero() -> None:
 
 
 def test_partial_credit_follows_the_documented_rule() -> None:
+    """Partial credit is half the fraction of steps on a valid derivation of the empty clause:
+    a wrong step the derivation does not need costs its share; a wrong step it needs, like a
+    proof that never reaches the empty clause or one of tautologies, earns nothing."""
     u, _ = _items()
     lines = _oracle_text(u).splitlines()
     steps = [i for i, x in enumerate(lines) if " = rup: " in x]
     assert len(steps) >= 4
-    # the third step cites a clause that does not exist: steps 1-2 valid, then the error
+    # a wrong step put in before the third: the oracle's refutation is still there, unharmed
+    extra = list(lines)
+    extra.insert(steps[2], "J1 = resolve(C1, C9999) on x1: (x1)")
+    text = "\n".join(extra)
+    v = verify(u, parse_answer(text, u))
+    assert v.correct and not v.witness_valid and v.details["proof_first_error"] == 3
+    n = v.details["proof_steps"]
+    used = v.details["proof_progress_steps"]
+    assert reward(u, text) == 0.0
+    assert 0 < used <= n - 1 and reward(u, text, partial=True) == 0.5 * used / n
+    # the third step replaced by a wrong one: the empty clause no longer follows — 0
     bad = list(lines)
     bad[steps[2]] = bad[steps[2]].split(" = ")[0] + " = resolve(C1, C9999) on x1: (x1)"
     text = "\n".join(bad)
     v = verify(u, parse_answer(text, u))
     assert v.correct and not v.witness_valid and v.details["proof_first_error"] == 3
-    n = v.details["proof_steps"]
-    assert reward(u, text) == 0.0
-    assert reward(u, text, partial=True) == 0.5 * 2 / n
+    assert reward(u, text, partial=True) == 0.0
+    # tautologies only (they earned 0.5 on any UNSAT item): nothing
+    taut = 'L1 = rup: (x1 ∨ ¬x1)\nL2 = rup: (x2 ∨ ¬x2)\nFinal answer:\n{"answer": "UNSAT"}'
+    v = verify(u, parse_answer(taut, u))
+    assert v.details["proof_valid_steps"] == 2 and reward(u, taut, partial=True) == 0.0
     # UNSAT with no proof at all: right label, no credit for the certificate
     v = verify(u, parse_answer('{"answer": "UNSAT"}', u))
     assert v.correct and v.witness_valid is False and v.error_type == "no proof"

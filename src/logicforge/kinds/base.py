@@ -92,6 +92,10 @@ class AnswerFormat:
     # values in the order given), as (name, answer); None: the ``constant`` answer of each
     # label, bare and with a certificate of the right shape (binary), or each option (choice)
     constants: Callable[[Item], list[tuple[str, Answer]]] | None = None
+    # certificates of the right shape that prove nothing (a refutation of tautologies, every
+    # condition cited as a core), as (name, answer): the red team holds each at a reward of 0
+    # even with partial credit (:func:`logicforge.metrics.redteam.forged`); None: none
+    forgeries: Callable[[Item], list[tuple[str, Answer]]] | None = None
     # the probability that the ``random`` answer is right (an upper bound of its reward where a
     # certificate must check too); None: one over the number of labels
     chance: Callable[[Item], float] | None = None

@@ -61,6 +61,7 @@ KIND = register_kind(
                 budgeted=budgeted,
                 reward=proof.reward,
                 feedback=cnf_facts,
+                forgeries=proof.forgeries,
                 justified=True,
                 certifies=("SAT", "UNSAT"),
             ),

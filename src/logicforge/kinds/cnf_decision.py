@@ -254,16 +254,33 @@ def decision_format(name: str, **oracle_kw: bool) -> AnswerFormat:
         justified=bool(oracle_kw.get("conflict")),
         reward=conflict_reward if oracle_kw.get("conflict") else None,
         certifies=("SAT", "UNSAT") if oracle_kw.get("conflict") else ("SAT",),
+        forgeries=cite_everything if oracle_kw.get("conflict") else None,
     )
+
+
+def cite_everything(item: Item) -> list[tuple[str, Answer]]:
+    """The core any policy can cite on any UNSAT item: every condition."""
+    m = len(item.problem.get("clauses") or ())
+    return [
+        (
+            "every condition cited",
+            Answer(label="UNSAT", certificate={"conflict": list(range(1, m + 1))}),
+        )
+    ]
 
 
 def conflict_reward(item: Item, a: Answer, v: Verdict, partial: bool) -> float:
     """The certified reward of ``decision+conflict``: SAT with an assignment that checks; UNSAT
     with cited conditions that form a *minimal* unsatisfiable core (citing every condition is
     a true core for any UNSAT formula, so it earns nothing); with ``partial``, an unsatisfiable
-    but not minimal core earns 0.5."""
+    but not minimal core earns half the fraction of the conditions it leaves out — citing every
+    condition, which any policy can, earns 0."""
     if v.parse_failure or not v.correct or not v.witness_valid:
         return 0.0
     if a.label == "SAT" or v.details.get("cited_minimal"):
         return 1.0
-    return 0.5 if partial else 0.0
+    if not partial:
+        return 0.0
+    m = len(item.problem.get("clauses") or ())
+    cited = int(v.details.get("cited") or 0)
+    return 0.5 * (m - cited) / m if m else 0.0

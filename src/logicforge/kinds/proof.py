@@ -10,8 +10,10 @@ checked step by step by the trusted checker.
   checks out (no proof given: False). ``details`` hold the proof's steps, valid steps, first
   invalid step and why, and its width.
 * reward: 0 for a wrong label; SAT as the default rule; UNSAT 1 for a valid proof and 0 otherwise,
-  or with ``partial=True`` half the fraction of steps valid before the first error plus half for
-  a whole valid proof.
+  or with ``partial=True`` 1 for a valid proof and otherwise half the fraction of its steps that
+  lie on a valid derivation of the empty clause
+  (:func:`~logicforge.logic.proofs.refutation_progress`): tautologies, repeats, unused lemmas
+  and a proof that never reaches the empty clause earn nothing.
 * oracle: for SAT the solver's assignment; for an unsatisfiable 2-CNF the SCC certificate's two
   implication paths resolved into units x and ¬x and then the empty clause
   (:func:`~logicforge.logic.twosat.two_path_proof`); otherwise the RUP lemmas of Glucose's DRUP
@@ -33,7 +35,15 @@ from __future__ import annotations
 from typing import Any
 
 from ..logic.cnf import CNF
-from ..logic.proofs import ProofError, Step, check_proof, parse_proof, proof_text, refute_drup
+from ..logic.proofs import (
+    ProofError,
+    Step,
+    check_proof,
+    parse_proof,
+    proof_text,
+    refutation_progress,
+    refute_drup,
+)
 from ..logic.sat import solve
 from ..schema import Answer, Item, Verdict
 from . import cnf_decision as decision
@@ -87,14 +97,22 @@ def check(item: Item, answer: Answer) -> Verdict:
             witness_valid=False,
             reason=f"proof invalid: {why}" if correct else f"said UNSAT, gold {gold}",
             error_type=None if not correct else "no proof" if not cert else "unreadable proof",
-            details={"proof_steps": 0, "proof_valid_steps": 0, "proof_first_error": None},
+            details={
+                "proof_steps": 0,
+                "proof_valid_steps": 0,
+                "proof_first_error": None,
+                "proof_progress_steps": 0,
+            },
         )
-    r = check_proof([tuple(c) for c in item.problem["clauses"]], _de(cert["proof"]))
+    clauses = [tuple(c) for c in item.problem["clauses"]]
+    steps = _de(cert["proof"])
+    r = check_proof(clauses, steps)
     details = {
         "proof_steps": r.steps,
         "proof_valid_steps": r.valid_steps,
         "proof_first_error": r.first_error,
         "proof_width": r.width,
+        "proof_progress_steps": r.steps if r.valid else refutation_progress(clauses, steps),
     }
     if not correct:  # a "proof" of a satisfiable formula cannot be valid; said all the same
         return Verdict(
@@ -151,9 +169,36 @@ def reward(item: Item, a: Answer, v: Verdict, partial: bool) -> float:
         return 1.0 if v.witness_valid else 0.0
     if not partial:
         return 1.0 if v.witness_valid else 0.0
+    if v.witness_valid:
+        return 1.0
     steps = int(v.details.get("proof_steps") or 0)
-    frac = int(v.details.get("proof_valid_steps") or 0) / steps if steps else 0.0
-    return 0.5 * frac + 0.5 * (1.0 if v.witness_valid else 0.0)
+    useful = int(v.details.get("proof_progress_steps") or 0)
+    return 0.5 * useful / steps if steps else 0.0
+
+
+def forgeries(item: Item) -> list[tuple[str, Answer]]:
+    """Refutations of the right shape that derive nothing: tautologies, the formula's own
+    clauses restated, unjustified units resolved to the empty clause, and a valid proof padded
+    with an unused lemma in front of a wrong last step."""
+    clauses = [frozenset(c) for c in item.problem["clauses"]]
+    v = abs(next(iter(clauses[0]))) if clauses and clauses[0] else 1
+    taut = [Step(f"L{i}", "rup", frozenset({i, -i})) for i in range(1, 4)]
+    restated = [Step(f"L{i}", "rup", c) for i, c in enumerate(clauses[:50], 1) if c]
+    units = [
+        Step("L1", "rup", frozenset({v})),
+        Step("L2", "rup", frozenset({-v})),
+        Step("L3", "resolve", frozenset(), ("L1", "L2"), v),
+    ]
+    out = [("tautology refutation", taut), ("clauses restated", restated)]
+    out.append(("unjustified units", units))
+    shifted = [Step(f"L{int(s.name[1:]) + 3}", s.rule, s.clause) for s in units[:2]]
+    shifted.append(Step("L6", "resolve", frozenset(), ("L4", "L5"), v))
+    out.append(("tautologies, then unjustified units", taut + shifted))
+    return [
+        (name, Answer(label="UNSAT", certificate={"proof": _ser(steps)}))
+        for name, steps in out
+        if steps and not check_proof([tuple(c) for c in clauses], steps).valid
+    ]
 
 
 def proof_instructions(names: list[str], numbering: str = "", legend: str = "") -> str:

@@ -230,6 +230,112 @@ def check_proof(clauses: Sequence[Iterable[int]], steps: Sequence[Step]) -> Proo
     return ProofCheck(True, len(steps), len(steps), None, None, width)
 
 
+def _rup_reasons(
+    clauses: Sequence[tuple[str, frozenset[int]]], target: frozenset[int]
+) -> set[str] | None:
+    """The names of the clauses a conflict of unit propagation from ¬target rests on (the
+    conflicting clause and, transitively, the reasons of its falsified literals), or None when
+    propagation reaches no conflict. A tautology rests on nothing."""
+    value: dict[int, str | None] = {-lit: None for lit in target}  # true literal -> reason
+    if any(-lit in value for lit in value):
+        return set()
+    pending = list(clauses)
+    conflict: tuple[str, frozenset[int]] | None = None
+    changed = True
+    while changed and conflict is None:
+        changed = False
+        rest = []
+        for name, c in pending:
+            if any(lit in value for lit in c):
+                continue
+            open_ = [lit for lit in c if -lit not in value]
+            if not open_:
+                conflict = (name, c)
+                break
+            if len(open_) == 1:
+                value[open_[0]] = name
+                changed = True
+            else:
+                rest.append((name, c))
+        pending = rest
+    if conflict is None:
+        return None
+    by_name = dict(clauses)
+    used: set[str] = set()
+    todo = [conflict[0]]
+    while todo:
+        name = todo.pop()
+        if name in used:
+            continue
+        used.add(name)
+        for lit in by_name[name]:
+            reason = value.get(-lit)
+            if reason is not None and reason not in used:
+                todo.append(reason)
+    return used
+
+
+def refutation_progress(clauses: Sequence[Iterable[int]], steps: Sequence[Step]) -> int:
+    """How many steps lie on a valid derivation of the empty clause: the progress a partly
+    wrong refutation is paid for.
+
+    Every step is checked on its own against the formula and the earlier *valid* steps (an
+    invalid step is skipped, not fatal). If a valid step derives the empty clause, the count is
+    that step and its ancestors — the premises of a resolution, the clauses a RUP conflict rests
+    on — that are proof steps; otherwise 0. A tautology, a repeated clause or a lemma nothing
+    uses is never counted, so padding earns nothing and a proof that never reaches the empty
+    clause earns nothing.
+
+    Example:
+        >>> cls = [(1, 2), (-1, 2), (1, -2), (-1, -2)]
+        >>> junk = [Step("L1", "rup", frozenset({1, -1}))]
+        >>> refutation_progress(cls, junk)
+        0
+        >>> good = [Step("C5", "resolve", frozenset({2}), ("C1", "C2"), 1),
+        ...         Step("L1", "rup", frozenset({1, -1})),
+        ...         Step("C6", "resolve", frozenset({-2}), ("C3", "C4"), 1),
+        ...         Step("C7", "resolve", frozenset(), ("C5", "C6"), 2)]
+        >>> refutation_progress(cls, good)
+        3
+    """
+    known: dict[str, frozenset[int]] = {f"C{i}": frozenset(c) for i, c in enumerate(clauses, 1)}
+    derived: dict[str, tuple[str, ...]] = {}  # valid step -> the names it rests on
+    seen = set(known.values())
+    for s in steps:
+        if s.name in known:
+            continue
+        rests: tuple[str, ...] | None = None
+        if s.rule == "resolve" and len(s.premises) == 2 and s.pivot is not None:
+            if all(p in known for p in s.premises):
+                a, b = (known[p] for p in s.premises)
+                if _resolvent(a, b, s.pivot) == s.clause:
+                    rests = s.premises
+        elif s.rule == "rup":
+            used = _rup_reasons(list(known.items()), s.clause)
+            if used is not None:
+                rests = tuple(sorted(used))
+        if rests is None:
+            continue
+        if s.clause in seen and s.clause:  # a repeat (or a copy of a formula clause)
+            continue
+        if any(-x in s.clause for x in s.clause):  # a tautology: rests on nothing
+            continue
+        known[s.name] = s.clause
+        seen.add(s.clause)
+        derived[s.name] = rests
+        if not s.clause:
+            on_path: set[str] = set()
+            todo = [s.name]
+            while todo:
+                n = todo.pop()
+                if n in on_path or n not in derived:
+                    continue
+                on_path.add(n)
+                todo.extend(derived[n])
+            return len(on_path)
+    return 0
+
+
 # ---------------------------------------------------------------- the reference prover
 
 

@@ -1,6 +1,7 @@
 """A red team for the reward: for any item, answers that must earn **0** — empty, hedged between
 labels, an echoed prompt, every value stuffed in, a partial grid, a witness that does not check
-out, a wrong answer dressed with keys claiming it is right, a very long reply — and the right
+out, a wrong answer dressed with keys claiming it is right, a very long reply, and (with partial
+credit on) certificates forged to prove nothing — and the right
 answer in unusual but legitimate layouts that must earn the **full** reward. ``redteam(items)``
 reports the reward's false-positive and false-negative rates per family (``tests`` hold the
 false positives at 0 for every registered renderer).
@@ -131,6 +132,22 @@ def attacks(
     return out
 
 
+def forged(item: Item, mode: str = "certified") -> list[tuple[str, str]]:
+    """(name, reply) pairs of certificates that prove nothing (the format's ``forgeries``: a
+    refutation of tautologies, every condition cited as a core, …) that must earn 0 *even with
+    partial credit*; a forgery that happens to be a real certificate on this item (the whole
+    formula is a minimal core) is left out."""
+    fmt = answer_format(item)
+    if fmt.forgeries is None:
+        return []
+    out = []
+    for name, a in fmt.forgeries(item):
+        text = fmt.to_text(a, item)
+        if reward(item, text, mode=mode) < 1.0:
+            out.append((f"forged: {name}", text))
+    return out
+
+
 def legit(item: Item, right: Answer | None = None) -> list[tuple[str, str]]:
     """(name, reply) pairs: the right answer in layouts real models use, each must earn 1."""
     fmt = answer_format(item)
@@ -164,6 +181,10 @@ def redteam(items: Iterable[Item], mode: str = "certified") -> list[dict[str, An
             d["attacks"].append(name)
             if reward(it, text, mode=mode) > 0:
                 d["fp"].append(f"{it.rendering}: {name}")
+        for name, text in forged(it, mode):
+            d["attacks"].append(name)
+            if reward(it, text, partial=True, mode=mode) > 0:
+                d["fp"].append(f"{it.rendering}: {name} (partial)")
         for name, text in legit(it, right):
             d["legit"].append(name)
             if reward(it, text, mode=mode) < 1:

@@ -146,7 +146,11 @@ def _pay(item: Item, answer: Answer, v: Verdict, partial: bool, mode: str) -> fl
         return 0.0
     if v.witness_valid is None or v.witness_valid:  # nothing to witness, or it checks out
         return 1.0
-    return 0.0 if (answer.assignment or answer.certificate) else 0.5
+    if answer.assignment or answer.certificate:  # a false or unreadable witness
+        return 0.0
+    # the decision alone: a right UNSAT / NO is the whole decision (the table in reward.md);
+    # a right SAT / YES without the witness its format asks for earns half
+    return 1.0 if answer.label in ("UNSAT", "NO") else 0.5
 
 
 COMPONENTS = ("format", "decision", "witness", "length", "reward")
