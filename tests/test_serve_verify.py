@@ -78,7 +78,7 @@ def test_generate_verify_and_errors() -> None:
             )
             st, v = await _post(s, f"{url}/verify", {"requests": [
                 {"item": json.loads(unsat[0].model_dump_json()), "response": '{"answer": "UNSAT"}'}]})  # fmt: skip
-            assert "formula-proof" in v["results"][0]["error"]
+            assert "no signature" in v["results"][0]["error"]  # not this server's item
             for bad, want in (
                 ({"requests": []}, "non-empty"),
                 ({"requests": [{}] * 1025}, "at most 1024"),
@@ -240,7 +240,7 @@ def test_partial_per_request_is_honoured_and_a_bad_value_refused() -> None:
             st, v = await _post(s, f"{url}/verify", {"requests": reqs[:1], "partial": 1})
             assert st == 400 and "partial" in json.dumps(v)
 
-    with Server() as srv:
+    with Server(accept_unsigned=True) as srv:
         asyncio.run(go(srv.url))
 
 
@@ -274,3 +274,55 @@ def test_port_file_is_never_read_empty_or_torn(tmp_path) -> None:
     assert json.loads(path.read_text()) == {"port": 2_999}
     assert reads[0] > 100 and not bad, bad[:3]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["port.json"]
+
+
+def test_a_tampered_or_unsigned_item_earns_nothing() -> None:
+    """The swapped-item attack: an item under a known id with a trivial formula swapped in (it
+    earned 1.0), the same under a new id, a forged or stale signature — each an error and no
+    reward; the item as /generate gave it, with or without its signature, is paid."""
+    from logicforge.kinds import answer_format
+
+    async def go(url: str) -> None:
+        async with aiohttp.ClientSession() as s:
+            st, g = await _post(s, f"{url}/generate", {"family": "ksat/random", "count": 2})
+            assert st == 200 and len(g["signatures"]) == 2
+            item, sig = g["items"][0], g["signatures"][0]
+            it = lf.Item.model_validate(item)
+            good = answer_format(it).to_text(answer_format(it).oracle(it), it)
+            trivial = json.loads(json.dumps(item))
+            trivial["problem"]["clauses"] = [[1]]
+            trivial["gold"]["label"] = "SAT"
+            renamed = trivial | {"item_id": "fresh-id"}
+            easy = '{"answer": "SAT", "assignment": {"x1": true}}'
+            reqs = [
+                {"item": item, "response": good},  # the server's own item, by content
+                {"item": item, "signature": sig, "response": good},
+                {"item": trivial, "response": easy},  # swapped formula under a known id
+                {"item": trivial, "signature": sig, "response": easy},
+                {"item": renamed, "response": easy},  # unsigned, under a new id
+                {"item": renamed, "signature": sig, "response": easy},  # another item's signature
+                {"item": renamed, "signature": "0" * 64, "response": easy},
+            ]
+            st, v = await _post(s, f"{url}/verify", {"requests": reqs, "reward_mode": "decision"})
+            res = v["results"]
+            assert [r.get("reward") for r in res[:2]] == [1.0, 1.0]
+            for r in res[2:]:
+                assert "reward" not in r and r["error"], r
+            assert "differs from the item" in res[2]["error"]
+            assert "no signature" in res[4]["error"] and "does not match" in res[5]["error"]
+
+    with Server() as srv:
+        asyncio.run(go(srv.url))
+    with Server(accept_unsigned=True) as srv:  # still refuses a changed item under a known id
+
+        async def known_id(url: str) -> None:
+            async with aiohttp.ClientSession() as s:
+                _, g = await _post(s, f"{url}/generate", {"family": "ksat/random", "count": 1})
+                bad = json.loads(json.dumps(g["items"][0]))
+                bad["problem"]["clauses"] = [[1]]
+                _, v = await _post(
+                    s, f"{url}/verify", {"requests": [{"item": bad, "response": "SAT"}]}
+                )
+                assert "differs" in v["results"][0]["error"]
+
+        asyncio.run(known_id(srv.url))

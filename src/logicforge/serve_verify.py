@@ -2,10 +2,12 @@
 
 * ``GET /health`` — ``{"status": "ok", "version", "families", "items"}``;
 * ``POST /generate`` — ``{"family", "level"?, "params"?, "seed"?, "count"?, "renderer"?}`` →
-  ``{"items": [Item, …]}`` (at most ``max_generate`` per request; without ``renderer``, the
-  kind's training renderer, which asks for a certificate of every answer — ``formula-proof``
-  for CNFs); generated items are kept (a bounded cache) so ``/verify`` can name them by id;
-* ``POST /verify`` — ``{"requests": [{"item": Item | "item_id": str, "response": str,
+  ``{"items": [Item, …], "signatures": [str, …]}`` (at most ``max_generate`` per request;
+  without ``renderer``, the kind's training renderer, which asks for a certificate of every
+  answer — ``formula-proof`` for CNFs); generated items are kept (a bounded cache) so
+  ``/verify`` can name them by id, and each is signed (HMAC-SHA256 under the server's key, see
+  :func:`item_signature`) so a client may send the item itself back;
+* ``POST /verify`` — ``{"requests": [{"item": Item, "signature": str | "item_id": str, "response": str,
   "partial"?: bool, "reward_mode"?: str}, …], "partial"?: bool, "reward_mode"?: str}`` (at
   most ``max_batch``; a request's own ``partial`` / ``reward_mode`` beats the batch's, which
   default to false and to the server's mode — ``certified`` unless started with
@@ -16,6 +18,14 @@
   :func:`~logicforge.metrics.reward.reward_components` gives them); a request that cannot be
   verified (an unknown id, a malformed item) gets an ``error`` in its own result, the others are
   unaffected.
+
+An item sent in full is verified only when it is the server's own: the item it holds under
+that id, byte for byte, or an item whose ``signature`` the server made. Anything else — an
+unsigned item, an item edited in transit, a trivial formula under a known id — gets an
+``error`` and no reward, unless the server was started with ``accept_unsigned=True``
+(``--accept-unsigned-items``), which still refuses a changed item under an id it knows. The
+signing key is random per process unless ``sign_key`` (``--sign-key-env``) shares one between
+replicas.
 
 Model text is only parsed and checked, never run. Verification happens in worker threads, at most
 ``concurrency`` at a time; request bodies over ``max_body_mb`` are refused (413); with
@@ -31,9 +41,11 @@ Example:
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import json
 import os
+import secrets
 from collections import OrderedDict
 from typing import Any
 
@@ -43,9 +55,55 @@ from .errors import LogicforgeError
 MAX_CACHE = 100_000  # items kept for /verify by id (oldest dropped first)
 
 
-def _verify_one(req: Any, known: Any, partial: bool, mode: str = "certified") -> dict[str, Any]:
+def item_signature(item: Any, key: bytes) -> str:
+    """The server's signature of an item: HMAC-SHA256 under ``key`` of the item's canonical JSON
+    (keys sorted), so a client's re-serialisation does not matter but any change of content does.
+
+    Example:
+        >>> import logicforge as lf
+        >>> it = lf.render(lf.generate("ksat/random", {"n_vars": 5}, count=1), "formula")[0]
+        >>> sig = item_signature(it, b"k")
+        >>> len(sig), sig == item_signature(lf.Item.model_validate_json(it.model_dump_json()), b"k")
+        (64, True)
+    """
+    body = json.dumps(item.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return hmac.new(key, body.encode(), hashlib.sha256).hexdigest()
+
+
+def _trusted(req: dict[str, Any], item: Any, known: Any, key: bytes, unsigned: bool) -> str:
+    """Why an item sent in full may not be paid, or "" when it is the server's own."""
+    if known is not None:
+        if item_signature(item, key) == item_signature(known, key):
+            return ""
+        return (
+            f"the item differs from the item {item.item_id!r} this server holds: "
+            "send its item_id alone, or the item as /generate gave it"
+        )
+    sig = req.get("signature")
+    if isinstance(sig, str) and hmac.compare_digest(sig, item_signature(item, key)):
+        return ""
+    if unsigned and sig is None:
+        return ""
+    if sig is None:
+        return (
+            "the item carries no signature of this server: send the 'signature' /generate "
+            "gave with it, or its item_id (a server started with --accept-unsigned-items "
+            "takes any item)"
+        )
+    return "the item's signature does not match its content (changed in transit?): no reward"
+
+
+def _verify_one(
+    req: Any,
+    known: Any,
+    partial: bool,
+    mode: str = "certified",
+    key: bytes = b"",
+    unsigned: bool = True,
+) -> dict[str, Any]:
     """One /verify request; ``known`` is the item its ``item_id`` names (looked up in the event
-    loop, so the worker thread never reads the shared cache), or None."""
+    loop, so the worker thread never reads the shared cache), or None. An item sent in full
+    must be the server's own (:func:`_trusted`)."""
     from .kinds import parse_answer, verify
     from .metrics.reward import REWARD_MODES, components_of, uncertified
     from .schema import Item
@@ -55,6 +113,8 @@ def _verify_one(req: Any, known: Any, partial: bool, mode: str = "certified") ->
     try:
         if "item" in req:
             item = Item.model_validate(req["item"])
+            if why := _trusted(req, item, known, key, unsigned):
+                return {"item_id": item.item_id, "error": why}
         elif known is not None:
             item = known
         else:
@@ -104,6 +164,8 @@ def make_app(
     max_body_mb: float = 32.0,
     api_key: str | None = None,
     reward_mode: str = "certified",
+    sign_key: bytes | None = None,
+    accept_unsigned: bool = False,
 ) -> Any:
     """The aiohttp application (see the module docstring); ``items`` are known by id."""
     from aiohttp import web
@@ -112,6 +174,7 @@ def make_app(
 
     check_mode(reward_mode)
 
+    key = sign_key or secrets.token_bytes(32)
     known: OrderedDict[str, Any] = OrderedDict((it.item_id, it) for it in items or ())
     gate = asyncio.Semaphore(concurrency)
 
@@ -185,7 +248,12 @@ def make_app(
             known.move_to_end(it.item_id)
         while len(known) > MAX_CACHE:
             known.popitem(last=False)
-        return web.json_response({"items": [json.loads(it.model_dump_json()) for it in its]})
+        return web.json_response(
+            {
+                "items": [json.loads(it.model_dump_json()) for it in its],
+                "signatures": [item_signature(it, key) for it in its],
+            }
+        )
 
     async def verify(request: web.Request) -> web.Response:
         obj = await body(request)
@@ -200,11 +268,23 @@ def make_app(
         mode = obj.get("reward_mode", reward_mode)
         if mode not in REWARD_MODES:
             return bad(f"'reward_mode' must be one of {list(REWARD_MODES)}")
-        named = [known.get(str(r.get("item_id"))) if isinstance(r, dict) else None for r in reqs]
+        named = [
+            known.get(
+                str(
+                    r["item"].get("item_id")
+                    if isinstance(r.get("item"), dict)
+                    else r.get("item_id")
+                )
+            )
+            if isinstance(r, dict)
+            else None
+            for r in reqs
+        ]
         async with gate:
             results = await asyncio.to_thread(
                 lambda: [
-                    _verify_one(r, it, partial, mode) for r, it in zip(reqs, named, strict=True)
+                    _verify_one(r, it, partial, mode, key, accept_unsigned)
+                    for r, it in zip(reqs, named, strict=True)
                 ]
             )
         return web.json_response({"results": results})
@@ -222,6 +302,7 @@ def serve_verify(
     port_file: str | None = None,
     items: list[Any] | None = None,
     api_key_env: str | None = None,
+    sign_key_env: str | None = None,
     **limits: Any,
 ) -> None:
     """Serve until interrupted; ``port=0`` picks a free port (written to ``port_file``)."""
@@ -232,6 +313,14 @@ def serve_verify(
         key = os.environ.get(api_key_env)
         if not key:
             raise LogicforgeError(f"--api-key-env {api_key_env}: the variable is not set")
+    if sign_key_env:
+        sign = os.environ.get(sign_key_env)
+        if not sign or len(sign) < 16:
+            raise LogicforgeError(
+                f"--sign-key-env {sign_key_env}: the variable is not set or shorter than 16 "
+                "characters (a signing key must not be guessable)"
+            )
+        limits["sign_key"] = sign.encode()
 
     run_until_interrupted(
         make_app(items, api_key=key, **limits),

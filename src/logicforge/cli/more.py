@@ -262,6 +262,8 @@ def cmd_serve_verify(a: argparse.Namespace) -> int:
         port_file=a.port_file,
         items=items,
         api_key_env=a.api_key_env,
+        sign_key_env=a.sign_key_env,
+        accept_unsigned=a.accept_unsigned_items,
         concurrency=a.concurrency,
         max_batch=a.max_batch,
         reward_mode=a.reward_mode,
@@ -280,6 +282,16 @@ def add_parsers(sub: Any, root: argparse.ArgumentParser) -> None:
     sv.add_argument("--port-file", help='write {"port": N} here once listening')
     sv.add_argument("--items", help="items.jsonl that /verify may name by item_id")
     sv.add_argument("--api-key-env", help="require 'Authorization: Bearer $VAR' on every request")
+    sv.add_argument(
+        "--sign-key-env",
+        help="sign items with the key in $VAR (shared by replicas; default: a random key)",
+    )
+    sv.add_argument(
+        "--accept-unsigned-items",
+        action="store_true",
+        help="pay items a client sends without this server's signature (a changed item under "
+        "a known id is still refused)",
+    )
     sv.add_argument("--concurrency", type=natural, default=4, help="verifications at a time")
     sv.add_argument("--max-batch", type=natural, default=1024, help="requests per /verify call")
     sv.add_argument(
