@@ -191,6 +191,14 @@ class FakeServer:
             auth = request.headers.get("Authorization", "")
             text = f"{reply_for(prompt)}\nDebug: Authorization: {auth}; key={auth[7:]}"
             return web.Response(body=self._ok_body(body, text), content_type="application/json")
+        if action.startswith("echo-key-at:"):  # "echo-key-at:<status>:<offset>": the raw key
+            _, status, offset = action.split(":")  # at that offset of the error body
+            auth = request.headers.get("Authorization", "")[7:]
+            pad = "e" * int(offset)
+            if status == "200":
+                raw = json.dumps({"error": {"message": pad + auth + " trailing words"}})
+                return web.Response(body=raw.encode(), content_type="application/json")
+            return web.Response(status=int(status), text=pad + auth + " trailing words")
         if action == "error-200":  # an error object beside the choices
             raw = json.loads(self._ok_body(body, reply_for(prompt)))
             raw["error"] = {"message": "upstream failed", "code": 502}

@@ -78,3 +78,33 @@ def test_no_file_a_session_writes_holds_the_key(tmp_path) -> None:
         data = f.read_bytes()
         for secret in (KEY.encode(), b"Authorization", b"Bearer"):
             assert secret not in data, f"{secret!r} found in {f}"
+
+
+def test_a_key_echoed_at_any_offset_leaves_no_fragment(tmp_path) -> None:
+    """A server that echoes the raw key at every offset 0…300 of an error body (a 400 and an
+    error inside a 200): neither the records nor the report holds 8 or more of the key's
+    characters in a row (bodies were cut to an excerpt before the key was redacted: up to 49
+    of its characters were written)."""
+    import logicforge as lf
+
+    key = "sk-lf-walk-" + "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS"
+    ps = lf.generate("ksat/random", {"n_vars": 6, "alpha": 3.0}, count=301, seed=5)
+    items = lf.render(ps, "formula")
+    os.environ["LF_WALK_KEY"] = key
+    try:
+        with FakeServer() as srv:
+            for i, it in enumerate(items):
+                status = "400" if i % 2 == 0 else "200"
+                srv.scripts[it.messages[-1].content] = [f"echo-key-at:{status}:{i}"]
+            spec = f"openai-compatible:{srv.base_url}:walk;api_key_env=LF_WALK_KEY;max_retries=0"
+            lf.run(items, spec, tmp_path / "records.jsonl")
+        lf.report(tmp_path / "records.jsonl", tmp_path / "report", ps)
+    finally:
+        del os.environ["LF_WALK_KEY"]
+    grams = {key[i : i + 8].encode() for i in range(len(key) - 7)}
+    files = [f for f in tmp_path.rglob("*") if f.is_file()]
+    assert any(b"[credential redacted]" in (tmp_path / "records.jsonl").read_bytes() for _ in [0])
+    for f in files:
+        data = f.read_bytes()
+        leaked = [g for g in grams if g in data]
+        assert not leaked, f"{f} holds {leaked[:3]}"

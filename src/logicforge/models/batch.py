@@ -51,7 +51,7 @@ from ..errors import ConfigError, ModelError
 from ..registry import MODELS
 from .base import Prompt, Response, Sampling
 from .batch_providers import PROVIDERS, BatchHTTP, Provider
-from .openai_compat import redact_response, split_head
+from .openai_compat import redact, redact_response, split_head
 
 ACTIVE = ("creating", "submitted")
 
@@ -333,6 +333,7 @@ class BatchModel:
                 del self._owner[cid]
 
     def _fail_waiters(self, st: dict[str, Any], why: str) -> None:
+        why = redact(why, self.provider.secrets())  # an error body may quote the key
         self._resolve({cid: Response(text=None, error=why) for cid in st["requests"]})
 
     def _resolve(self, results: dict[str, Response]) -> None:

@@ -44,7 +44,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import jsonfast
-from ..errors import ConfigError, ModelError
+from ..errors import ConfigError, EndpointDown, ModelError
 from ..registry import MODELS
 from .base import Prompt, Response, Sampling
 from .limits import Endpoints, TokenBucket
@@ -121,6 +121,7 @@ class OpenAICompatModel:
         reasoning_effort: str | None = None,
         n: int = 1,
         concurrency: int | None = None,
+        dead_after: int = 3,
     ) -> None:
         urls = [u.strip() for u in base_url.split("|") if u.strip()]
         for u in urls or [base_url]:
@@ -162,6 +163,11 @@ class OpenAICompatModel:
         self.max_tokens_param = max_tokens_param
         self.reasoning_effort = reasoning_effort
         self.rpm = TokenBucket(rpm) if rpm else None
+        if dead_after < 1:
+            raise ConfigError("dead_after", dead_after, "must be ≥ 1")
+        self.dead_after = dead_after  # failed first attempts before the endpoint counts as down
+        self._reached = False  # some request got an answer from a server
+        self._dead: list[str] = []  # how the first attempts failed, while none got an answer
         if n < 1 or (concurrency is not None and concurrency < 1):
             raise ConfigError("n / concurrency", f"{n} / {concurrency}", "must be ≥ 1")
         self.n_per_request = n  # samples per request through the API's ``n``
@@ -206,6 +212,12 @@ class OpenAICompatModel:
         self.max_body = int(max_body_mb * 2**20)
         self._session: Any = None
         self._jitter = random.Random()
+
+    def _down(self, url: str, why: str) -> None:
+        """Count a failed first attempt; at ``dead_after`` of them, stop the model."""
+        self._dead.append(why)
+        if len(self._dead) >= self.dead_after:
+            raise EndpointDown(_down_message(self, url))
 
     def _key(self) -> str | None:
         if self.key_file:
@@ -348,6 +360,10 @@ class OpenAICompatModel:
             try:
                 r = await client.post(url, data, self.max_body)
                 raw = r.body
+                if r.status == 404 and not self._reached:
+                    self._down(url, f"HTTP 404 from {url}")
+                else:
+                    self._reached = True
                 if raw is None:
                     return [
                         Response(
@@ -366,7 +382,7 @@ class OpenAICompatModel:
                         return parsed
                     reason = parsed
                 elif r.status in (401, 403):
-                    raise ModelError(
+                    raise EndpointDown(
                         f"HTTP {r.status} from {url}: the server refused the credentials; "
                         f"set a valid key in ${self.api_key_env} (or key_file=)"
                     )
@@ -386,6 +402,8 @@ class OpenAICompatModel:
             except HttpError as e:
                 reason = f"connection error: {e.kind}"
                 self.endpoints.mark_down(ep)
+                if not self._reached:
+                    self._down(url, reason)
             if attempt > self.max_retries:
                 break
             if wait is None and len(self.urls) > 1 and self.endpoints.any_up():
@@ -424,6 +442,18 @@ class OpenAICompatModel:
         ]
 
 
+def _down_message(model: OpenAICompatModel, url: str) -> str:
+    base = url.rsplit("/chat/completions", 1)[0].rsplit("/completions", 1)[0]
+    seen = "; ".join(sorted(set(model._dead)))
+    return (
+        f"model {model.name!r}: the first {len(model._dead)} requests to {url} all failed "
+        f"({seen}) and none has been answered: the endpoint is down or the URL is wrong. "
+        f"Check it with `curl {base}/models` (an OpenAI-compatible server lists its models "
+        "there; the base URL usually ends in /v1). This model is stopped; the run's other "
+        "models go on (dead_after= sets how many failures count)."
+    )
+
+
 class _Bad:
     """A message content that is not text (``what`` names its type)."""
 
@@ -457,19 +487,53 @@ _CREDENTIAL = re.compile(
 REDACTED = "[credential redacted]"
 
 
+FRAGMENT = 8  # a run of this many characters of a secret is redacted wherever it stands
+
+
 def redact(text: str, secrets: Sequence[str] = ()) -> str:
     """``text`` with every given secret and anything shaped like a credential (an
-    ``Authorization`` or ``api-key`` header and its value, a ``Bearer`` token) replaced.
+    ``Authorization`` or ``api-key`` header and its value, a ``Bearer`` token) replaced — and
+    every run of :data:`FRAGMENT` or more characters of a secret too, so a secret that a cut
+    (an error body shortened to an excerpt) left in part is caught as well as a whole one.
 
     Example:
         >>> redact('400: echo {"Authorization": "Bearer sk-123"}, then sk-123', ["sk-123"])
         '400: echo {"[credential redacted]"}, then [credential redacted]'
+        >>> redact("body: ...xxsk-lf-abcdef", ["sk-lf-abcdef0123456789"])
+        'body: ...xx[credential redacted]'
     """
     text = _CREDENTIAL.sub(REDACTED, text)
     for sec in secrets:
         if sec:
             text = text.replace(sec, REDACTED)
+    for sec in secrets:
+        if len(sec) >= FRAGMENT:
+            text = _redact_fragments(text, sec)
     return text
+
+
+def _redact_fragments(text: str, secret: str) -> str:
+    """Every maximal run of ``text`` covered by FRAGMENT-character pieces of ``secret``."""
+    grams = {secret[i : i + FRAGMENT] for i in range(len(secret) - FRAGMENT + 1)}
+    first = set(secret)
+    hit = [False] * len(text)
+    found = False
+    for i in range(len(text) - FRAGMENT + 1):
+        if text[i] in first and text[i : i + FRAGMENT] in grams:
+            hit[i : i + FRAGMENT] = [True] * FRAGMENT
+            found = True
+    if not found:
+        return text
+    out, i = [], 0
+    while i < len(text):
+        if hit[i]:
+            while i < len(text) and hit[i]:
+                i += 1
+            out.append(REDACTED)
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
 
 
 def redact_response(r: Response, secrets: Sequence[str]) -> Response:
@@ -575,7 +639,7 @@ _FLOAT = (
     "tpm",
     "cooldown",
 )
-_INT = ("max_retries", "connections", "n", "concurrency")
+_INT = ("max_retries", "connections", "n", "concurrency", "dead_after")
 _STR = ("api_key_env", "key_file", "name", "endpoint", "max_tokens_param", "reasoning_effort")
 
 
