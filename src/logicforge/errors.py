@@ -94,6 +94,12 @@ class ModelError(LogicforgeError):
     """A model backend could not be configured or reached in a way retries cannot fix."""
 
 
+class EndpointDown(ModelError):
+    """A model's endpoint is unusable from the start — every first request failed to connect,
+    or was refused (401 / 403) or not found (404): the run stops that model at once (the
+    others in the same run go on) instead of retrying every item."""
+
+
 class CertificationError(LogicforgeError):
     """A construction or a check failed to certify what it promises (a label, a witness, a
     model). This is a bug in logicforge or in a solver, never in the user's input: please report

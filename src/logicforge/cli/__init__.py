@@ -23,7 +23,7 @@ from typing import Any
 
 from .. import api
 from .._version import __version__
-from ..errors import ConfigError, DataFileError, LogicforgeError
+from ..errors import ConfigError, DataFileError, EndpointDown, LogicforgeError
 from ..models.base import Sampling, load_model
 from ..registry import FAMILIES, RENDERERS
 from ..renderers.base import render_problem
@@ -159,6 +159,7 @@ def cmd_run(a: argparse.Namespace) -> int:
         total = min(total, a.limit)
     errors = 0
     runs: dict[str, Any] = {}
+    down: list[str] = []  # models stopped because their endpoint failed from the start
     budget = None
     if a.max_cost is not None or a.max_tokens_total is not None:
         from ..runner.budget import Budget
@@ -184,25 +185,12 @@ def cmd_run(a: argparse.Namespace) -> int:
         if budget is not None and budget.stopped:
             break
         items = itertools.islice(api.iter_items(a.items), a.limit)
-        c = api.run(
-            items,
-            spec if a.executor == "ray" else m,
-            a.records,
-            samples=a.samples,
-            sampling=sampling,
-            concurrency=a.concurrency,
-            cache_path=None if a.no_cache else a.cache,
-            retry_errors=a.retry_errors,
-            progress=shown,
-            total_items=total,
-            tokenizer=None if a.tokenizer == "off" else a.tokenizer,
-            max_errors=a.max_errors,
-            executor=a.executor,
-            ray_address=a.ray_address,
-            truncation=a.truncation,
-            budget=budget,
-            manifest=False,  # the command's own manifest covers every model
-        )
+        try:
+            c = _run_one(a, spec, m, items, sampling, shown, total, budget)
+        except EndpointDown as e:  # this model only: the others still run
+            print(f"logicforge run: {e}", file=sys.stderr)
+            down.append(m.name)
+            continue
         errors += c["errors"]
         runs[m.name] = c
         if a.json:
@@ -211,6 +199,13 @@ def cmd_run(a: argparse.Namespace) -> int:
         print(
             f"{m.name}: {c['done']} new records ({c['errors']} errors, {c['cached']} from cache); {c['total']} in {a.records}"
         )
+    if down:
+        print(
+            f"logicforge run: stopped {len(down)} of {len(models)} models whose endpoint failed "
+            f"from the start: {', '.join(down)}",
+            file=sys.stderr,
+        )
+        return 2
     if budget is not None:
         b = budget.summary()
         spent = f"${b['spent_usd']:.4f} of ${a.max_cost:g}" if a.max_cost is not None else ""
@@ -224,6 +219,38 @@ def cmd_run(a: argparse.Namespace) -> int:
         if budget.stopped:
             return EXIT_BUDGET
     return EXIT_ERRORS if errors and not a.allow_errors else 0
+
+
+def _run_one(
+    a: argparse.Namespace,
+    spec: str,
+    m: Any,
+    items: Any,
+    sampling: Any,
+    shown: bool,
+    total: int,
+    budget: Any,
+) -> dict[str, Any]:
+    """One model's run of ``cmd_run``."""
+    return api.run(
+        items,
+        spec if a.executor == "ray" else m,
+        a.records,
+        samples=a.samples,
+        sampling=sampling,
+        concurrency=a.concurrency,
+        cache_path=None if a.no_cache else a.cache,
+        retry_errors=a.retry_errors,
+        progress=shown,
+        total_items=total,
+        tokenizer=None if a.tokenizer == "off" else a.tokenizer,
+        max_errors=a.max_errors,
+        executor=a.executor,
+        ray_address=a.ray_address,
+        truncation=a.truncation,
+        budget=budget,
+        manifest=False,  # the command's own manifest covers every model
+    )
 
 
 def _loud(runs: dict[str, Any], a: argparse.Namespace) -> int:
