@@ -39,7 +39,9 @@ def test_two_servers_with_the_same_model_name_never_share_answers(tmp_path: Path
 def test_a_dead_endpoint_gets_nothing_from_the_cache(tmp_path: Path) -> None:
     with FakeServer() as a:
         _run(OpenAICompatModel(a.base_url, "m"), tmp_path / "c.sqlite", tmp_path / "1.jsonl")
-    dead = OpenAICompatModel("http://127.0.0.1:9/v1", "m", timeout=0.5, max_retries=0)
+    dead = OpenAICompatModel(
+        "http://127.0.0.1:9/v1", "m", timeout=0.5, max_retries=0, dead_after=0
+    )  # dead_after=0: every item is tried and recorded as an error
     out = _run(dead, tmp_path / "c.sqlite", tmp_path / "2.jsonl")
     assert out["cached"] == 0 and out["errors"] == 3
 

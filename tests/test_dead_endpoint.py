@@ -64,4 +64,4 @@ def test_two_models_one_dead_finishes_the_live_one(tmp_path) -> None:
 
 def test_dead_after_is_a_checked_option() -> None:
     with pytest.raises(lf.ConfigError, match="dead_after"):
-        lf.load_model("openai-compatible:http://127.0.0.1:9/v1:m;dead_after=0")
+        lf.load_model("openai-compatible:http://127.0.0.1:9/v1:m;dead_after=-1")

@@ -325,6 +325,10 @@ def test_a_dead_endpoint_is_loud_and_a_rerun_retries(tmp_path, capsys) -> None:
     rec = tmp_path / "r.jsonl"
     argv = ["run", "--items", str(tmp_path / "items.jsonl"), "--records", str(rec), "--no-cache"]
     dead = "openai-compatible:http://127.0.0.1:9/v1:m;max_retries=0;timeout=1"
+    assert main([*argv, "--model", dead, "--quiet"]) == 2  # stopped: the endpoint is down
+    err = capsys.readouterr().err
+    assert "the endpoint is down or the URL is wrong" in err and "curl" in err
+    dead += ";dead_after=0"  # never stopped: every item tried and recorded as an error
     assert main([*argv, "--model", dead, "--quiet"]) == 3
     err = capsys.readouterr().err
     assert "3 of 3 new records ended in an error" in err and "connection error" in err

@@ -110,7 +110,9 @@ def test_cache_avoids_repeat_calls(small_items, tmp_path) -> None:
 
 
 def test_connection_refused_is_an_error_record(small_items, tmp_path) -> None:
-    m = OpenAICompatModel("http://127.0.0.1:9/v1", "x", max_retries=1, backoff=0.01, timeout=1)
+    m = OpenAICompatModel(
+        "http://127.0.0.1:9/v1", "x", max_retries=1, backoff=0.01, timeout=1, dead_after=0
+    )  # dead_after=0 never stops the model: each item is an error record
     c = lf.run(small_items[:2], m, tmp_path / "r.jsonl")
     assert c["errors"] == 2
     assert (

@@ -163,8 +163,8 @@ class OpenAICompatModel:
         self.max_tokens_param = max_tokens_param
         self.reasoning_effort = reasoning_effort
         self.rpm = TokenBucket(rpm) if rpm else None
-        if dead_after < 1:
-            raise ConfigError("dead_after", dead_after, "must be ≥ 1")
+        if dead_after < 0:
+            raise ConfigError("dead_after", dead_after, "must be ≥ 0 (0 never stops the model)")
         self.dead_after = dead_after  # failed first attempts before the endpoint counts as down
         self._reached = False  # some request got an answer from a server
         self._dead: list[str] = []  # how the first attempts failed, while none got an answer
@@ -216,7 +216,7 @@ class OpenAICompatModel:
     def _down(self, url: str, why: str) -> None:
         """Count a failed first attempt; at ``dead_after`` of them, stop the model."""
         self._dead.append(why)
-        if len(self._dead) >= self.dead_after:
+        if self.dead_after and len(self._dead) >= self.dead_after:
             raise EndpointDown(_down_message(self, url))
 
     def _key(self) -> str | None:
@@ -401,6 +401,11 @@ class OpenAICompatModel:
                 self.endpoints.mark_down(ep)
             except HttpError as e:
                 reason = f"connection error: {e.kind}"
+                if "SSL" in e.kind or "certificate" in str(e).lower():
+                    reason += (
+                        " (the server's TLS certificate is not trusted: point SSL_CERT_FILE "
+                        "at the CA that signed it)"
+                    )
                 self.endpoints.mark_down(ep)
                 if not self._reached:
                     self._down(url, reason)
