@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import LogicforgeError
+from ..errors import ConfigError, LogicforgeError
 from ..registry import DATASETS
 from ..renderers.base import render_problem
 from ..runner.store import write_jsonl
@@ -20,7 +20,15 @@ def cmd_import(a: argparse.Namespace) -> int:
     from ..imports.base import import_problems
     from ..kinds import get_kind
 
-    problems, log = import_problems(a.dataset, a.paths, timeout=a.timeout, licence=a.licence)
+    limits = {}
+    for kv in a.limit or []:
+        k, sep, v = kv.partition("=")
+        if not sep or not v.strip().isdigit():
+            raise ConfigError("--limit", kv, "write NAME=N, e.g. max_vars=5000000")
+        limits[k.strip()] = int(v)
+    problems, log = import_problems(
+        a.dataset, a.paths, limits=limits, timeout=a.timeout, licence=a.licence
+    )
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "import_report.json").write_text(log.model_dump_json(indent=1) + "\n", encoding="utf-8")
@@ -116,6 +124,13 @@ def add_parsers(sub: Any) -> None:
         "--timeout", type=float, default=60.0, help="seconds per solve; longer is UNKNOWN"
     )
     im.add_argument("--licence", help="licence recorded with every problem (e.g. CC-BY-4.0)")
+    im.add_argument(
+        "--limit",
+        action="append",
+        metavar="NAME=N",
+        help="raise or lower an import bound (repeatable): max_bytes, max_vars, max_clauses, "
+        "max_literals, max_token_chars, max_houses, max_attributes, max_rows",
+    )
     im.add_argument("--renderer", action="append", help="renderers (default: the kind's own)")
     im.add_argument("--json", action="store_true")
     im.set_defaults(fn=cmd_import)

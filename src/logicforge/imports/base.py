@@ -12,22 +12,35 @@ Example:
 from __future__ import annotations
 
 import inspect
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..errors import LogicforgeError
 from ..registry import DATASETS
 from ..schema import ImportLog, LabelledProblem
+from .limits import use_limits
 
 
 def import_problems(
-    dataset: str, paths: Sequence[str | Path], **options: Any
+    dataset: str,
+    paths: Sequence[str | Path],
+    limits: Mapping[str, Any] | None = None,
+    **options: Any,
 ) -> tuple[list[LabelledProblem], ImportLog]:
     """The problems of ``paths`` read by the dataset's reader, and what it noted. Readers with a
     lenient ``read`` note each bad file or row and keep the rest; the others
     (LogicalDeduction, SATLIB flat) read each path whole, and a path they refuse is noted as
-    rejected. ``options`` the reader does not take (``timeout``, ``licence``, …) are ignored."""
+    rejected. ``limits`` overrides the import bounds (:mod:`.limits`, e.g.
+    ``{"max_vars": 5_000_000}``). ``options`` the reader does not take (``timeout``,
+    ``licence``, …) are ignored."""
+    with use_limits(limits):
+        return _import(dataset, paths, **options)
+
+
+def _import(
+    dataset: str, paths: Sequence[str | Path], **options: Any
+) -> tuple[list[LabelledProblem], ImportLog]:
     from ..datadir import resolve
 
     ds: Any = DATASETS.get(dataset)

@@ -6,7 +6,9 @@ label a file declares — an ``s SATISFIABLE`` / ``s UNSATISFIABLE`` line, or a 
 ``c status: UNSAT`` / ``c expected: SAT`` — is compared with the solver's and a disagreement is
 noted (the solver's label is kept). Headers with wrong counts are read as written with a
 warning; SATLIB's ``%`` terminator ends the clauses; a file cut inside a clause, one that is not
-UTF-8 or not DIMACS is rejected with its reason. The problems are ordinary ``cnf`` problems:
+UTF-8 or not DIMACS is rejected with its reason. Every size is bounded before it is built
+(:mod:`.limits`: bytes, variables, clauses, literals, the length of a number): a file past a
+bound is rejected on its own, naming the line and the limit. The problems are ordinary ``cnf`` problems:
 every CNF renderer, transform and pairing works on them.
 
 Example:
@@ -34,6 +36,7 @@ from ..registry import DATASETS
 from ..schema import ImportLog, ImportNote, LabelledProblem
 from .base import strict_loader
 from .files import expand, provenance, read_bytes, slug
+from .limits import current
 
 SUFFIXES = (".cnf", ".dimacs", ".wcnf.cnf")
 _S_LINE = re.compile(r"^s\s+(SATISFIABLE|UNSATISFIABLE)\s*$", re.M | re.I)
@@ -103,10 +106,21 @@ def formula_problem(
     undecided); header oddities are warnings, a declared label the solver contradicts is a
     disagreement."""
     warnings: list[str] = []
+    lim = current()
     try:
-        cnf = parse_dimacs(text, warnings=warnings)
+        cnf = parse_dimacs(
+            text,
+            warnings=warnings,
+            max_vars=lim.max_vars,
+            max_clauses=lim.max_clauses,
+            max_literals=lim.max_literals,
+            max_token_chars=lim.max_token_chars,
+        )
     except DimacsError as e:
         log.reject(shown, str(e))
+        return None
+    except MemoryError:
+        log.reject(shown, "too large to hold in memory; lower it under the import limits")
         return None
     for w in warnings:
         log.warn(shown, w)

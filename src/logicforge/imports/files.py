@@ -11,6 +11,7 @@ import bz2
 import glob
 import gzip
 import hashlib
+import json
 import lzma
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -18,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataFileError
+from .limits import current, excerpt
 
-MAX_BYTES = 1 << 30  # a decompressed file over 1 GiB is refused (a compression bomb or a mistake)
+MAX_BYTES = 1 << 30  # the ceiling of the ``max_bytes`` limit (imports.limits): 1 GiB
 _OPENERS: dict[str, Any] = {".gz": gzip.open, ".xz": lzma.open, ".bz2": bz2.open}
 
 
@@ -68,20 +70,24 @@ def expand(paths: Sequence[str | Path], suffixes: Iterable[str]) -> list[tuple[P
 
 
 def read_bytes(path: Path) -> bytes:
-    """The file's bytes, decompressed by its suffix (``.gz``, ``.xz``, ``.bz2``), at most
-    :data:`MAX_BYTES`."""
+    """The file's bytes, decompressed by its suffix (``.gz``, ``.xz``, ``.bz2``), at most the
+    ``max_bytes`` limit (:mod:`.limits`; a compression bomb stops there)."""
+    cap = min(current().max_bytes, MAX_BYTES)
     opener = _OPENERS.get(path.suffix)
     try:
         if opener is None:
             with open(path, "rb") as f:
-                data = f.read(MAX_BYTES + 1)
+                data = f.read(cap + 1)
         else:
             with opener(path, "rb") as f:
-                data = f.read(MAX_BYTES + 1)
+                data = f.read(cap + 1)
     except (OSError, EOFError, lzma.LZMAError) as e:
-        raise DataFileError(f"{path}: cannot read it ({e})") from None
-    if len(data) > MAX_BYTES:
-        raise DataFileError(f"{path}: over {MAX_BYTES >> 20} MiB once decompressed")
+        raise DataFileError(f"{path}: cannot read it ({str(e)[:200]})") from None
+    if len(data) > cap:
+        raise DataFileError(
+            f"{path}: over the max_bytes limit of {cap:,} bytes once decompressed "
+            "(raise it with --limit max_bytes=N)"
+        )
     return data
 
 
@@ -117,7 +123,6 @@ def read_rows(path: Path) -> list[Any]:
         >>> read_rows(p)
         [{'id': 1}, 'not json']
     """
-    import json
 
     name = path.name[: -len(path.suffix)] if path.suffix in _OPENERS else path.name
     if name.endswith(".parquet"):
@@ -129,26 +134,75 @@ def read_rows(path: Path) -> list[Any]:
             ) from None
         import io
 
-        return list(pq.read_table(io.BytesIO(read_bytes(path))).to_pylist())
+        import pyarrow as pa
+
+        lim = current()
+        try:
+            pf = pq.ParquetFile(io.BytesIO(read_bytes(path)))
+            if pf.metadata.num_rows > lim.max_rows:
+                raise DataFileError(
+                    f"{path}: {pf.metadata.num_rows:,} rows, over the max_rows limit of "
+                    f"{lim.max_rows:,} (raise it with --limit max_rows=N)"
+                )
+            return list(pf.read().to_pylist())
+        except (pa.ArrowException, OSError, ValueError, IndexError) as e:
+            raise DataFileError(f"{path}: not a readable Parquet file ({str(e)[:200]})") from None
     text = read_text(path)
+    lim = current()
     if name.endswith(".jsonl"):
         rows: list[Any] = []
-        for line in text.splitlines():
+        for n, line in enumerate(_lines(text), start=1):
             if line.strip():
-                try:
-                    rows.append(json.loads(line))
-                except ValueError:
-                    rows.append(line[:200])
+                if len(rows) >= lim.max_rows:
+                    raise DataFileError(
+                        f"{path}: line {n}: more than the max_rows limit of {lim.max_rows:,} "
+                        "rows (raise it with --limit max_rows=N)"
+                    )
+                rows.append(_loads_row(line))
         return rows
     try:
         obj = json.loads(text)
     except ValueError as e:
-        raise DataFileError(f"{path}: not JSON ({e})") from None
+        raise DataFileError(f"{path}: not JSON ({str(e)[:200]})") from None
+    except RecursionError:
+        raise DataFileError(f"{path}: JSON nested too deep to read") from None
     if isinstance(obj, dict):
         obj = obj.get("rows", obj.get("data", [obj]))
     if not isinstance(obj, list):
         raise DataFileError(f"{path}: expected a list of rows")
+    if len(obj) > lim.max_rows:
+        raise DataFileError(
+            f"{path}: {len(obj):,} rows, over the max_rows limit of {lim.max_rows:,} "
+            "(raise it with --limit max_rows=N)"
+        )
     return obj
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` one at a time."""
+    start = 0
+    while start <= len(text):
+        j = text.find("\n", start)
+        if j < 0:
+            yield text[start:]
+            return
+        yield text[start:j]
+        start = j + 1
+
+
+def _loads_row(line: str) -> Any:
+    """One JSONL line: its object, or (cut short) why not — the caller notes it as a rejected
+    row."""
+    try:
+        return json.loads(line)
+    except ValueError:
+        return line[:200]
+    except RecursionError:
+        return Unreadable(f"JSON nested too deep to read: {excerpt(line)}")
+
+
+class Unreadable(str):
+    """A JSONL row that could not be read, holding why (noted as the row's rejection)."""
 
 
 def rows_of(path: Path, shown: str, log: Any) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -160,6 +214,8 @@ def rows_of(path: Path, shown: str, log: Any) -> Iterator[tuple[str, dict[str, A
         where = f"{shown}#{i + 1}"
         if isinstance(row, dict):
             yield where, row
+        elif isinstance(row, Unreadable):
+            log.reject(where, str(row))
         else:
             log.reject(where, f"not a JSON object: {str(row)[:60]!r}")
 
@@ -174,3 +230,5 @@ def iter_rows(
             yield from rows_of(path, shown, log)
         except DataFileError as e:
             log.reject(shown, str(e))
+        except MemoryError:
+            log.reject(shown, "too large to hold in memory (lower the import limits)")

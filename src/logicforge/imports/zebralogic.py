@@ -43,6 +43,7 @@ from ..registry import DATASETS
 from ..schema import ImportLog, LabelledProblem
 from .base import strict_loader
 from .files import iter_rows, slug
+from .limits import current
 
 # ZebraLogic's intro line → the answer key its prompts use (from the public puzzles' templates)
 KEYS = {
@@ -203,6 +204,12 @@ def parse_puzzle(text: str) -> tuple[int, list[str], list[list[str]], list[Clue]
     if m is None:
         raise PuzzleError("no 'There are N houses' sentence")
     n = int(m.group(1))
+    lim = current()
+    if n > lim.max_houses:
+        raise PuzzleError(
+            f"{n} houses, over the max_houses limit of {lim.max_houses} "
+            "(raise it with --limit max_houses=N)"
+        )
     head, sep, body = text.partition("## Clues:")
     if not sep:
         raise PuzzleError("no '## Clues:' section")
@@ -215,6 +222,11 @@ def parse_puzzle(text: str) -> tuple[int, list[str], list[list[str]], list[Clue]
                 raise PuzzleError(f"attribute {intro!r} lists {len(vals)} values for {n} houses")
             intros.append(intro.strip())
             values.append(vals)
+            if len(values) > lim.max_attributes:
+                raise PuzzleError(
+                    f"more than {lim.max_attributes} attributes, the max_attributes limit "
+                    "(raise it with --limit max_attributes=N)"
+                )
     if not values:
         raise PuzzleError("no attribute lines (' - <intro>: `a`, `b`, …')")
     clues = []

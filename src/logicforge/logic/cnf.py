@@ -14,7 +14,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -168,9 +168,35 @@ class VarPool:
 
 MAX_DIMACS_VARS = 100_000_000
 MAX_DIMACS_CLAUSES = 100_000_000
+MAX_TOKEN_CHARS = 24  # a literal of more digits is refused (and quoted only in part)
 
 
-def parse_dimacs(text: str, source: str | None = None, *, warnings: list[str] | None = None) -> CNF:
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text``, one at a time (a list of millions of short lines is large)."""
+    start = 0
+    while True:
+        j = text.find("\n", start)
+        if j < 0:
+            yield text[start:]
+            return
+        yield text[start:j]
+        start = j + 1
+
+
+def _quote(tok: str, n: int = 30) -> str:
+    return repr(tok) if len(tok) <= n else f"{tok[:n]!r}… ({len(tok):,} characters)"
+
+
+def parse_dimacs(
+    text: str,
+    source: str | None = None,
+    *,
+    warnings: list[str] | None = None,
+    max_vars: int = MAX_DIMACS_VARS,
+    max_clauses: int = MAX_DIMACS_CLAUSES,
+    max_literals: int | None = None,
+    max_token_chars: int = MAX_TOKEN_CHARS,
+) -> CNF:
     r"""Parse DIMACS CNF text: ``c`` comments, a ``p cnf V C`` header, clauses that may span lines,
     and SATLIB's ``%`` end marker. Raises :class:`DimacsError` naming the offending line.
 
@@ -180,19 +206,30 @@ def parse_dimacs(text: str, source: str | None = None, *, warnings: list[str] | 
     append one message and the formula is read as written; solver output lines (``s …``,
     ``v …``) are skipped. A clause cut off without its ``0`` is an error either way.
 
+    Bounds, checked as the text is read so nothing their size is built: ``max_vars`` (declared,
+    and every literal — in lenient mode too), ``max_clauses`` (declared and found),
+    ``max_literals`` (all clauses together) and ``max_token_chars`` (one number's length); a
+    refusal names the line and the limit and quotes at most a short excerpt.
+
     Example:
         >>> w: list[str] = []
         >>> parse_dimacs("p cnf 2 3\n1 -2 0\n2 3 0\n", warnings=w).num_vars, w[0][:30]
         (3, 'line 3: literal 3 out of range')
+        >>> parse_dimacs("p cnf 2 1\n1 99999 0\n", warnings=[], max_vars=1000)
+        Traceback (most recent call last):
+        ...
+        logicforge.errors.DimacsError: line 2: literal 99999 is past the limit of 1,000 variables (raise max_vars to read it)
     """
     lenient = warnings is not None
+    n_lits = 0
+    lit_cap = max_literals if max_literals is not None else 1 << 62
     header: tuple[int, int] | None = None
     header_line = 0
     clauses: list[Clause] = []
     cur: list[int] = []
     cur_line = 0
     saw_content = False
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    for lineno, raw in enumerate(_lines(text), start=1):
         line = raw.strip()
         if not line:
             continue
@@ -209,18 +246,22 @@ def parse_dimacs(text: str, source: str | None = None, *, warnings: list[str] | 
             parts = line.split()
             if len(parts) != 4 or parts[1] != "cnf":
                 raise DimacsError(
-                    f"malformed header {line!r}; expected 'p cnf <vars> <clauses>'", lineno, source
+                    f"malformed header {_quote(line, 60)}; expected 'p cnf <vars> <clauses>'",
+                    lineno,
+                    source,
                 )
             try:
                 nv, nc = int(parts[2]), int(parts[3])
             except ValueError:
-                raise DimacsError(f"non-integer count in header {line!r}", lineno, source) from None
-            if nv < 0 or nc < 0:
-                raise DimacsError(f"negative count in header {line!r}", lineno, source)
-            if nv > MAX_DIMACS_VARS or nc > MAX_DIMACS_CLAUSES:
                 raise DimacsError(
-                    f"header {line!r} declares more than {MAX_DIMACS_VARS:,} variables or "
-                    f"{MAX_DIMACS_CLAUSES:,} clauses; logicforge refuses formulas that large",
+                    f"non-integer count in header {_quote(line, 60)}", lineno, source
+                ) from None
+            if nv < 0 or nc < 0:
+                raise DimacsError(f"negative count in header {_quote(line, 60)}", lineno, source)
+            if nv > max_vars or nc > max_clauses:
+                raise DimacsError(
+                    f"header {_quote(line, 60)} declares more than {max_vars:,} variables or "
+                    f"{max_clauses:,} clauses (raise max_vars / max_clauses to read it)",
                     lineno,
                     source,
                 )
@@ -229,14 +270,47 @@ def parse_dimacs(text: str, source: str | None = None, *, warnings: list[str] | 
         if header is None:
             raise DimacsError("clause data before the 'p cnf' header", lineno, source)
         for tok in line.split():
+            if len(tok) > max_token_chars:
+                raise DimacsError(
+                    f"token {_quote(tok)} is longer than {max_token_chars} characters",
+                    lineno,
+                    source,
+                )
             try:
                 lit = int(tok)
             except ValueError:
-                raise DimacsError(f"non-integer token {tok!r}", lineno, source) from None
+                raise DimacsError(f"non-integer token {_quote(tok)}", lineno, source) from None
             if lit == 0:
+                if len(clauses) >= max_clauses:
+                    raise DimacsError(
+                        f"more than {max_clauses:,} clauses (raise max_clauses to read it)",
+                        lineno,
+                        source,
+                    )
+                if len(clauses) >= 2 * header[1] + 10_000:  # far past a miscount
+                    raise DimacsError(
+                        f"the header declares {header[1]:,} clauses but the file holds over "
+                        f"{len(clauses):,}; fix the header's count",
+                        lineno,
+                        source,
+                    )
                 clauses.append(tuple(cur))
                 cur = []
                 continue
+            n_lits += 1
+            if n_lits > lit_cap:
+                raise DimacsError(
+                    f"more than {lit_cap:,} literals in all (raise max_literals to read it)",
+                    lineno,
+                    source,
+                )
+            if abs(lit) > max_vars:
+                raise DimacsError(
+                    f"literal {lit} is past the limit of {max_vars:,} variables "
+                    "(raise max_vars to read it)",
+                    lineno,
+                    source,
+                )
             if abs(lit) > header[0] and warnings is not None:
                 warnings.append(
                     f"line {lineno}: literal {lit} out of range: the header declares "
