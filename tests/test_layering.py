@@ -41,8 +41,17 @@ LAYERS: list[tuple[str, ...]] = [
     ("imports",),
     ("metrics",),
     ("reports",),
-    ("export", "serve"),
-    ("api", "suites", "demo", "serve_verify", "curriculum", "leakage", "calibration"),
+    ("export", "serve", "serve_guard"),
+    (
+        "api",
+        "suites",
+        "demo",
+        "serve_verify",
+        "serve_workers",
+        "curriculum",
+        "leakage",
+        "calibration",
+    ),
     ("cli", "__init__", "__main__"),
 ]
 LAYER_OF = {name: i for i, names in enumerate(LAYERS) for name in names}

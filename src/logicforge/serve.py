@@ -34,35 +34,81 @@ def _key(messages: list[Message]) -> str:
     return json.dumps([[m.role, m.content] for m in messages])
 
 
+def _number(body: dict[str, Any], name: str, default: float, lo: float, hi: float) -> float:
+    v = body.get(name)
+    if v is None:
+        return default
+    if not isinstance(v, int | float) or isinstance(v, bool) or not lo <= v <= hi:
+        raise ValueError(f"'{name}' must be a number in {lo:g}..{hi:g}")
+    return float(v)
+
+
 def _sampling(body: dict[str, Any]) -> tuple[Sampling, dict[str, Any] | None]:
+    """The request's sampling settings and answer schema; a malformed field is a ValueError
+    naming it (a 400)."""
     rf = body.get("response_format") or {}
-    schema = (
-        (rf.get("json_schema") or {}).get("schema") if rf.get("type") == "json_schema" else None
-    )
-    if rf.get("type") == "json_object" and isinstance(rf.get("schema"), dict):
+    if not isinstance(rf, dict):
+        raise ValueError("'response_format' must be an object")
+    schema = None
+    if rf.get("type") == "json_schema":
+        js = rf.get("json_schema") or {}
+        schema = js.get("schema") if isinstance(js, dict) else None
+        if not isinstance(schema, dict):
+            raise ValueError("'response_format.json_schema.schema' must be an object")
+    elif rf.get("type") == "json_object" and isinstance(rf.get("schema"), dict):
         schema = rf["schema"]
+    elif rf.get("type") not in (None, "text", "json_object"):
+        raise ValueError("'response_format.type' must be text, json_object or json_schema")
     stop = body.get("stop") or ()
+    if isinstance(stop, str):
+        stop = (stop,)
+    if not isinstance(stop, list | tuple) or not all(isinstance(x, str) for x in stop):
+        raise ValueError("'stop' must be a string or a list of strings")
+    if len(stop) > 4:
+        raise ValueError("'stop' takes at most 4 strings")
+    max_tokens = body.get("max_completion_tokens") or body.get("max_tokens") or 512
+    if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 1:
+        raise ValueError("'max_tokens' must be an integer ≥ 1")
+    seed = body.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise ValueError("'seed' must be an integer")
     s = Sampling(
-        temperature=float(body.get("temperature", 0.0)),
-        top_p=float(body.get("top_p", 1.0)),
-        max_tokens=int(body.get("max_completion_tokens") or body.get("max_tokens") or 512),
-        seed=body.get("seed"),
-        stop=(stop,) if isinstance(stop, str) else tuple(stop),
+        temperature=_number(body, "temperature", 0.0, 0.0, 2.0),
+        top_p=_number(body, "top_p", 1.0, 0.0, 1.0),
+        max_tokens=max_tokens,
+        seed=seed,
+        stop=tuple(stop),
         structured=schema is not None,
     )
     return s, schema
 
 
-def make_app(model: Model, items: list[Item] | None = None) -> Any:
+def _messages(body: dict[str, Any]) -> list[Message]:
+    msgs = body.get("messages")
+    if not isinstance(msgs, list) or not msgs:
+        raise ValueError("'messages' must be a non-empty list")
+    out = []
+    for m in msgs:
+        if not isinstance(m, dict) or not isinstance(m.get("content"), str):
+            raise ValueError("each message is an object with a string 'role' and 'content'")
+        out.append(Message.model_validate({"role": m.get("role"), "content": m["content"]}))
+    return out
+
+
+def make_app(model: Model, items: list[Item] | None = None, **guard: Any) -> Any:
+    """The aiohttp application; ``guard`` takes ``max_connections``, ``header_timeout`` and
+    ``body_timeout`` (:func:`logicforge.serve_guard.guard_app`)."""
     from aiohttp import web
+
+    from .serve_guard import guard_app, read_json
 
     by_prompt = {_key(list(it.messages)): it for it in items or ()}
     needs_item = bool(getattr(model, "needs_item", False))
 
     async def chat(request: web.Request) -> web.Response:
         try:
-            body = await request.json()
-            messages = [Message(role=m["role"], content=m["content"]) for m in body["messages"]]
+            body = await read_json(request)
+            messages = _messages(body)
             sampling, schema = _sampling(body)
         except (ValueError, KeyError, TypeError, LogicforgeError) as e:
             return web.json_response(
@@ -115,6 +161,7 @@ def make_app(model: Model, items: list[Item] | None = None) -> Any:
         )
 
     app = web.Application(client_max_size=64 * 2**20)
+    guard_app(app, **guard)
     app.router.add_post("/v1/chat/completions", chat)
     app.router.add_get("/v1/models", models)
     return app
@@ -148,18 +195,20 @@ def run_until_interrupted(
     port, written to ``port_file`` as ``{"port": N}`` and printed by ``banner(port)``."""
     from aiohttp import web
 
+    from .serve_guard import start_guarded
+
     async def main() -> None:
         runner = web.AppRunner(app, access_log=None)
         await runner.setup()
-        site = web.TCPSite(runner, host, port)
-        await site.start()
-        bound = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        server, guard, bound = await start_guarded(runner, host, port)
         print(banner(bound), flush=True)
         if port_file:
             write_port_file(port_file, bound)
         try:
             await asyncio.Event().wait()
         finally:
+            server.close()
+            guard.close()
             await runner.cleanup()
             if on_close is not None:
                 await on_close()
@@ -174,12 +223,14 @@ def serve(
     port: int = 8000,
     port_file: str | None = None,
     items: list[Item] | None = None,
+    **guard: Any,
 ) -> None:
     """Serve the model ``spec`` until interrupted; ``port=0`` picks a free port (written to
-    ``port_file`` when given, and printed); ``items`` lets baselines answer those items."""
+    ``port_file`` when given, and printed); ``items`` lets baselines answer those items;
+    ``guard`` bounds connections (:func:`logicforge.serve_guard.guard_app`)."""
     model = load_model(spec)
     run_until_interrupted(
-        make_app(model, items),
+        make_app(model, items, **guard),
         host,
         port,
         port_file,

@@ -28,7 +28,13 @@ signing key is random per process unless ``sign_key`` (``--sign-key-env``) share
 replicas.
 
 Model text is only parsed and checked, never run. Verification happens in worker threads, at most
-``concurrency`` at a time; request bodies over ``max_body_mb`` are refused (413); with
+``concurrency`` at a time. ``/generate`` runs in worker processes (:mod:`.serve_workers`): a
+request estimated past ``generate_timeout`` seconds or ``max_generate_mb`` of items is refused
+at once, one that runs past the time limit is stopped, and a worker never takes more than
+``generate_memory_mb``; in certified mode it refuses a renderer whose items ``/verify`` could
+not pay. Connections are capped below the descriptor limit and time out while sending their
+head or body; a body nested too deep is a 400 (:mod:`.serve_guard`). Request bodies over
+``max_body_mb`` are refused (413); with
 ``api_key_env`` set, every request must carry ``Authorization: Bearer <key>`` (401 otherwise).
 Listens on 127.0.0.1 unless told otherwise.
 
@@ -151,7 +157,7 @@ def _verify_one(
             "reason": v.reason if v else "no response",
             "components": parts,
         }
-    except (LogicforgeError, ValueError, TypeError, KeyError) as e:
+    except (LogicforgeError, ValueError, TypeError, KeyError, RecursionError) as e:
         return {"item_id": req.get("item_id"), "error": f"{type(e).__name__}: {str(e)[:300]}"}
 
 
@@ -166,17 +172,44 @@ def make_app(
     reward_mode: str = "certified",
     sign_key: bytes | None = None,
     accept_unsigned: bool = False,
+    generate_timeout: float = 60.0,
+    generate_memory_mb: int = 4096,
+    generate_workers: int = 1,
+    max_generate_mb: float = 64.0,
+    max_connections: int | None = None,
+    header_timeout: float = 10.0,
+    body_timeout: float = 30.0,
 ) -> Any:
-    """The aiohttp application (see the module docstring); ``items`` are known by id."""
+    """The aiohttp application (see the module docstring); ``items`` are known by id.
+    ``generate_*`` bound ``/generate`` (it runs in worker processes, see
+    :mod:`logicforge.serve_workers`); ``max_connections``, ``header_timeout`` and
+    ``body_timeout`` bound connections (:mod:`logicforge.serve_guard`)."""
     from aiohttp import web
 
+    from .errors import ConfigError
     from .metrics.reward import REWARD_MODES, check_mode
+    from .serve_guard import BadBody, guard_app, read_json
+    from .serve_workers import GenerateWorkers
 
     check_mode(reward_mode)
+    for name, v in (
+        ("generate_timeout", generate_timeout),
+        ("generate_workers", generate_workers),
+        ("max_generate_mb", max_generate_mb),
+        ("header_timeout", header_timeout),
+        ("body_timeout", body_timeout),
+    ):
+        if not isinstance(v, int | float) or v <= 0:
+            raise ConfigError(name, v, "must be a number > 0")
+    if generate_memory_mb < 0:
+        raise ConfigError("generate_memory_mb", generate_memory_mb, "must be ≥ 0 (0: no limit)")
 
     key = sign_key or secrets.token_bytes(32)
     known: OrderedDict[str, Any] = OrderedDict((it.item_id, it) for it in items or ())
     gate = asyncio.Semaphore(concurrency)
+    pool = GenerateWorkers(
+        int(generate_workers), generate_timeout, generate_memory_mb, int(max_generate_mb * 2**20)
+    )
 
     @web.middleware
     async def auth(request: web.Request, handler: Any) -> Any:
@@ -188,17 +221,11 @@ def make_app(
 
     async def body(request: web.Request) -> dict[str, Any]:
         try:
-            obj = await request.json()
-        except (ValueError, UnicodeDecodeError):
+            return await read_json(request)
+        except BadBody as e:
             raise web.HTTPBadRequest(
-                text=json.dumps({"error": "the body is not JSON"}), content_type="application/json"
+                text=json.dumps({"error": str(e)}), content_type="application/json"
             ) from None
-        if not isinstance(obj, dict):
-            raise web.HTTPBadRequest(
-                text=json.dumps({"error": "the body must be a JSON object"}),
-                content_type="application/json",
-            )
-        return obj
 
     def bad(msg: str) -> web.Response:
         return web.json_response({"error": msg}, status=400)
@@ -216,8 +243,6 @@ def make_app(
         )
 
     async def generate(request: web.Request) -> web.Response:
-        from . import api
-        from .kinds import get_kind
         from .registry import FAMILIES
 
         obj = await body(request)
@@ -226,34 +251,51 @@ def make_app(
             return bad(f"'count' must be an integer in 1..{max_generate}")
         if not isinstance(family, str):
             return bad("'family' is required (GET /health lists them)")
+        try:
+            FAMILIES.get(family)
+        except LogicforgeError as e:
+            return bad(str(e))
         params = obj.get("params") or {}
         if not isinstance(params, dict):
             return bad("'params' must be an object")
+        seed, level = obj.get("seed", 0), obj.get("level")
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            return bad("'seed' must be an integer ≥ 0")
+        if level is not None and (not isinstance(level, int) or isinstance(level, bool)):
+            return bad("'level' must be an integer")
+        renderer = obj.get("renderer")
+        if renderer is not None and not isinstance(renderer, str):
+            return bad("'renderer' must be a renderer's name")
+        mode = obj.get("reward_mode", reward_mode)
+        if mode not in REWARD_MODES:
+            return bad(f"'reward_mode' must be one of {list(REWARD_MODES)}")
+        job = {
+            "family": family,
+            "params": params,
+            "count": count,
+            "seed": seed,
+            "level": level,
+            "renderer": renderer,
+            "mode": mode,
+        }
+        res = await pool.run(job)
+        if "error" in res:
+            return bad(res["error"])
 
-        def work() -> list[Any]:
-            fam = FAMILIES.get(family)
-            ps = api.generate(
-                family, params, count=count, seed=int(obj.get("seed", 0)), level=obj.get("level")
-            )
-            renderer = obj.get("renderer") or get_kind(fam.kind).trainer  # type: ignore[attr-defined]
-            return api.render(ps, renderer)
+        def parse() -> tuple[list[Any], list[str]]:
+            from .schema import Item
 
-        try:
-            async with gate:
-                its = await asyncio.to_thread(work)
-        except (LogicforgeError, ValueError, TypeError) as e:
-            return bad(str(e))
+            its = [Item.model_validate_json(t) for t in res["items"]]
+            return its, [item_signature(it, key) for it in its]
+
+        its, sigs = await asyncio.to_thread(parse)
         for it in its:
             known[it.item_id] = it
             known.move_to_end(it.item_id)
         while len(known) > MAX_CACHE:
             known.popitem(last=False)
-        return web.json_response(
-            {
-                "items": [json.loads(it.model_dump_json()) for it in its],
-                "signatures": [item_signature(it, key) for it in its],
-            }
-        )
+        text = '{"items":[' + ",".join(res["items"]) + '],"signatures":' + json.dumps(sigs) + "}"
+        return web.Response(text=text, content_type="application/json")
 
     async def verify(request: web.Request) -> web.Response:
         obj = await body(request)
@@ -289,7 +331,12 @@ def make_app(
             )
         return web.json_response({"results": results})
 
+    async def stop_workers(app: web.Application) -> None:
+        await asyncio.to_thread(pool.close)
+
     app = web.Application(client_max_size=int(max_body_mb * 2**20), middlewares=[auth])
+    guard_app(app, max_connections, header_timeout, body_timeout)
+    app.on_cleanup.append(stop_workers)
     app.router.add_get("/health", health)
     app.router.add_post("/generate", generate)
     app.router.add_post("/verify", verify)
@@ -356,6 +403,8 @@ class InThread:
 
         from aiohttp import web
 
+        from .serve_guard import start_guarded
+
         started = threading.Event()
 
         def run() -> None:
@@ -364,11 +413,13 @@ class InThread:
             app = self.app if self.app is not None else make_app(self.items, **self.kw)
             runner = web.AppRunner(app, access_log=None)
             loop.run_until_complete(runner.setup())
-            site = web.TCPSite(runner, self.host, 0)
-            loop.run_until_complete(site.start())
-            self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+            server, self.guard, self.port = loop.run_until_complete(
+                start_guarded(runner, self.host, 0)
+            )
             started.set()
             loop.run_forever()
+            server.close()
+            self.guard.close()
             loop.run_until_complete(runner.cleanup())
             loop.close()
 

@@ -35,6 +35,44 @@ def positive(text: str) -> int:
     return v
 
 
+def seconds(text: str) -> float:
+    """A number of seconds > 0 (time-outs and limits).
+
+    Example:
+        >>> seconds("2.5")
+        2.5
+    """
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number > 0, not {text[:40]!r}") from None
+    if not v > 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0, not {text[:40]}")
+    return v
+
+
+def server_limits(parser: argparse.ArgumentParser) -> None:
+    """The connection bounds both servers take (:mod:`logicforge.serve_guard`)."""
+    parser.add_argument(
+        "--max-connections",
+        type=positive,
+        help="open connections at most (default: the descriptor limit less 128, ≤ 4096); at "
+        "the cap the oldest idle connection is closed for a new one",
+    )
+    parser.add_argument(
+        "--header-timeout",
+        type=seconds,
+        default=10.0,
+        help="seconds a connection may take to send a request head (default 10)",
+    )
+    parser.add_argument(
+        "--body-timeout",
+        type=seconds,
+        default=30.0,
+        help="seconds a request body may take to arrive (default 30)",
+    )
+
+
 def allow_errors(parser: argparse.ArgumentParser) -> None:
     """``--allow-errors``: exit 0 although records ended in an error (otherwise exit code 3)."""
     parser.add_argument(

@@ -13,7 +13,7 @@ from typing import Any
 from .. import api
 from ..errors import ConfigError, DataFileError
 from ..registry import DATASETS, FAMILIES, METRICS, MODELS, RENDERERS, TRANSFORMS
-from .args import natural
+from .args import natural, positive, seconds, server_limits
 
 MODEL_HELP = {
     "random": "uniformly random answer of the right shape (seed=N)",
@@ -246,7 +246,16 @@ def cmd_serve(a: argparse.Namespace) -> int:
     from ..serve import serve
 
     items = api.load_items(a.items) if a.items else None
-    serve(a.model, host=a.host, port=a.port, port_file=a.port_file, items=items)
+    serve(
+        a.model,
+        host=a.host,
+        port=a.port,
+        port_file=a.port_file,
+        items=items,
+        max_connections=a.max_connections,
+        header_timeout=a.header_timeout,
+        body_timeout=a.body_timeout,
+    )
     return 0
 
 
@@ -267,6 +276,12 @@ def cmd_serve_verify(a: argparse.Namespace) -> int:
         concurrency=a.concurrency,
         max_batch=a.max_batch,
         reward_mode=a.reward_mode,
+        generate_timeout=a.generate_timeout,
+        generate_memory_mb=a.generate_memory_mb,
+        generate_workers=a.generate_workers,
+        max_connections=a.max_connections,
+        header_timeout=a.header_timeout,
+        body_timeout=a.body_timeout,
     )
     return 0
 
@@ -301,6 +316,23 @@ def add_parsers(sub: Any, root: argparse.ArgumentParser) -> None:
         help="certified (default): a decision pays only with a checked certificate; "
         "decision: the decision alone (a constant policy earns its label's share)",
     )
+    sv.add_argument(
+        "--generate-timeout",
+        type=seconds,
+        default=60.0,
+        help="seconds one /generate may take; a request estimated past it is refused at once, "
+        "one that runs past it is stopped (default 60)",
+    )
+    sv.add_argument(
+        "--generate-memory-mb",
+        type=natural,
+        default=4096,
+        help="memory of a generation worker process in MiB (default 4096; 0: no limit)",
+    )
+    sv.add_argument(
+        "--generate-workers", type=positive, default=1, help="generation worker processes"
+    )
+    server_limits(sv)
     sv.set_defaults(fn=cmd_serve_verify)
     se = sub.add_parser("serve", help="serve a model (e.g. embedded) as an OpenAI-compatible API")
     se.add_argument("--model", default="embedded", help="model spec (default: embedded)")
@@ -308,6 +340,7 @@ def add_parsers(sub: Any, root: argparse.ArgumentParser) -> None:
     se.add_argument("--port", type=natural, default=8000, help="0 picks a free port")
     se.add_argument("--port-file", help='write {"port": N} here once listening')
     se.add_argument("--items", help="items.jsonl whose prompts a baseline model answers")
+    server_limits(se)
     se.set_defaults(fn=cmd_serve)
     co = sub.add_parser("completion", help="print a shell completion script (bash)")
     co.add_argument("shell", choices=["bash"])
