@@ -233,6 +233,7 @@ def run(
     cache = ResponseCache(cache_path) if cache_path else None
     started, rc = _manifest.now(), 2
     counts: dict[str, Any] = {}
+    failed = False
     try:
         counts = run_model(
             items,
@@ -254,10 +255,14 @@ def run(
         rc = 3 if counts.get("errors") else 0
     except KeyboardInterrupt:
         rc = 130
+        failed = True
+        raise
+    except BaseException:
+        failed = True
         raise
     finally:
         if cache:
-            cache.close()
+            cache.close(quiet=failed)  # an error on its way out is the one said
         if manifest:
             _run_manifest(records_path, items, m, model, started, rc, counts, samples, sampling)
     summary = error_summary(m.name, counts)

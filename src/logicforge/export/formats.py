@@ -9,6 +9,7 @@ from typing import Any
 
 from ..kinds import get_kind
 from ..logic.cnf import to_dimacs
+from ..runner.store import atomic_text
 from ..schema import Item, LabelledProblem
 
 
@@ -40,9 +41,8 @@ def export_sft(
     by_id = {it.item_id: it for it in items}
     require_certified(by_id.values(), reward_mode)
     p = Path(out)
-    p.parent.mkdir(parents=True, exist_ok=True)
     n = 0
-    with open(p, "w", encoding="utf-8") as f:
+    with atomic_text(p) as f:
         for r in records:
             v = r.get("verdict") or {}
             it = by_id.get(r.get("item_id", ""))
@@ -82,7 +82,8 @@ def export_dimacs(problems: Iterable[LabelledProblem], out_dir: str | Path) -> i
             f"family {p.family} params {json.dumps(p.params, sort_keys=True)}",
             f"label {p.label}",
         ]
-        (d / f"{p.problem_id}.cnf").write_text(to_dimacs(cnf, comments))
+        with atomic_text(d / f"{p.problem_id}.cnf") as f:
+            f.write(to_dimacs(cnf, comments))
         n += 1
     return n
 
@@ -93,9 +94,8 @@ def export_zebralogic(problems: Iterable[LabelledProblem], out: str | Path) -> i
     from ..families.zebra.render import puzzle_text
 
     p = Path(out)
-    p.parent.mkdir(parents=True, exist_ok=True)
     n = 0
-    with open(p, "w", encoding="utf-8") as f:
+    with atomic_text(p) as f:
         for q in problems:
             if "zebra-json" not in get_kind(q.kind).exports or "solution" not in q.problem:
                 continue

@@ -17,6 +17,7 @@ from typing import Any
 
 from .._version import __version__
 from ..errors import ConfigError, DataFileError
+from ..runner.store import atomic_path, atomic_text
 from ..schema import Item
 
 SHARD_ROWS = 50_000
@@ -83,7 +84,7 @@ def export_hf(
     for k, shard in enumerate(shards):
         path = d / "data" / f"{split}-{k:05d}-of-{len(shards):05d}.{fmt}"
         if fmt == "jsonl":
-            with open(path, "w", encoding="utf-8") as f:
+            with atomic_text(path) as f:
                 f.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in shard)
         else:
             try:
@@ -91,10 +92,10 @@ def export_hf(
                 import pyarrow.parquet as pq
             except ImportError:
                 raise ConfigError("format", fmt, "needs pyarrow: pip install pyarrow") from None
-            pq.write_table(pa.Table.from_pylist(shard), path)
-    (d / "README.md").write_text(
-        _card(rows, split, fmt, command, licence) + _reward_section(items, reward_mode)
-    )
+            with atomic_path(path) as tmp:
+                pq.write_table(pa.Table.from_pylist(shard), tmp)
+    with atomic_text(d / "README.md") as f:  # last: a folder with a card is whole
+        f.write(_card(rows, split, fmt, command, licence) + _reward_section(items, reward_mode))
     return d
 
 

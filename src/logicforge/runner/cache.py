@@ -12,15 +12,61 @@ value (:meth:`ResponseCache.scope`), so answers of the old weights are never ser
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import functools
 import hashlib
 import json
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
+from ..errors import DataFileError
 from ..models.base import Response, Sampling
 from ..schema import Item
+
+T = TypeVar("T")
+
+
+def cache_error(path: Path, e: sqlite3.Error | OSError) -> DataFileError:
+    """One clear line for a cache that cannot be written or read: a full disk, a read-only
+    folder, a damaged file — and what to do. Records are never in the cache.
+
+    Example:
+        >>> print(cache_error(Path("c.sqlite"), sqlite3.OperationalError("database or disk is full")))
+        response cache c.sqlite: the disk is full. Finished records are kept; free space, put the cache elsewhere (--cache PATH) or run with --no-cache, then rerun.
+    """
+    msg = str(e).lower()
+    why = (
+        "the disk is full"
+        if "full" in msg or getattr(e, "errno", None) == 28
+        else "it is read-only"
+        if "readonly" in msg or "read-only" in msg or getattr(e, "errno", None) in (13, 30)
+        else "the file cannot be opened (a read-only or missing folder?)"
+        if "unable to open" in msg
+        else "the file is not a cache database or is damaged"
+        if "not a database" in msg or "malformed" in msg
+        else f"{e}"
+    )
+    return DataFileError(
+        f"response cache {path}: {why}. Finished records are kept; free space, put the cache "
+        "elsewhere (--cache PATH) or run with --no-cache, then rerun."
+    )
+
+
+def _guarded(method: Callable[..., T]) -> Callable[..., T]:
+    """Turn the method's SQLite and file errors into :func:`cache_error`."""
+
+    @functools.wraps(method)
+    def wrapper(self: ResponseCache, *args: Any, **kw: Any) -> T:
+        try:
+            return method(self, *args, **kw)
+        except (sqlite3.Error, OSError) as e:
+            raise cache_error(self.path, e) from None
+
+    return wrapper
 
 
 def cache_key(cache_id: str, item: Item, sampling: Sampling, sample: int) -> str:
@@ -38,6 +84,10 @@ def cache_key(cache_id: str, item: Item, sampling: Sampling, sample: int) -> str
 
 
 class ResponseCache:
+    """The cache; every SQLite or file error is one :class:`~logicforge.errors.DataFileError`
+    saying what failed (:func:`cache_error`)."""
+
+    @_guarded
     def __init__(self, path: str | Path, commit_every_s: float = 0.5) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -85,11 +135,13 @@ class ResponseCache:
             self._served[cache_id] = row[0] if row else None
         return self._served[cache_id]
 
+    @_guarded
     def scope(self, cache_id: str) -> str:
         """``cache_id`` with the last served fingerprint recorded for it (if any)."""
         fp = self._served_fp(cache_id)
         return f"{cache_id}@{fp}" if fp else cache_id
 
+    @_guarded
     def observe(self, cache_id: str, r: Response) -> bool:
         """Record what the server said it ran for this reply; True when that changed (the
         caller then keys the reply, and every later one, with :meth:`scope`)."""
@@ -101,6 +153,7 @@ class ResponseCache:
         self._served[cache_id] = fp
         return True
 
+    @_guarded
     def get(self, key: str) -> Response | None:
         row = self.db.execute(
             "SELECT text, finish_reason, prompt_tokens, completion_tokens, latency_s, more"
@@ -120,6 +173,7 @@ class ResponseCache:
             extra=more.get("extra") or {},
         )
 
+    @_guarded
     def put(self, key: str, r: Response) -> None:
         if r.error is not None or r.text is None:
             return  # errors are never cached
@@ -143,6 +197,15 @@ class ResponseCache:
             self.db.commit()
             self._pending, self._last = 0, now
 
-    def close(self) -> None:
-        self.db.commit()
-        self.db.close()
+    def close(self, quiet: bool = False) -> None:
+        """Commit and close; ``quiet`` (while another error is on its way out) closes without
+        raising, so that error is the one said."""
+        try:
+            self.db.commit()
+        except sqlite3.Error as e:
+            if not quiet:
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.close()
+                raise cache_error(self.path, e) from None
+        with contextlib.suppress(sqlite3.Error):
+            self.db.close()

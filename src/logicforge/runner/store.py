@@ -23,6 +23,7 @@ records stay on disk, and a partial temporary file is removed so the next run ca
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -30,7 +31,7 @@ import sys
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from ..errors import DataFileError
 
@@ -108,6 +109,47 @@ def disk_error(path: Path, e: OSError, kept: str = "") -> DataFileError:
     return DataFileError(
         f"{path}: cannot write: {why}. {kept}Free space or choose a writable --out, then rerun."
     )
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | Path) -> Iterator[Path]:
+    """A hidden temporary beside ``path`` to write in the ``with`` block; at its end the
+    temporary is synced and renamed to ``path``, so ``path`` is either absent, as it was, or
+    whole — never half written by a kill or a full disk. A failed write removes the temporary
+    and raises :func:`disk_error`.
+
+    Example:
+        >>> import tempfile
+        >>> p = Path(tempfile.mkdtemp()) / "a.txt"
+        >>> with atomic_path(p) as tmp:
+        ...     _ = tmp.write_text("whole")
+        >>> p.read_text(), sorted(x.name for x in p.parent.iterdir())
+        ('whole', ['a.txt'])
+    """
+    p = Path(path)
+    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        yield tmp
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, p)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise disk_error(p, e, f"{p.name} is unchanged. ") from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_text(path: str | Path) -> Iterator[TextIO]:
+    """A text file (UTF-8) written through :func:`atomic_path`."""
+    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as f:
+        yield f
 
 
 def write_jsonl(path: str | Path, rows: Iterable[Any]) -> int:
