@@ -244,3 +244,25 @@ def test_inspect_level_task_generates_its_items(tmp_path) -> None:
     recs = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
     ours = sum(r["verdict"]["correct"] for r in recs) / len(recs)
     assert log.results.scores[0].metrics["accuracy"].value == pytest.approx(ours)
+
+
+def test_sft_model_keeps_one_models_answers(mixed, tmp_path, capsys) -> None:
+    """`export sft` mixed an oracle's and a teacher's answers in one file, with no way to pick."""
+    from logicforge.cli import main
+
+    _, items = mixed
+    from logicforge.runner.store import write_jsonl
+
+    write_jsonl(tmp_path / "items.jsonl", items)
+    lf.run(items, "noisy:p=0.6", tmp_path / "r.jsonl")
+    lf.run(items, "oracle", tmp_path / "r.jsonl")
+    base = ["export", "sft", "--items", str(tmp_path / "items.jsonl"), "--records",
+            str(tmp_path / "r.jsonl"), "--reward-mode", "decision"]  # fmt: skip
+    assert main([*base, "--out", str(tmp_path / "all.jsonl")]) == 0
+    assert main([*base, "--out", str(tmp_path / "o.jsonl"), "--model", "oracle"]) == 0
+    every = [json.loads(x)["model"] for x in (tmp_path / "all.jsonl").read_text().splitlines()]
+    only = [json.loads(x)["model"] for x in (tmp_path / "o.jsonl").read_text().splitlines()]
+    assert set(every) == {"oracle", "noisy:p=0.6"} and set(only) == {"oracle"}
+    assert len(only) == every.count("oracle")
+    assert main([*base, "--out", str(tmp_path / "x.jsonl"), "--model", "orcale"]) == 2
+    assert "orcale" in capsys.readouterr().err and not (tmp_path / "x.jsonl").exists()

@@ -177,3 +177,21 @@ def test_self_verification_spec_errors() -> None:
         lf.load_model("selfverify:oracle")
     with pytest.raises(lf.ConfigError, match="'feedback'"):
         lf.load_model("selfverify:1:maybe:always-sat")
+
+
+def test_common_model_spec_guesses_work_or_say_what_to_write(monkeypatch, tmp_path) -> None:
+    """`--model openai:gpt-4o` was told to use openai-compatible:, and a bare URL got
+    "unknown model 'http'"."""
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-key")
+    m = lf.load_model("openai:gpt-4o;timeout=5")
+    assert (m.url, m.name, m.timeout) == ("https://api.openai.com/v1/chat/completions", "gpt-4o", 5)
+    assert lf.load_model("openai:http://127.0.0.1:8000/v1:x").url.startswith("http://127.0.0.1")
+    for spec in ("http://127.0.0.1:8000/v1", "https://example.org/v1;timeout=3"):
+        with pytest.raises(lf.ConfigError, match="openai-compatible:http.*<model name>.*curl"):
+            lf.load_model(spec)
+    items = lf.render(lf.generate("ksat/random", {"n_vars": 4}, count=2, seed=0))
+    with FakeServer() as srv:  # OPENAI_BASE_URL, as OpenAI's SDK reads it
+        monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)
+        c = lf.run(items, "openai:m", tmp_path / "r.jsonl")
+    assert c["errors"] == 0 and srv.requests == 2

@@ -158,6 +158,13 @@ def frontier(
     probed above it), the probes with their accuracy, interval and whether it excluded the
     threshold, ``decided`` (every probe did: otherwise the answer rests on point estimates, as
     for a model whose accuracy sits at the threshold everywhere), and ``items`` used.
+
+    Example:
+        >>> def accuracy_of(level: int, n: int, offset: int) -> list[bool]:
+        ...     return [level <= 5] * n  # a learner that solves every level up to 5
+        >>> r = frontier(accuracy_of)
+        >>> r["frontier"], r["bracket"], r["decided"]
+        (5, [5, 6], True)
     """
     from .metrics.aggregate import wilson
 

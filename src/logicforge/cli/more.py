@@ -182,7 +182,11 @@ def cmd_export(a: argparse.Namespace) -> int:
 
         records = api.checked_rows(_need(a, "records"), Record, "record")
         n = export.export_sft(
-            api.iter_items(_need(a, "items")), records, out, reward_mode=a.reward_mode
+            api.iter_items(_need(a, "items")),
+            records,
+            out,
+            reward_mode=a.reward_mode,
+            models=a.model or None,
         )
         print(f"wrote {n} verified-correct chat examples to {out}")
     elif a.format == "dimacs":
@@ -363,6 +367,11 @@ def add_parsers(sub: Any, root: argparse.ArgumentParser) -> None:
     ex.add_argument("format", choices=["hf", "sft", "dimacs", "zebralogic", "inspect"])
     ex.add_argument("--items", help="items.jsonl (hf, sft, inspect)")
     ex.add_argument("--records", help="records.jsonl (sft)")
+    ex.add_argument(
+        "--model",
+        action="append",
+        help="sft: keep only this model's answers (repeatable; default: every model's)",
+    )
     ex.add_argument("--problems", help="problems.jsonl (dimacs, zebralogic)")
     ex.add_argument("--out", required=True)
     ex.add_argument("--shard-format", choices=["jsonl", "parquet"], default="jsonl")

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ..errors import ConfigError
 from ..kinds import get_kind
 from ..logic.cnf import to_dimacs
 from ..runner.store import atomic_text
@@ -18,6 +19,7 @@ def export_sft(
     records: Iterable[Mapping[str, Any]],
     out: str | Path,
     reward_mode: str = "certified",
+    models: Iterable[str] | None = None,
 ) -> int:
     """Write every response that earns the full reward in ``reward_mode`` as one chat-format
     JSONL line: ``{"messages": [...prompt, {"role": "assistant", ...}], "item_id", "model",
@@ -25,7 +27,10 @@ def export_sft(
     certificate — an assignment for SAT, a refutation or a minimal core for UNSAT — so a model
     tuned on the file never learns to answer without one; items whose prompt asks for no
     certificate are refused before anything is written (``reward_mode="decision"`` keeps every
-    verified-correct response, a SAT one only with a valid witness). Returns the number of lines.
+    verified-correct response, a SAT one only with a valid witness). ``models`` keeps only the
+    records of those models (a teacher's answers, not the oracle's beside them); a name that no
+    record carries is a :class:`~logicforge.errors.ConfigError` naming the models there are.
+    Returns the number of lines.
 
     Example:
         >>> import logicforge as lf, tempfile, pathlib
@@ -40,6 +45,15 @@ def export_sft(
 
     by_id = {it.item_id: it for it in items}
     require_certified(by_id.values(), reward_mode)
+    if models is not None:
+        keep = set(models)
+        records = list(records)
+        present = {str(r.get("model")) for r in records}
+        if missing := sorted(keep - present):
+            raise ConfigError(
+                "model", missing[0], f"no record of it; the records hold {sorted(present)}"
+            )
+        records = [r for r in records if r.get("model") in keep]
     p = Path(out)
     n = 0
     with atomic_text(p) as f:

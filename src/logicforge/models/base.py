@@ -146,6 +146,15 @@ def load_model(spec: str) -> Model:
         'always-unsat'
     """
     backend = re.split(r"[:;]", spec, maxsplit=1)[0]
+    if backend in ("http", "https"):  # a bare URL: say the spec it was meant to be
+        url = re.split(r"[;]", spec, maxsplit=1)[0]
+        raise ConfigError(
+            "model",
+            spec,
+            f"a URL alone names no model: write openai-compatible:{url}:<model name> "
+            f"(`curl {url.rstrip('/')}/models` lists the server's names), or openai:<model> "
+            "for OpenAI's own API",
+        )
     rest = spec[len(backend) :]
     rest = rest[1:] if rest.startswith(":") else rest  # "random;seed=3" keeps its ";"
     if (

@@ -693,5 +693,17 @@ def _factory(head: str, opts: dict[str, str]) -> OpenAICompatModel:
     return OpenAICompatModel(base, model, **kw)
 
 
+OPENAI_URL = "https://api.openai.com/v1"
+
+
+def _openai_factory(head: str, opts: dict[str, str]) -> OpenAICompatModel:
+    """``openai:<model>`` is OpenAI's own API (``$OPENAI_BASE_URL`` when set, as OpenAI's SDK
+    reads it); ``openai:<base URL>:<model>`` is ``openai-compatible:`` by another name."""
+    if head and not re.match(r"[A-Za-z][A-Za-z0-9+.-]*://", head):
+        base = os.environ.get("OPENAI_BASE_URL") or OPENAI_URL
+        head = f"{base.rstrip('/')}:{head}"
+    return _factory(head, opts)
+
+
 MODELS.register("openai-compatible", _factory)
-MODELS.register("openai", _factory)
+MODELS.register("openai", _openai_factory)
