@@ -111,6 +111,8 @@ def test_a_qualitative_judge_whose_every_judgement_failed_exits_non_zero(tmp_pat
     for extra in ([], ["--allow-errors"]):
         out = tmp_path / f"q{len(extra)}.jsonl"
         assert main([*args, "--out", str(out), *extra]) == 3
-        printed = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+        cap = capsys.readouterr()
+        printed = json.loads(cap.out.strip().splitlines()[-1])
         (row,) = printed["qualitative"]
         assert row["coded"] == 0 and row["judge_errors"] == 3 and row["overall"] is None
+        assert "why: " in cap.err and "connection" in cap.err, cap.err  # it says why

@@ -608,6 +608,32 @@ def _schema_error(path: str | Path, what: str, i: int, e: Any, row: Any = None) 
     return DataFileError(f"{path}: {label} {i}: {where}: {err['msg']}")
 
 
+def check_file_kind(path: str | Path, want: str) -> None:
+    """Refuse at once a file whose first row is another of logicforge's files (records given
+    as items …), before any work or output; a row of no known shape is left to the reader.
+
+    Example:
+        >>> import tempfile, pathlib
+        >>> p = pathlib.Path(tempfile.mkdtemp()) / "r.jsonl"
+        >>> _ = p.write_text('{"record_id": "r", "item_id": "i", "model": "m"}\\n')
+        >>> check_file_kind(p, "item")
+        Traceback (most recent call last):
+        ...
+        logicforge.errors.DataFileError: ...: this is a records file (line 1 has a record's fields: record_id, item_id, model), not a file of items — give it as --records, and the items file as --items
+    """
+    with open(path, "rb") as f:
+        for i, line in enumerate(f, start=1):
+            if line.strip():
+                try:
+                    row = json.loads(line)
+                except ValueError:
+                    return
+                got = file_kind(row)
+                if got is not None and got != want:
+                    raise _schema_error(path, want, i, None, row)
+                return
+
+
 def load_problems(path: str | Path) -> list[LabelledProblem]:
     from pydantic import ValidationError
 

@@ -153,6 +153,7 @@ def cmd_run(a: argparse.Namespace) -> int:
     gc.freeze()
     if not Path(a.items).exists():  # before the response cache's folder is made
         raise DataFileError.missing(a.items)
+    api.check_file_kind(a.items, "item")  # records given as items: said before any output
     shown = not (a.quiet or a.json)  # the item count is for the progress line only
     total = api.count_lines(a.items) if shown else 0
     if a.limit is not None:
@@ -546,7 +547,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     u.add_argument("--records", required=True)
     u.add_argument("--samples", type=natural, default=1)
-    u.add_argument("--concurrency", type=natural, default=8)
+    u.add_argument(
+        "--concurrency",
+        type=natural,
+        default=8,
+        help="requests in flight at a time, per model (default 8; a model spec's own concurrency= wins)",
+    )
     u.add_argument("--cache", default=".logicforge-cache/responses.sqlite")
     u.add_argument("--no-cache", action="store_true")
     u.add_argument(
@@ -638,7 +644,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     su.add_argument("--count", type=positive, help="replace every block's formulas per point")
     su.add_argument("--writer", help="replace the story writer model (story renderers)")
-    su.add_argument("--concurrency", type=natural, default=8)
+    su.add_argument(
+        "--concurrency",
+        type=natural,
+        default=8,
+        help="requests in flight at a time, per model (default 8; a model spec's own concurrency= wins)",
+    )
     su.add_argument(
         "--workers", type=natural, default=1,
         help="processes generating the problems (the same problems as one, faster)",

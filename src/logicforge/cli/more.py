@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 import inspect
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -57,12 +58,60 @@ METRIC_HELP = {
 }
 
 
-def _first_line(text: str | None) -> str:
-    """The first sentence of the first paragraph (at most 150 characters)."""
+def _first_line(text: str | None, limit: int | None = 150) -> str:
+    """The first sentence of the first paragraph (at most ``limit`` characters; None: whole),
+    with reStructuredText's double backticks read as plain text.
+
+    Example:
+        >>> _first_line("``2sat/backbone``: SAT 2-CNFs. More.")
+        '2sat/backbone: SAT 2-CNFs.'
+    """
     para = " ".join((text or "").strip().split("\n\n")[0].split())
+    para = re.sub(r"``([^`]*)``", r"\1", para)
     end = para.find(". ")
     s = para if end == -1 else para[: end + 1]
-    return s if len(s) <= 150 else s[:149] + "…"
+    return s if limit is None or len(s) <= limit else s[: limit - 1] + "…"
+
+
+# what a renderer's name suffix changes, for renderers that share their base's docstring
+VARIANTS = {
+    "formal": "formal notation: the cells as variables, the rules as constraints (no story)",
+    "proof": "UNSAT answered with a numbered refutation, checked step by step (trains on the "
+    "certified reward)",
+    "ascii": "ASCII connectives (OR, NOT)",
+    "aware": "with SATBench's error reminder",
+    "mus": "asks a minimal unsatisfiable subset",
+    "mcs": "asks a minimal correction set",
+    "maxsat": "asks a maximum satisfiable subset",
+    "search": "asks the search's steps",
+    "trace": "asks SATBench's reasoning trace (the conditions an UNSAT answer rests on)",
+}
+
+
+def _distinct(rows: list[dict[str, str]]) -> None:
+    """Give renderers that share one description a note of what their own name changes."""
+    by_desc: dict[str, list[dict[str, str]]] = {}
+    for r in rows:
+        by_desc.setdefault(r["description"], []).append(r)
+    for group in by_desc.values():
+        if len(group) < 2:
+            continue
+        for r in group:
+            suffix = r["name"].rsplit("-", 1)[-1] if "-" in r["name"] else ""
+            note = VARIANTS.get(suffix)
+            if note is None:
+                note = "the base prompt" if suffix == "" or suffix == r["name"] else None
+            if note is None:
+                note = f"the '{suffix}' variant"
+            tag, _, head = (
+                r["description"].rpartition("] ")
+                if r["description"].startswith("[")
+                else ("", "", r["description"])
+            )
+            tag = f"{tag}] " if tag else ""
+            stem = r["name"].split("-")[0]  # the scheme or puzzle the variants share
+            shared = sum(x["name"].split("-")[0] != stem for x in group)
+            r["description"] = f"{tag}{f'{stem}: ' if shared else ''}{note} — {head.rstrip('.…')}"
 
 
 def describe(obj: Any) -> str:
@@ -87,13 +136,18 @@ def _params(params_cls: type | None) -> str:
     return ", ".join(out)
 
 
-def list_rows(what: str) -> list[dict[str, str]]:
-    """Rows ``{name, description, parameters}`` for one registry (or the shipped suites)."""
+def list_rows(what: str, full: bool = False) -> list[dict[str, str]]:
+    """Rows ``{name, description, parameters}`` for one registry (or the shipped suites);
+    ``full``: suites' descriptions whole (for ``--json``), not cut to a line."""
     if what == "suites":
         from ..suites.suite import list_suites, load_suite
 
         return [
-            {"name": n, "description": _first_line(load_suite(n).description), "parameters": ""}
+            {
+                "name": n,
+                "description": _first_line(load_suite(n).description, None if full else 150),
+                "parameters": "",
+            }
             for n in list_suites()
         ]
     if what == "datasets":
@@ -122,7 +176,11 @@ def list_rows(what: str) -> list[dict[str, str]]:
             desc, params = describe(obj), _params(obj if isinstance(obj, type) else type(obj))
         else:
             desc, params = f"[{obj.kind}] {describe(obj)}", ""  # type: ignore[attr-defined]
+        if what == "families":
+            desc = desc.removeprefix(f"{name}: ")  # the name is the row's first column
         rows.append({"name": name, "description": desc, "parameters": params})
+    if what == "renderers":
+        _distinct(rows)
     return rows
 
 
@@ -135,7 +193,7 @@ def cmd_list(a: argparse.Namespace) -> int:
     if hasattr(signal, "SIGPIPE"):  # `logicforge list | head` ends quietly
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     for what in [a.what] if a.what else WHAT:
-        rows = list_rows(what)
+        rows = list_rows(what, full=a.json)
         if a.json:
             print(json.dumps({what: rows}, ensure_ascii=False))
             continue
@@ -148,6 +206,20 @@ def cmd_list(a: argparse.Namespace) -> int:
     return 0
 
 
+def _gold_line(it: Any) -> str:
+    """The gold answer as ``show`` prints it: the label where the answer is a decision; for a
+    puzzle whose answer is its solution (a grid, an arrangement), the solution — its label
+    ``SAT`` says nothing there."""
+    from ..kinds import answer_format
+
+    if answer_format(it).metric_set in ("grid", "certificate"):
+        rest = {k: v for k, v in it.gold.items() if k != "label"}
+        if rest:
+            return f"gold solution: {json.dumps(rest, ensure_ascii=False)}"
+        return "gold: the puzzle's certified solution (the oracle's answer, below)"
+    return f"gold: {json.dumps(it.gold, ensure_ascii=False)}"
+
+
 def cmd_show(a: argparse.Namespace) -> int:
     for it in api.iter_items(a.items):
         if it.item_id == a.item_id or it.problem_id == a.item_id:
@@ -156,7 +228,7 @@ def cmd_show(a: argparse.Namespace) -> int:
                 return 0
             print(f"item {it.item_id} · problem {it.problem_id} · {it.family} ({it.kind})")
             print(f"renderer {it.rendering} · params {json.dumps(it.params, sort_keys=True)}")
-            print(f"gold: {json.dumps(it.gold, ensure_ascii=False)}")
+            print(_gold_line(it))
             for m in it.messages:
                 print(f"\n--- {m.role} ---\n{m.content}")
             from ..models.baselines import OracleBaseline

@@ -52,15 +52,42 @@ def _manifest_of(a: argparse.Namespace, specs: list[str | None], counts: Any) ->
     return out.parent, f"{out.stem}.manifest.json", {"models": models, "counts": counts}
 
 
-def _judge_errors(a: argparse.Namespace, n: int, total: int, judged: int | None = None) -> int:
-    """Say how many judgements failed (stderr) and give the exit code: 3 when any failed, or
-    when records were given and not one was judged (``judged``), whatever ``--allow-errors``."""
+def _why(reasons: list[str]) -> str:
+    """The commonest judge errors, counted: what to fix (a dead URL, a wrong key, replies
+    that fit no schema), not only how many failed.
+
+    Example:
+        >>> _why(["HTTP 401: bad key", "HTTP 401: bad key", "timed out after 5 s"])
+        '; why: HTTP 401: bad key (2×); timed out after 5 s (1×)'
+    """
+    import re
+    from collections import Counter
+
+    lines = [r.splitlines()[0][:300] for r in reasons if r]
+    first: dict[str, str] = {}
+    for x in lines:  # errors that differ only in their numbers are one reason
+        first.setdefault(re.sub(r"\d+", "#", x), x)
+    common = Counter(re.sub(r"\d+", "#", x) for x in lines).most_common(3)
+    return ("; why: " + "; ".join(f"{first[k]} ({n}×)" for k, n in common)) if common else ""
+
+
+def _judge_errors(
+    a: argparse.Namespace,
+    n: int,
+    total: int,
+    judged: int | None = None,
+    reasons: list[str] | None = None,
+) -> int:
+    """Say how many judgements failed and why (stderr) and give the exit code: 3 when any
+    failed, or when records were given and not one was judged (``judged``), whatever
+    ``--allow-errors``."""
     import sys
 
+    why = _why(reasons or [])
     if judged == 0 and total:
         print(
             f"logicforge judge: none of the {total} records was judged"
-            + (f" ({n} judge errors)" if n else " (no record had a reply to judge)"),
+            + (f" ({n} judge errors{why})" if n else " (no record had a reply to judge)"),
             file=sys.stderr,
         )
         return 3
@@ -68,7 +95,7 @@ def _judge_errors(a: argparse.Namespace, n: int, total: int, judged: int | None 
         return 0
     print(
         f"logicforge judge: {n} of {total} judgements ended in a judge error (recorded, not "
-        "counted as opinions; rerun the same command to retry them)",
+        f"counted as opinions; rerun the same command to retry them){why}",
         file=sys.stderr,
     )
     return 0 if a.allow_errors else 3
@@ -104,7 +131,9 @@ def cmd_judge(a: argparse.Namespace) -> int:
         print(json.dumps({"records": len(out), "out": a.out, "qualitative": table}))
         a.manifest = _manifest_of(a, [a.judge], {"qualitative": table})
         errors = sum(int(t.get("judge_errors") or 0) for t in table)
-        return _judge_errors(a, errors, len(out), sum(int(t["coded"]) for t in table))
+        reasons = [str((r.extra.get("qualitative") or {}).get("error") or "") for r in out]
+        coded = sum(int(t["coded"]) for t in table)
+        return _judge_errors(a, errors, len(out), coded, reasons)
     summary = judged_summary([r.model_dump() for r in out])
     a.manifest = _manifest_of(a, [a.judge], {"trace_judge": summary})
     if a.json:
@@ -124,7 +153,9 @@ def cmd_judge(a: argparse.Namespace) -> int:
             )
         print(f"records: {a.out}")
     # records that need no judge pass through, so "none judged" alone is no failure here
-    return _judge_errors(a, sum(int(s.get("judge_errors") or 0) for s in summary), len(out))
+    reasons = [str((r.extra.get("trace_judge") or {}).get("error") or "") for r in out]
+    errors = sum(int(s.get("judge_errors") or 0) for s in summary)
+    return _judge_errors(a, errors, len(out), reasons=reasons)
 
 
 def cmd_backtranslate(a: argparse.Namespace) -> int:
@@ -176,7 +207,12 @@ def add_parsers(sub: Any) -> None:
         help="also ask the checker SATBench's whole-puzzle consistency question (recorded only)",
     )
     na.add_argument("--out", required=True, help="items.jsonl (appended; a rerun resumes)")
-    na.add_argument("--concurrency", type=natural, default=4)
+    na.add_argument(
+        "--concurrency",
+        type=natural,
+        default=4,
+        help="model calls at a time (default 4)",
+    )
     na.add_argument("--json", action="store_true")
     na.add_argument("--quiet", action="store_true")
     na.set_defaults(fn=cmd_narrate)
@@ -191,7 +227,12 @@ def add_parsers(sub: Any) -> None:
     bt.add_argument("--attempts", type=natural, default=3)
     bt.add_argument("--max-tokens", type=natural, default=160)
     bt.add_argument("--temperature", type=float, default=0.7)
-    bt.add_argument("--concurrency", type=natural, default=4)
+    bt.add_argument(
+        "--concurrency",
+        type=natural,
+        default=4,
+        help="model calls at a time (default 4)",
+    )
     bt.add_argument("--out", required=True, help="problems.jsonl of the kept problems")
     bt.set_defaults(fn=cmd_backtranslate)
 
@@ -217,7 +258,12 @@ def add_parsers(sub: Any) -> None:
         help="qualitative: code level 0 and each dataset's maximum edit level, as the paper "
         "(default), or every record",
     )
-    ju.add_argument("--concurrency", type=natural, default=4)
+    ju.add_argument(
+        "--concurrency",
+        type=natural,
+        default=4,
+        help="model calls at a time (default 4)",
+    )
     ju.add_argument(
         "--allow-errors", action="store_true", help="exit 0 even with judge errors (default: 3)"
     )

@@ -87,7 +87,11 @@ def load_folio(
         except (FOLParseError, KeyError, ValueError) as e:
             skipped += 1
             if notes is not None:
-                why = f"no {e} field" if isinstance(e, KeyError) else str(e).splitlines()[0]
+                why = (
+                    f"no {e} field"
+                    if isinstance(e, KeyError)
+                    else str(e).splitlines()[0].rstrip(":")
+                )
                 notes.append((i + 1, f"its FOL annotation does not parse ({why[:160]})"))
             continue
         label = entails(prem, conc, timeout_s)

@@ -37,7 +37,9 @@ class FOLParseError(LogicforgeError):
     """A formula that does not parse; the message shows the position."""
 
     def __init__(self, text: str, pos: int, why: str) -> None:
-        super().__init__(f"{why} at position {pos}:\n  {text}\n  {' ' * pos}^")
+        at = repr(text[pos]) if pos < len(text) else "the end"
+        near = text[max(0, pos - 20) : pos + 20]
+        super().__init__(f"{why} at position {pos} ({at} in {near!r}):\n  {text}\n  {' ' * pos}^")
         self.pos = pos
 
 

@@ -166,7 +166,8 @@ def reward_components(
     """The reward's parts, for logging and multi-objective training:
 
     * ``format`` — 1 when an answer could be read in the asked format, else 0;
-    * ``decision`` — 1 when the label (or option) is right;
+    * ``decision`` — 1 when the label (or option) is right; for a grid or another object
+      checked whole (a zebra grid, a puzzle's solution, a core), 1 when it is right;
     * ``witness`` — 1 / 0 for the witness (assignment, colouring, grid, proof, certificate) when
       the answer has one to check, None when it has none;
     * ``length`` — 1 within ``max_chars`` characters, else ``max_chars / len`` (None without a
@@ -207,8 +208,13 @@ def components_of(
     mode: str = "certified",
 ) -> dict[str, float | None]:
     """:func:`reward_components` of an answer already parsed and verified."""
+    from ..kinds import answer_format
+
     combined = reward_of(item, answer, v, partial, mode)
-    right = answer.label is not None and answer.label == item.gold.get("label")
+    if answer_format(item).metric_set in ("grid", "certificate"):
+        right = bool(v.correct)  # the answer is the object checked: no label to decide
+    else:
+        right = answer.label is not None and answer.label == item.gold.get("label")
     return {
         "format": 0.0 if v.parse_failure else 1.0,
         "decision": 1.0 if right else 0.0,

@@ -30,6 +30,7 @@ class Progress:
         self.skipped = 0  # already finished before this run: counted as done, not in the rate
         self.t0 = time.monotonic()
         self._last = 0.0
+        self._shown = -1  # the count on the last line written (a log file: no repeat at close)
         self._tty = hasattr(self.stream, "isatty") and self.stream.isatty()
 
     def line(self) -> str:
@@ -61,12 +62,16 @@ class Progress:
         now = time.monotonic()
         if force or now - self._last >= (0.2 if self._tty else 5.0):
             self._last = now
+            self._shown = self.done
             self.stream.write(
                 ("\r" if self._tty else "") + self.line() + ("" if self._tty else "\n")
             )
             self.stream.flush()
 
     def close(self) -> None:
-        if self.enabled:
+        """The final line: on a terminal the line is finished; in a log it is written unless
+        the last line written already showed the final count."""
+        if self.enabled and (self._tty or self._shown != self.done):
             self.stream.write(("\r" if self._tty else "") + self.line() + "\n")
             self.stream.flush()
+        self._shown = self.done
