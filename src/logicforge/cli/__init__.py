@@ -29,7 +29,7 @@ from ..registry import FAMILIES, RENDERERS
 from ..renderers.base import render_problem
 from ..runner import manifest
 from ..runner.store import read_jsonl, write_jsonl
-from .args import allow_errors, natural, positive
+from .args import allow_errors, natural, positive, strict_json_arg
 
 
 def _value(field: str, raw: str) -> Any:
@@ -601,6 +601,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="counts reasoning tokens when the backend's usage has none (default auto)",
     )
     _sampling_args(u)
+    strict_json_arg(u)
     u.set_defaults(fn=cmd_run)
 
     s = sub.add_parser("score", help="re-parse and re-verify records (e.g. after a parser update)")
@@ -609,6 +610,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", required=True)
     s.add_argument("--truncation", choices=["incorrect", "as-parsed"], default="incorrect")
     s.add_argument("--quiet", action="store_true", help="no progress line")
+    strict_json_arg(s)
     s.set_defaults(fn=cmd_score)
 
     p = sub.add_parser("report", help="tables, figures and an HTML report from records")
@@ -627,6 +629,7 @@ def build_parser() -> argparse.ArgumentParser:
     su = sub.add_parser(
         "suite", help="run a shipped or YAML suite end to end (generate, run, report); resumable"
     )
+    strict_json_arg(su)
     su.add_argument(
         "name", nargs="?", help="shipped suite name or path to a YAML file (omit to list)"
     )
@@ -716,6 +719,9 @@ def main(argv: list[str] | None = None) -> int:
     if extra:  # said by the verb's own parser: its usage, and the option it could be
         _unknown_options(parser, args.cmd, extra)
     args.argv, args.manifest = argv, None
+    strict_before = os.environ.get("LOGICFORGE_STRICT_JSON")
+    if getattr(args, "strict_json", False):  # worker processes read it too
+        os.environ["LOGICFORGE_STRICT_JSON"] = "1"
     started = manifest.now()
     rc = 2
     try:
@@ -756,6 +762,10 @@ def main(argv: list[str] | None = None) -> int:
                 )
             except OSError as e:  # never hide the command's own outcome behind this one
                 print(f"logicforge {args.cmd}: manifest not written: {e}", file=sys.stderr)
+        if strict_before is None:  # a caller's own process keeps its environment
+            os.environ.pop("LOGICFORGE_STRICT_JSON", None)
+        else:
+            os.environ["LOGICFORGE_STRICT_JSON"] = strict_before
 
 
 def command_line(argv: list[str]) -> str:

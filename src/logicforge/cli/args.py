@@ -73,6 +73,16 @@ def server_limits(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def strict_json_arg(parser: argparse.ArgumentParser) -> None:
+    """``--strict-json``: read replies as strict JSON only (no Python dicts, no ``"Solution"``
+    for ``"solution"``, no grid without its key)."""
+    parser.add_argument(
+        "--strict-json",
+        action="store_true",
+        help="read answers as strict JSON only (default: near-JSON read where unambiguous)",
+    )
+
+
 def allow_errors(parser: argparse.ArgumentParser) -> None:
     """``--allow-errors``: exit 0 although records ended in an error (otherwise exit code 3)."""
     parser.add_argument(

@@ -7,14 +7,18 @@ verifier error on the record, never an aborted run.
 from __future__ import annotations
 
 from ..parse.answer import MAX_CHARS, prepare
+from ..parse.jsonish import strict_json
 from ..schema import Answer, Item, Verdict
 from .base import answer_format
 
 VERIFIER_ERROR = "verifier error"
 
 
-def parse_answer(text: str | None, item: Item) -> Answer:
+def parse_answer(text: str | None, item: Item, strict: bool | None = None) -> Answer:
     """Read the answer in ``text`` for ``item`` (its label and, where the format asks, a witness).
+    Near-JSON (a Python dict, ``"Solution"``, a grid without its key) is read where it is
+    unambiguous; ``strict=True`` reads strict JSON only (None: as
+    :func:`~logicforge.parse.jsonish.strict_json` or ``LOGICFORGE_STRICT_JSON`` say).
 
     Example:
         >>> from logicforge.schema import Item, Message
@@ -24,6 +28,9 @@ def parse_answer(text: str | None, item: Item) -> Answer:
         >>> parse_answer('{"answer": "SAT", "assignment": {"x1": true}}', it).assignment
         {1: True}
     """
+    if strict is not None:
+        with strict_json(strict):
+            return parse_answer(text, item)
     try:
         if text is None:
             return Answer(parse_error="no response text")

@@ -34,6 +34,7 @@ import numpy as np
 
 from ..errors import certify
 from ..logic.cnf import CNF
+from ..parse.jsonish import is_strict
 from ..rng import shuffled
 from ..schema import Answer, Item, Verdict
 from .base import FINAL, AnswerFormat, Kind, register_kind
@@ -240,7 +241,38 @@ def parse_solution(
             got = _from_obj(obj.get(key), d) if key in obj else None
             if got:
                 return got
+    if not is_strict():  # the answer itself, without its key: a cell map or a list of rows
+        for obj in reversed(list(objs)):
+            if set(obj) >= set(d["cells"]):
+                got = _from_obj(obj, d)
+                if got:
+                    return got
+        got = _rows_array(body, d)
+        if got:
+            return got
     return _grid_from_text(body, d) or _named_from_text(body, d)
+
+
+_ARRAY = re.compile(r"\[\s*\[")
+
+
+def _rows_array(body: str, d: dict[str, Any]) -> dict[str, str] | None:
+    """The last JSON array of the grid's rows in the text (``[[1, 2], [2, 1]]``), if any (at
+    most the last 20 candidates are tried)."""
+    r = d.get("rows")
+    if not isinstance(r, int):
+        return None
+    decoder = json.JSONDecoder()
+    for m in list(_ARRAY.finditer(body))[-20:][::-1]:
+        try:
+            rows, _ = decoder.raw_decode(body, m.start())
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(rows, list) and len(rows) == r and all(isinstance(x, list) for x in rows):
+            got = _from_rows(rows, d)
+            if got:
+                return got
+    return None
 
 
 def score_cells(d: dict[str, Any], sol: dict[str, str]) -> int:
