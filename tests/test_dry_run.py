@@ -127,7 +127,13 @@ def test_the_speed_probe_reaches_wrapped_models_once() -> None:
     inner = _Local()
     wrapped = BestOfNModel(inner, 3, make_scorer("majority"), 0.7)  # type: ignore[arg-type]
     items = lf.render(lf.generate("ksat/random", {"n_vars": 5}, count=2, seed=0))
-    rows = estimate(items, [inner, wrapped], samples=1, sampling=Sampling(max_tokens=100_000))
+    plain = estimate(items, [inner, wrapped], samples=1, sampling=Sampling(max_tokens=100_000))
+    assert _Local.probes == 0  # a dry run loads nothing unless asked to probe
+    assert [r["hours_max"] for r in plain] == [None, None]
+    assert all("--probe-speed" in r["speed_measured"] for r in plain)
+    rows = estimate(
+        items, [inner, wrapped], samples=1, sampling=Sampling(max_tokens=100_000), probe=True
+    )
     assert [r["tokens_per_s"] for r in rows] == [50.0, 50.0] and _Local.probes == 1
     assert rows[1]["hours_max"] > rows[0]["hours_max"]  # three candidates per sample
     assert all(r["speed_measured"].startswith(("idle", "BUSY", "load unknown")) for r in rows)
@@ -137,3 +143,27 @@ def test_the_load_note_says_when_the_probe_ran_beside_other_work() -> None:
     assert _load_note((0.0, 0.0, 0.0), (1.0, 1.9, 1.0)).startswith("BUSY: other processes used 0.9")
     assert _load_note((0.0, 0.0, 0.0), (1.0, 1.0, 1.0)).startswith("idle")
     assert _load_note(None, None).startswith("load unknown")
+
+
+def test_a_dry_run_with_the_embedded_model_loads_nothing(tmp_path, monkeypatch, capsys) -> None:
+    """`suite … --model embedded --dry-run` ("nothing sent") loaded SmolLM2 for a speed probe;
+    with GGUF loads refused, it now runs, and `--probe-speed` is what asks for the load."""
+    from logicforge.cli import main
+
+    monkeypatch.setenv("LOGICFORGE_LOCAL_MODELS", "off")  # any load would raise
+    argv = ["suite", "adr-pairs-3sat", "--model", "embedded", "--dry-run", "--count", "1",
+            "--out", str(tmp_path / "s")]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "no model loaded" in out and "--probe-speed" in out
+    assert main([*argv, "--probe-speed"]) == 2  # the probe needs the load, refused here
+    assert "LOGICFORGE_LOCAL_MODELS" in capsys.readouterr().err
+
+
+def test_a_suite_whose_own_models_run_locally_says_so(tmp_path, capsys) -> None:
+    from logicforge.cli import _local_models
+
+    assert _local_models(["oracle", "embedded", "bestofn:5:majority:embedded;temperature=0.7",
+                          "symbcot:embedded", "openai-compatible:http://x/v1:m"]) == [
+        "embedded", "bestofn:5:majority:embedded;temperature=0.7", "symbcot:embedded"
+    ]  # fmt: skip

@@ -85,8 +85,29 @@ def _subs(url: str) -> dict[str, str]:
 
 
 def _loads_a_model(cmd: str) -> bool:
-    """A command that, rewritten, still runs the embedded model (the dry run's speed probe)."""
+    """A command that, rewritten, still runs the embedded model (the dry run's speed probe; a
+    dry run without it loads nothing — the first phase, where a load is refused, proves it)."""
+    if "--dry-run" in cmd and "--probe-speed" not in cmd:
+        return False
     return bool(re.search(r"--(model|writer|judge) embedded\b", cmd))
+
+
+def test_suite_lines_say_when_their_own_models_run_a_local_model() -> None:
+    """`suite logicedit-strategies --out …` ran SmolLM2 seven times per item, unsaid."""
+    from logicforge.suites.suite import load_suite
+
+    checked = 0
+    for cmd in _commands():
+        words = shlex.split(cmd, comments=True)
+        if words[1:2] != ["suite"] or len(words) < 3 or words[2].startswith("-"):
+            continue
+        if "--model" in words:
+            continue  # the line names its models
+        models = load_suite(words[2]).models
+        if any("embedded" in m for m in models):
+            checked += 1
+            assert "embedded" in cmd.split("#", 1)[-1], f"say it runs the embedded model: {cmd}"
+    assert checked >= 1
 
 
 def _run_command(raw: str, tmp_path: Path, env: dict[str, str], subs: dict[str, str]) -> None:

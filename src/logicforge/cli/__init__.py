@@ -15,6 +15,7 @@ import gc
 import itertools
 import json
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -301,15 +302,31 @@ def _suite_dry_run(suite: Any, out: Path, a: argparse.Namespace) -> int:
         records_path=out / "records.jsonl",
         prices=prices,
         weights=item_weights,
+        probe=a.probe_speed,
     )
     planned = round(sum(weights))
     print(
         f"dry run of suite {suite.name}: {planned:,} problems, {round(sum(item_weights)):,} items "
         f"(estimated from the first {len(problems):,}: {DRY_SAMPLE} per parameter point or data "
-        "file); nothing sent"
+        "file); nothing sent" + ("" if a.probe_speed else ", no model loaded")
     )
     print(to_markdown(rows, list(dict.fromkeys(k for r in rows for k in r))), end="")
     return 0
+
+
+def _probe_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--probe-speed",
+        action="store_true",
+        help="with --dry-run: load each local model (embedded, GGUF) once and time it, for "
+        "the hours column",
+    )
+
+
+def _local_models(specs: list[str]) -> list[str]:
+    """The specs that run a model on this machine (the embedded one, a GGUF, a Hugging Face
+    model — also inside a wrapper such as best-of-n), by what loading them would need."""
+    return [s for s in specs if re.search(r"(^|[:;])(embedded|local|hf|vllm)\b", s)]
 
 
 def _dry_run(a: argparse.Namespace, models: list[Any], sampling: Sampling, prices: Any) -> int:
@@ -326,11 +343,13 @@ def _dry_run(a: argparse.Namespace, models: list[Any], sampling: Sampling, price
         records_path=a.records,
         prices=prices,
         tokenizer=tok,
+        probe=a.probe_speed,
     )
     if a.json:
         print(json.dumps(rows))
     else:
-        print("dry run: nothing was sent; estimates per model")
+        loaded = "" if a.probe_speed else ", no model loaded"
+        print(f"dry run: nothing was sent{loaded}; estimates per model")
         print(to_markdown(rows, list(rows[0]) if rows else []), end="")
     return 0
 
@@ -394,6 +413,12 @@ def cmd_suite(a: argparse.Namespace) -> int:
     out = Path(a.out or f"runs/{suite.name}")
     if a.dry_run:
         return _suite_dry_run(suite, out, a)
+    if not a.model and (local := _local_models(list(suite.models))) and not a.quiet:
+        print(
+            f"suite {suite.name}: its own models run on this machine ({', '.join(local)}) — "
+            "`--dry-run --probe-speed` says how long; --model chooses others",
+            file=sys.stderr,
+        )
     summary: dict[str, Any] = {}
     models = [manifest.model_entry(s, load_model(s)) for s in suite.models]
     a.manifest = (out, "manifest.json", {  # named first: an interrupted suite leaves it too
@@ -569,8 +594,9 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument(
         "--dry-run",
         action="store_true",
-        help="print requests, token and cost estimates per model; send nothing",
+        help="print requests, token and cost estimates per model; send nothing, load nothing",
     )
+    _probe_arg(u)
     u.add_argument("--prices", help="price table (YAML: model pattern → {prompt, completion} $/1M)")
     u.add_argument(
         "--max-cost",
@@ -637,8 +663,10 @@ def build_parser() -> argparse.ArgumentParser:
     su.add_argument(
         "--dry-run",
         action="store_true",
-        help="print items, requests, token ceilings, time (local models) and cost (--prices)",
+        help="print items, requests, token ceilings and cost (--prices); send nothing, load "
+        "nothing",
     )
+    _probe_arg(su)
     su.add_argument("--prices", help="price table (YAML) for the dry run's cost ceiling")
     allow_errors(su)
     su.add_argument("--model", action="append", help="replace the suite's models (repeatable)")

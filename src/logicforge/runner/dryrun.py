@@ -5,11 +5,13 @@ a real run too), requests (a best-of-n wrapper makes n calls per sample, plus n 
 self-verification wrapper 1 + rounds), prompt tokens (counted with the reasoning-token tokenizer
 over the prompt messages; multi-turn wrappers resend a longer conversation, so this is a lower
 bound for them), the completion-token ceiling (``max_tokens`` per request), and — with a price
-table — the cost ceiling. No request is made; a local model (one with a ``speed()`` probe, such
-as the embedded one, also inside a best-of-n or SymbCoT wrapper) is loaded and probed once to
-measure its prompt and completion tokens/s here, which gives ``hours_max``: the time at the
-completion ceiling, one request at a time. ``speed_measured`` says how much CPU other processes
-used during the probe: on a busy machine the figure is load-dependent and the hours too high.
+table — the cost ceiling. No request is made and no model is loaded. With ``probe=True``
+(``--probe-speed``) a local model (one with a ``speed()`` probe, such as the embedded one, also
+inside a best-of-n or SymbCoT wrapper) is loaded and probed once to measure its prompt and
+completion tokens/s here, which gives ``hours_max``: the time at the completion ceiling, one
+request at a time. ``speed_measured`` says how much CPU other processes used during the probe:
+on a busy machine the figure is load-dependent and the hours too high. Without the probe a
+local model's time is not guessed: ``speed_measured`` says how to measure it.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ def estimate(
     prices: PriceTable | None = None,
     tokenizer: str = "auto",
     weights: Sequence[float] | None = None,
+    probe: bool = False,
 ) -> list[dict[str, Any]]:
     """One row per model (see the module docstring). With ``weights`` (a suite's dry run over a
     sample of its problems) each item stands for that many items of the full run: counts and
@@ -86,11 +89,14 @@ def estimate(
             c = prices.cost(m.name, prompt, completion)
             row["cost_usd_max"] = None if c is None else round(c, 4)
         probed = _speed_probe(m)
-        if probed is not None and n_todo:
-            key, probe = probed
+        if probed is not None and n_todo and not probe:
+            row["hours_max"] = None
+            row["speed_measured"] = "not probed: --probe-speed loads the model once to time it"
+        elif probed is not None and n_todo:
+            key, timer = probed
             if key not in speeds:  # one probe per local model, however many wrappers use it
                 before = _cpu_times()
-                speeds[key] = (*probe(), _load_note(before, _cpu_times()))
+                speeds[key] = (*timer(), _load_note(before, _cpu_times()))
             prefill, decode, note = speeds[key]
             row["tokens_per_s"] = round(decode, 1)
             row["hours_max"] = round((prompt / prefill + completion / decode) / 3600, 2)
