@@ -9,7 +9,7 @@ from typing import Any
 from ..metrics.aggregate import row_of
 from . import plots
 from .analyses import Context, select
-from .headline import choose
+from .headline import choose, lead_order
 from .html import render_html
 
 
@@ -39,7 +39,8 @@ def build_report(
     for a in select(analyses):
         if a.applies(ctx):
             a.run(ctx)
-    tables, figures = ctx.ordered_tables(), ctx.figures
+    tables = ctx.ordered_tables()
+    figures = lead_order(ctx.figures)  # accuracy first, token counts last
     path = out / "report.html"
     prompts = {it["item_id"]: _prompt_of(it) for it in items}
     head = choose(tables, figures, headline)

@@ -66,6 +66,28 @@ def reading(rows: Sequence[Mapping[str, Any]], metric: str) -> str:
     return f"Highest {name}: {say(best)}; lowest: {say(worst)}."
 
 
+def lead_order(figures: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The figures in the order a reader wants them when the suite names none: accuracy first
+    (by size, by the swept knob), then the rest, and token counts, usage and cost last — a
+    report does not lead with a reasoning-token histogram. Stable within each group.
+
+    Example:
+        >>> [f for f, _ in lead_order([("token_distributions.png", ""), ("complexity_heatmaps.png", ""),
+        ...                            ("accuracy_vs_search_space.png", "")])]
+        ['accuracy_vs_search_space.png', 'complexity_heatmaps.png', 'token_distributions.png']
+    """
+
+    def rank(fig: tuple[str, str]) -> int:
+        name = fig[0].lower()
+        if "accuracy" in name or name.startswith(("adr", "pass_at")):
+            return 0
+        if any(w in name for w in ("token", "usage", "latency", "cost")):
+            return 2
+        return 1
+
+    return sorted(figures, key=rank)
+
+
 def choose(
     tables: Sequence[tuple[str, list[dict[str, Any]]]],
     figures: Sequence[tuple[str, str]],

@@ -42,6 +42,8 @@ SERIES_STYLES = (("-", "o"), ("--", "s"), (":", "^"), ("-.", "D"), ((0, (5, 1, 1
 
 
 MIN_BAND_N = 10  # below this many items at a point, a 95 % band is wider than it is useful
+MIN_LINE_N = 3  # a series whose every point rests on fewer items is drawn as points, no line
+MAX_SERIES = 6  # more series than this in one panel hide each other: one panel per model
 
 
 def model_lines(
@@ -58,13 +60,16 @@ def model_lines(
     ``<y>_lo`` / ``<y>_hi`` (up to four series; more would hide each other): a shaded band when
     every point has at least ``MIN_BAND_N`` items (``n``), else thin error bars, each series
     nudged sideways, so wide small-n intervals never merge into slabs. Returns how the
-    intervals were drawn: ``"bands"``, ``"bars"`` or None."""
+    intervals were drawn: ``"bands"``, ``"bars"`` or None, with ``"+points"`` when a series
+    whose every point rests on fewer than ``MIN_LINE_N`` items was drawn as points (a line
+    through single items draws a trend that is not there)."""
     renderings = {r.get("rendering") for r in rows}
     split = len(renderings) > 1
     keys = sorted({(str(r["model"]), str(r.get("rendering")) if split else "") for r in rows})
     xs_all = sorted({float(r[x]) for r in rows if isinstance(r.get(x), int | float)})
     span = (xs_all[-1] - xs_all[0]) if len(xs_all) > 1 else 1.0
     drawn: str | None = None
+    points = False
     for i, (m, rend) in enumerate(keys):
         mine = [
             r
@@ -79,9 +84,11 @@ def model_lines(
             continue
         marker = MARKERS[i % len(MARKERS)]
         line = "--" if split and i % 2 else style.replace("o", "")
+        if all(isinstance(r.get("n"), int) and r["n"] < MIN_LINE_N for r in pts):
+            line, points = "none", True
         colour = colours.get(m, "grey")
         xs = [r[x] for r in pts]
-        ax.plot(xs, [r[y] for r in pts], line, marker=marker, markersize=5,
+        ax.plot(xs, [r[y] for r in pts], linestyle=line, marker=marker, markersize=5,
                 markerfacecolor="none" if i % 2 else colour, color=colour,
                 label=f"{m} · {rend}" if split else m)  # fmt: skip
         lo = [r.get(f"{y}_lo") for r in pts]
@@ -100,6 +107,8 @@ def model_lines(
                               [b - a for a, b in zip(ys, his, strict=True)]],
                         fmt="none", ecolor=colour, elinewidth=0.8, capsize=2, alpha=0.7)  # fmt: skip
             drawn = "bars"
+    if points:
+        return f"{drawn or ''}+points"
     return drawn
 
 
@@ -191,48 +200,80 @@ def metric_vs(
     title: str,
 ) -> str | None:
     """``metric`` against ``x``, one line per model (and rendering), with 95 % bands; one panel
-    per family when the rows hold several, so different generators are never pooled."""
+    per family when the rows hold several, so different generators are never pooled, and one
+    panel per model as well when a panel would hold more than ``MAX_SERIES`` series (small
+    multiples: a model's renderings together)."""
     xs_all = {r[x] for r in agg_rows if r.get(x) is not None}
     if len(xs_all) < 2:
         return None
     fams = sorted({str(r.get("family")) for r in agg_rows if r.get("family") is not None})
-    panels = fams if len(fams) > 1 else [None]
+    models = sorted({str(r["model"]) for r in agg_rows})
+    series = len({(str(r["model"]), str(r.get("rendering"))) for r in agg_rows})
+    by_model = series > MAX_SERIES and len(models) > 1
+    panels: list[tuple[str | None, str | None]] = [
+        (fam, m)
+        for fam in (fams if len(fams) > 1 else [None])
+        for m in (models if by_model else [None])
+    ]
     plt = _plt()
-    cols = min(3, len(panels))
+    cols = len(models) if by_model else min(3, len(panels))
     nrows = -(-len(panels) // cols)
+    width = 3.6 if by_model else 4.6
     fig, axes = plt.subplots(
-        nrows, cols, figsize=(4.6 * cols if cols > 1 else 7, 3.6 * nrows + 0.6), dpi=110,
-        squeeze=False,
+        nrows, cols, figsize=(width * cols if cols > 1 else 7, 3.2 * nrows + 0.8), dpi=110,
+        squeeze=False, sharey=True,
     )  # fmt: skip
     drawn: set[str | None] = set()
-    for ax, fam in zip(axes.flat, panels, strict=False):
-        rows = [r for r in agg_rows if fam is None or str(r.get("family")) == fam]
+    for ax, (fam, model) in zip(axes.flat, panels, strict=False):
+        rows = [
+            r
+            for r in agg_rows
+            if (fam is None or str(r.get("family")) == fam)
+            and (model is None or str(r["model"]) == model)
+        ]
         drawn.add(model_lines(ax, rows, x, metric, colours))
-        ax.set_xlabel(x, fontsize=10)
+        ax.set_xlabel(x, fontsize=9 if by_model else 10)
         ax.set_ylabel(metric, fontsize=10)
         ax.set_ylim(-0.03, 1.03)
-        ax.tick_params(labelsize=9)
-        ax.set_title(fam or title, fontsize=11)
+        ax.tick_params(labelsize=8 if by_model else 9)
+        name = " · ".join(v for v in (fam, model) if v is not None)
+        ax.set_title(name or title, fontsize=9 if by_model else 11)
     for ax in list(axes.flat)[len(panels) :]:
         ax.set_visible(False)
     handles, labels = axes.flat[0].get_legend_handles_labels()
+    if by_model:  # every panel is one model: the legend names its renderings
+        labels = [lab.split(" · ", 1)[-1] for lab in labels]
     ncol = min(6, max(1, len(labels)))
     legend_rows = -(-len(labels) // ncol)
     fig.legend(handles, labels, loc="lower center", ncol=ncol, fontsize=8, frameon=False)
-    if fam is not None:
+    if len(panels) > 1:
         fig.suptitle(title, fontsize=12)
     fig.tight_layout(rect=(0, min(0.4, (0.05 + 0.045 * legend_rows) / nrows), 1, 1))
     fig.savefig(path)
     plt.close(fig)
-    per = ", one panel per family" if len(panels) > 1 else ""
-    how = (
-        f" (95 % Wilson intervals as error bars: fewer than {MIN_BAND_N} items at some points)"
-        if "bars" in drawn
-        else " (95 % bands)"
-        if "bands" in drawn
+    per = (
+        ", one panel per family and model (each model's renderings together)"
+        if by_model and len(fams) > 1
+        else ", one panel per model"
+        if by_model
+        else ", one panel per family"
+        if len(panels) > 1
         else ""
     )
-    return f"{title}: {metric} per model against {x}{how}{per}."
+    kinds = " ".join(d or "" for d in drawn)
+    how = (
+        f" (95 % Wilson intervals as error bars: fewer than {MIN_BAND_N} items at some points)"
+        if "bars" in kinds
+        else " (95 % bands)"
+        if "bands" in kinds
+        else ""
+    )
+    dots = (
+        f"; series with fewer than {MIN_LINE_N} items at every point are points, not lines"
+        if "points" in kinds
+        else ""
+    )
+    return f"{title}: {metric} per model against {x}{how}{per}{dots}."
 
 
 def panels_vs(

@@ -58,21 +58,27 @@ def complexity_grid(problems: Sequence[Mapping[str, Any]]) -> list[dict[str, Any
 
 
 def heatmaps(rows: Sequence[Mapping[str, Any]], path: Path) -> str | None:
-    """Fig. 7: the two N × M heatmaps (a cell without a measured value is blank)."""
+    """Fig. 7: the N × M heatmaps of what was measured (a cell without a value is blank; a
+    measure with no value anywhere — Z3 conflicts of imported puzzles — gets no panel)."""
     if len(rows) < 2:
         return None
     import numpy as np
 
+    panels = [
+        (col, title)
+        for col, title in (
+            ("log10_search_space", "log10 search space"),
+            ("z3_conflicts", "mean Z3 conflicts"),
+        )
+        if any(r.get(col) is not None for r in rows)
+    ]
+    if not panels:
+        return None
     ns = sorted({r["N"] for r in rows})
     ms = sorted({r["M"] for r in rows})
     plt = _plt()
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4.2), dpi=110)
-    for ax, col, title in zip(
-        axes,
-        ("log10_search_space", "z3_conflicts"),
-        ("log10 search space", "mean Z3 conflicts"),
-        strict=True,
-    ):
+    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4.2), dpi=110)
+    for ax, (col, title) in zip(np.atleast_1d(axes), panels, strict=True):
         grid = np.full((len(ns), len(ms)), np.nan)
         for r in rows:
             if r[col] is not None:
@@ -90,7 +96,10 @@ def heatmaps(rows: Sequence[Mapping[str, Any]], path: Path) -> str | None:
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
-    return "ZebraLogic Fig. 7: log10 search space and mean Z3 conflicts per N × M (blank: not measured)."
+    shown = " and ".join(t for _, t in panels)
+    missing = [t for c, t in (("z3_conflicts", "Z3 conflicts"),) if c not in dict(panels)]
+    note = f" ({', '.join(missing)} not measured for these puzzles: no panel)" if missing else ""
+    return f"ZebraLogic Fig. 7: {shown} per N × M (blank: not measured){note}."
 
 
 def token_counts(r: Mapping[str, Any]) -> tuple[int | None, int | None]:
