@@ -326,3 +326,23 @@ def test_a_tampered_or_unsigned_item_earns_nothing() -> None:
                 assert "differs" in v["results"][0]["error"]
 
         asyncio.run(known_id(srv.url))
+
+
+def test_generate_refuses_items_verify_could_not_pay() -> None:
+    """`/generate` handed out `formula` items on ksat/random whose UNSAT ones `/verify` then
+    refused, while `serve-verify --items` refused the same items at start-up."""
+
+    async def go(url: str) -> None:
+        async with aiohttp.ClientSession() as s:
+            ask = {"family": "ksat/random", "params": {"n_vars": 6}, "count": 4}
+            st, e = await _post(s, f"{url}/generate", {**ask, "renderer": "formula"})
+            assert st == 400 and "formula-proof" in e["error"] and "decision" in e["error"]
+            st, ok = await _post(s, f"{url}/generate", ask)  # the training renderer
+            assert st == 200 and {it["rendering"] for it in ok["items"]} == {"formula-proof"}
+            st, ok = await _post(
+                s, f"{url}/generate", {**ask, "renderer": "formula", "reward_mode": "decision"}
+            )
+            assert st == 200 and len(ok["items"]) == 4  # named: the decision reward pays them
+
+    with InThread() as srv:
+        asyncio.run(go(srv.url))
