@@ -139,3 +139,34 @@ def test_export_hf_writes_no_file_that_looks_complete(
     hf.export_hf(items, out)  # the rerun writes it whole
     assert (out / "README.md").exists()
     assert json.loads(json.dumps(sorted(p.name for p in out.rglob("*") if p.is_file())))
+
+
+@pytest.mark.slow
+def test_export_hf_killed_at_random_leaves_no_file_that_looks_complete(tmp_path: Path) -> None:
+    """A SIGKILL anywhere in `export hf`: every visible data file holds all its rows, and the
+    card appears only beside whole data."""
+    import random
+    import signal
+    import time
+
+    items = lf.render(
+        lf.generate("ksat/random", {"n_vars": 6}, count=3000, seed=1), "formula-proof"
+    )
+    write_jsonl(tmp_path / "items.jsonl", items)
+    cmd = [sys.executable, "-m", "logicforge", "export", "hf", "--items",
+           str(tmp_path / "items.jsonl")]  # fmt: skip
+    t0 = time.monotonic()
+    subprocess.run([*cmd, "--out", str(tmp_path / "whole")], check=True, capture_output=True)
+    full = time.monotonic() - t0
+    rng = random.Random(7)
+    for k in range(6):
+        out = tmp_path / f"k{k}"
+        p = subprocess.Popen([*cmd, "--out", str(out)], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)  # fmt: skip
+        time.sleep(rng.uniform(0.3, 1.0) * full)
+        p.send_signal(signal.SIGKILL)
+        p.wait(30)
+        data = sorted((out / "data").glob("[!.]*")) if (out / "data").exists() else []
+        for f in data:  # a visible shard is a whole one
+            assert len(f.read_text().splitlines()) == 3000, (k, f.name)
+        assert not (out / "README.md").exists() or data, k  # no card without its data
