@@ -291,7 +291,26 @@ class VerbaliserStyle:
         t = self.theme
         body = "\n".join(f"{i}. {c}" for i, c in enumerate(conditions, start=1))
         return (
-            f"{ctx.scene}\n\nEach of {', '.join(ctx.names)} either {t.true_state.removeprefix('is ')} "
-            f"or {t.false_state.removeprefix('is ')}; nothing else is known.\n\nClues:\n{body}\n\n"
+            f"{ctx.scene}\n\nEach of {_and(ctx.names)} {either(t.true_state, t.false_state)}; "
+            f"nothing else is known.\n\nClues:\n{body}\n\n"
             "Can all of these clues hold at the same time?"
         )
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) < 2 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def either(true_state: str, false_state: str) -> str:
+    """The two states as one predicate, its shared verb kept once.
+
+    Example:
+        >>> either("is guilty", "is innocent")
+        'is either guilty or innocent'
+        >>> either("attends the gala", "stays home")
+        'either attends the gala or stays home'
+    """
+    a, b = true_state.split(" ", 1), false_state.split(" ", 1)
+    if len(a) == 2 and len(b) == 2 and a[0] == b[0]:
+        return f"{a[0]} either {a[1]} or {b[1]}"
+    return f"either {true_state} or {false_state}"

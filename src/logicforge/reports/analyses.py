@@ -506,7 +506,13 @@ def _judged(ctx: Context) -> None:
 def _satbench(ctx: Context) -> None:
     from . import satbench_tables as sb
 
-    ctx.table("satbench_table3", sb.table3(ctx.records), "SATBench Table 3: accuracy (%)", top=True)
+    stories = sb.discard_note(ctx.out.parent)  # a suite's folder holds its discard counts
+    ctx.table(
+        "satbench_table3",
+        sb.table3(ctx.records),
+        "SATBench Table 3: accuracy (%)" + stories,
+        top=True,
+    )
     for file, rows, caption in (
         ("satbench_table4", sb.table4(ctx.records), "Table 4: prediction and trace accuracy (%)"),
         ("satbench_table5", sb.table5(ctx.records), "Table 5: error classes (% of classified)"),
@@ -514,7 +520,9 @@ def _satbench(ctx: Context) -> None:
         ("satbench_table2", sb.formula_stats(ctx.problems), "Table 2: the formulas' statistics"),
     ):
         if rows:
-            ctx.table(file, rows, "SATBench " + caption)
+            ctx.table(
+                file, rows, "SATBench " + caption + (stories if file != "satbench_table2" else "")
+            )
     fig4 = sb.accuracy_by_clauses(ctx.records)
     ctx.table("accuracy_by_clauses", fig4, "SATBench Fig. 4: accuracy per clause count")
     cap = sb.clauses_figure(fig4, ctx.colours, ctx.out / "accuracy_vs_clauses.png")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..numfmt import Fixed, ratio_pct
@@ -296,3 +297,29 @@ def error_aware_fixes(records: Sequence[Mapping[str, Any]]) -> list[dict[str, An
             }
         )
     return rows
+
+
+def discard_note(folder: Path) -> str:
+    """For a table's caption: how many story puzzles failed validation and were discarded (as
+    SATBench discards them), from a suite's ``story-discards-*.json``; '' when none were.
+
+    Example:
+        >>> import tempfile, json
+        >>> d = Path(tempfile.mkdtemp())
+        >>> _ = (d / "story-discards-story.json").write_text(json.dumps(
+        ...     {"renderer": "story", "problems": 10, "kept": 7, "discarded": 3}))
+        >>> discard_note(d)
+        '; story puzzles: 3 of 10 failed validation and were discarded (story-discards-story.json), as SATBench does'
+    """
+    import json
+
+    parts = []
+    for f in sorted(Path(folder).glob("story-discards-*.json")):
+        try:
+            d = json.loads(f.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if d.get("discarded"):
+            parts.append(f"{d['discarded']} of {d['problems']} failed validation and were "
+                         f"discarded ({f.name})")  # fmt: skip
+    return f"; story puzzles: {'; '.join(parts)}, as SATBench does" if parts else ""

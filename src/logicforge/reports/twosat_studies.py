@@ -247,9 +247,9 @@ def _compare(
         t = paired_t(a, b)
     elif not paired and len(a) >= 2 and len(b) >= 2 and len(set(a) | set(b)) > 1:
         t = independent_t(a, b)
-    else:
-        if paired:
-            row["diff"] = 0.0  # every formula the same in both: no difference, no test
+    else:  # too few formulas, or no variation, for a test: the observed difference alone
+        if a and b:
+            row["diff"] = sum(a) / len(a) - sum(b) / len(b)
         return row
     row |= {
         "diff": t.mean_diff,
@@ -350,9 +350,12 @@ def sweep_figures(
 
 
 def _fillers(meta: Mapping[str, Any]) -> int:
-    return sum(
+    """Every filler clause of a formula: the generator's own (``filler_count``, e.g. an
+    implication cycle's ``filler_ratio``) and those the ``filler`` transform added."""
+    added = sum(
         int(t.get("fillers", 0)) for t in meta.get("transforms") or [] if t.get("name") == "filler"
     )
+    return added + int(meta.get("filler_count") or 0)
 
 
 def filler_regimes(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -378,7 +381,8 @@ def filler_regimes(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
             defaultdict(lambda: defaultdict(dict))
         )
         for f in pf:
-            core, r_ = f.get("target_clauses"), _fillers(meta[f["problem_id"]])
+            m = meta[f["problem_id"]]
+            core, r_ = m.get("core_size") or f.get("target_clauses"), _fillers(m)
             if core is None:
                 continue
             cells[(f["family"], f.get("difficulty"))][(int(core), r_)][int(f["formula_index"])] = (

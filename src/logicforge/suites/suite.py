@@ -103,7 +103,9 @@ class StoryBlock(_Strict):
     temperature: float = 0.7
     aware: bool = False
     llm_check: bool = False  # SATBench's whole-puzzle LLM consistency check (second opinion)
-    on_failure: Literal["template", "discard"] = "template"  # discard: as SATBench does
+    # discard (the default, as SATBench does): a story that fails validation is dropped and
+    # counted; template — by name — keeps it with the template sentences (the 2-SAT paper's way)
+    on_failure: Literal["template", "discard"] = "discard"
     concurrency: int = Field(4, ge=1, le=256)
 
     def config(self) -> Any:
