@@ -58,3 +58,59 @@ def test_story_puzzles_that_fail_validation_are_discarded_by_default() -> None:
     assert load_suite("satbench", writer="random").story.on_failure == "discard"
     assert load_suite("satbench-formula-vs-story").story.on_failure == "discard"
     assert load_suite("twosat-llm-verbaliser").story.on_failure == "template"  # §4, by name
+
+
+def _adr_folder(tmp: Path) -> Path:
+    """Files laid out like the ADR authors' published replies: the DIMACS formula, a varying
+    `c … solve time …` line, the raw reply — some of them stored API failures."""
+    d = tmp / "adr"
+    d.mkdir()
+
+    def sat(k: int) -> str:  # a distinct satisfiable formula per pair
+        return f"p cnf {k} 2\n1 2 0\n-1 {k} 0\n"
+
+    def unsat(k: int) -> str:
+        return f"p cnf {k} 3\n1 0\n-1 {k} 0\n-{k} 0\n"
+
+    files = {
+        "cnf_k3_N10_L35_alpha3.5_inst1040.txt": (sat(3), "114.52", "x1 = T, x3 = T.\n**SATISFIABLE**"),
+        "cnf_k3_N10_L35_alpha3.5_inst1040_RC2_fixed.cnf": (unsat(3), "3.07", "x1, x3 clash: UNSAT"),
+        "cnf_k3_N10_L35_alpha3.5_inst1041.txt": (sat(4), "60.00", "[Error] Request timed out."),
+        "cnf_k3_N10_L35_alpha3.5_inst1041_RC2_fixed.cnf": (
+            unsat(4), "9.9", "<html><head><title>502 Bad Gateway</title></head></html>"),
+        "cnf_k3_N10_L35_alpha3.5_inst1042.txt": (
+            sat(5), "0.1", "[Error] module 'openai' has no attribute 'error'"),
+        "cnf_k3_N10_L35_alpha3.5_inst1042_RC2_fixed.cnf": (
+            unsat(5), "88.2", "Branch 1: x1 = T. Clause 2 fails, this branch is unsatisfiable. "
+            "Backtrack.\nBranch 2: x1 = F. Clause"),
+    }  # fmt: skip
+    for name, (cnf, secs, reply) in files.items():
+        (d / name).write_text(f"{cnf}c GPT solve time: {secs} seconds\n{reply}\n")
+    return d
+
+
+def test_published_replies_rescore_with_no_glue(tmp_path, capsys) -> None:
+    """A varying marker line, stored API failures and cut-off replies: before, the marker had
+    to be one fixed line (the error then pointed at --items / --import), failures were scored as
+    wrong answers and the cut-off reply read as UNSAT."""
+    import json
+
+    from logicforge.cli import main
+
+    d = _adr_folder(tmp_path)
+    assert main(["rescore", "dimacs-reply", str(d), "--out", str(tmp_path / "a"),
+                 "--model", "gpt"]) == 2  # fmt: skip
+    err = capsys.readouterr().err
+    assert "--marker-pattern" in err and "--items" not in err
+    argv = ["rescore", "dimacs-reply", str(d), "--out", str(tmp_path / "b"), "--model", "gpt",
+            "--marker-pattern", r"c .* solve time: [\d.]+ seconds"]  # fmt: skip
+    main(argv)
+    recs = [json.loads(x) for x in (tmp_path / "b" / "records.jsonl").read_text().splitlines()]
+    assert len(recs) == 6
+    errors = [r for r in recs if r["error"]]
+    assert len(errors) == 3 and all("stored API failure" in r["error"] for r in errors)
+    scored = [r for r in recs if not r["error"]]
+    by_right = sorted(bool(r["verdict"]["correct"]) for r in scored)
+    assert by_right == [False, True, True]  # the cut-off reply: no decision, not UNSAT
+    cut = next(r for r in scored if not r["verdict"]["correct"])
+    assert cut["verdict"]["parse_failure"]

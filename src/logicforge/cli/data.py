@@ -156,6 +156,19 @@ def add_parsers(sub: Any) -> None:
     )
     rs.add_argument("--model", help="the model name to record (default: the file's)")
     rs.add_argument("--marker", default="=== REPLY ===", help="dimacs-reply: the marker line")
+    rs.add_argument(
+        "--marker-pattern",
+        help="dimacs-reply: a regular expression the marker line matches whole, for markers "
+        "that vary between files ('c .* solve time: .*')",
+    )
+    rs.add_argument(
+        "--error-pattern",
+        action="append",
+        default=[],
+        help="a reply matching this regular expression (in its first 400 characters) is a "
+        "stored API failure: an error record, not scored (repeatable; the common shapes — "
+        "[Error] …, 502 pages, time-outs, tracebacks — are built in)",
+    )
     rs.add_argument("--json", action="store_true")
     rs.set_defaults(fn=cmd_rescore)
 
@@ -170,7 +183,14 @@ def cmd_rescore(a: argparse.Namespace) -> int:
 
         items = [Item.model_validate(x) for x in read_jsonl(a.items)]
     records, items_used, problems, log = rescore(
-        a.format, a.paths, items=items, dataset=a.import_, model=a.model, marker=a.marker
+        a.format,
+        a.paths,
+        items=items,
+        dataset=a.import_,
+        model=a.model,
+        marker=a.marker,
+        marker_pattern=a.marker_pattern,
+        failures=a.error_pattern,
     )
     out = Path(a.out)
     rows_read = log.read

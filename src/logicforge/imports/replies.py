@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataFileError
+from ..errors import ConfigError, DataFileError
 from ..schema import ImportLog, Item, LabelledProblem, Record
 from .dimacs import formula_problem
 from .files import expand, read_bytes, rows_of
@@ -309,11 +309,66 @@ SUFFIXES = {
 }
 
 
+# stored API failures: a harness that wrote its error where the reply goes (the ADR authors'
+# files hold "[Error] Request timed out.", 502 pages, "[Error] module 'openai' has no attribute
+# 'error'"). An outage is not the model's mistake: such a reply becomes an error record.
+API_FAILURES = (
+    r"^\s*\[\s*error\s*\]",
+    r"^\s*(?:error|exception)\s*(?:code)?\s*[:(]?\s*\d{3}\b",
+    r"^\s*traceback \(most recent call last\)",
+    r"\brequest timed out\b",
+    r"\b(?:502|503|504)\b[^\n]{0,20}\b(?:bad gateway|service (?:temporarily )?unavailable|"
+    r"gateway time-?out)\b",
+    r"^\s*<(?:!doctype\s+html|html)\b",
+    r"\brate limit (?:reached|exceeded)\b",
+    r"\bmodule '[\w.]+' has no attribute\b",
+    r"^\s*(?:openai|anthropic)\.\w*error\b",
+)
+FAILURE_HEAD = 400  # characters of a reply searched for a failure's shape
+FAILURE_MAX = 4000  # a longer text is a reply, whatever it mentions
+
+
+def stored_failure(text: str | None, extra: Sequence[str] = ()) -> str | None:
+    """The reason a stored reply is a harness's API failure, not a model's answer, or None.
+
+    Example:
+        >>> stored_failure("[Error] Request timed out.")
+        'stored API failure: [Error] Request timed out.'
+        >>> stored_failure("The formula is UNSAT: x1 and not x1 conflict.") is None
+        True
+    """
+    if not text or len(text.strip()) > FAILURE_MAX:
+        return None
+    head = text.strip()[:FAILURE_HEAD]
+    for pat in (*API_FAILURES, *extra):
+        if re.search(pat, head, re.I | re.M):
+            first = head.splitlines()[0][:120]
+            return f"stored API failure: {first}"
+    return None
+
+
+def _split_reply(text: str, marker: str, pattern: str | None) -> tuple[str, str] | None:
+    """(formula, reply) around the marker line — the fixed line, or the first line matching
+    ``pattern`` whole (``c GPT solve time: 114.52 seconds``) — or None without one."""
+    if pattern is None:
+        head, sep, reply = text.partition(f"\n{marker}\n")
+        return (head, reply) if sep else None
+    m = re.search(rf"^(?:{pattern})[ \t]*$", text, re.M)
+    if m is None:
+        return None
+    return text[: m.start()], text[m.end() + 1 :]
+
+
 def read_dimacs_replies(
-    paths: Sequence[str | Path], log: ImportLog, marker: str = MARKER, model: str = "unknown"
+    paths: Sequence[str | Path],
+    log: ImportLog,
+    marker: str = MARKER,
+    model: str = "unknown",
+    marker_pattern: str | None = None,
 ) -> tuple[list[LabelledProblem], list[Reply]]:
-    """(problems, replies) of DIMACS-plus-reply files: the text before the marker line is the
-    formula (solved here), the text after it the reply."""
+    """(problems, replies) of DIMACS-plus-reply files: the text before the marker line (or the
+    first line matching ``marker_pattern``) is the formula (solved here), the text after it the
+    reply."""
     problems, replies = [], []
     for path, shown in expand(paths, (".txt", ".cnf", ".log", ".out")):
         log.read += 1
@@ -322,10 +377,12 @@ def read_dimacs_replies(
         except (DataFileError, UnicodeDecodeError) as e:
             log.reject(shown, str(e))
             continue
-        head, sep, reply = text.partition(f"\n{marker}\n")
-        if not sep:
-            log.reject(shown, f"no marker line {marker!r} between the formula and the reply")
+        split = _split_reply(text, marker, marker_pattern)
+        if split is None:
+            want = f"line matching {marker_pattern!r}" if marker_pattern else f"line {marker!r}"
+            log.reject(shown, f"no marker {want} between the formula and the reply")
             continue
+        head, reply = split
         p = formula_problem(head, head.encode(), shown, log)
         if p is None:
             continue
@@ -378,14 +435,20 @@ def _prompt(item: Item) -> str:
     return "\n\n".join(m.content for m in item.messages)
 
 
-def score_replies(pairs: Sequence[tuple[Reply, Item]], source: str) -> list[Record]:
-    """Ordinary records for joined replies, scored by logicforge's parser and verifier."""
+def score_replies(
+    pairs: Sequence[tuple[Reply, Item]], source: str, failures: Sequence[str] = ()
+) -> list[Record]:
+    """Ordinary records for joined replies, scored by logicforge's parser and verifier; a
+    stored API failure (:func:`stored_failure`, plus the ``failures`` patterns) is an error
+    record, never scored."""
     from ..models.base import Response
     from ..runner.records import clean_text, score_response
 
     out = []
     seen: set[str] = set()
     for r, it in pairs:
+        if r.error is None and (why := stored_failure(r.text, failures)):
+            r.error = why
         rec = score_response(
             it,
             r.model,
@@ -424,10 +487,14 @@ def rescore(
     dataset: str | None = None,
     model: str | None = None,
     marker: str = MARKER,
+    marker_pattern: str | None = None,
+    failures: Sequence[str] = (),
 ) -> tuple[list[Record], list[Item], list[LabelledProblem], ImportLog]:
     """Records for the replies in ``paths`` (format ``fmt``), joined to ``items`` — or to the
     problems read from the same files by ``dataset`` (``zeroeval``: ``zebralogic`` by default;
-    ``dimacs-reply``: the files' own formulas) — and the items, problems and log.
+    ``dimacs-reply``: the files' own formulas, split at ``marker`` or at the first line matching
+    ``marker_pattern``) — and the items, problems and log. Stored API failures (and replies
+    matching ``failures``) are error records, not wrong answers.
 
     Example:
         >>> import tempfile, pathlib
@@ -444,7 +511,21 @@ def rescore(
     log = ImportLog(dataset=f"rescore:{fmt}")
     problems: list[LabelledProblem] = []
     if fmt == "dimacs-reply":
-        problems, replies = read_dimacs_replies(paths, log, marker, model or "unknown")
+        problems, replies = read_dimacs_replies(
+            paths, log, marker, model or "unknown", marker_pattern
+        )
+        if not problems and log.rejected and items is None:
+            first = log.rejected[0]
+            raise DataFileError(
+                f"dimacs-reply: none of the {log.read} files could be read — the first, "
+                f"{first.source}: {first.message}"
+                + (
+                    "; a marker line that varies between files is given as a pattern: "
+                    "--marker-pattern 'c .* solve time: .*'"
+                    if "marker" in first.message
+                    else ""
+                )
+            )
     else:
         replies = read_replies(fmt, paths, log)
     source = dataset or ("zebralogic" if fmt == "zeroeval" and items is None else None)
@@ -465,6 +546,11 @@ def rescore(
     if model:
         for r in replies:
             r.model = model
-    records = score_replies(join(replies, items, log), fmt)
+    for pat in failures:  # a bad pattern fails before any reply is scored
+        try:
+            re.compile(pat)
+        except re.error as e:
+            raise ConfigError("error_pattern", pat, f"not a regular expression: {e}") from None
+    records = score_replies(join(replies, items, log), fmt, failures)
     log.imported = len(records)
     return records, list(items), problems, log

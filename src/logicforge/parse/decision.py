@@ -23,6 +23,10 @@ assigned without conflict, the formula is satisfiable.", "Otherwise it is UNSAT.
 line may echo the question's header ("SATISFIABLE or UNSATISFIABLE: UNSATISFIABLE"). Nor do names: "SAT solver", "SAT problem", "3-SAT". "Satisfiability" is not a
 verdict. A refusal ("unable to determine …, use a SAT solver") is therefore no decision.
 
+A bare word said of one part of a search — "this branch is unsatisfiable", "Case 2: UNSAT",
+"UNSAT under this assignment" — is not a verdict on the formula (said of all of them — "every
+branch is unsatisfiable" — it is): a reply cut off mid-search has no decision.
+
 Within a rule the last occurrence wins (a model may revise itself); an earlier rule beats a later
 one regardless of position. "UNSAT" is never read as "SAT": matching is whole-word.
 
@@ -111,6 +115,32 @@ _REFUSAL = re.compile(
     r"|\b(?:recommend|suggest)\s+using\b",
     re.I,
 )
+
+
+# a verdict about a part of the search, not the formula: "this branch is unsatisfiable",
+# "Case 2: UNSAT", "UNSAT under this assignment" — what a reply cut off mid-search ends with
+_PART = (
+    r"branch(?:es)?|case|sub-?cases?|sub-?problems?|sub-?formulas?|sub-?trees?|path|"
+    r"partial\s+assignment|option|choice|scenario|possibility|attempt|trial|assumption"
+)
+_PART_BEFORE = re.compile(rf"\b(?:{_PART})\b", re.I)
+_ALL_PARTS = re.compile(
+    rf"\b(?:all|every|both|each|any|no|none\s+of\s+the)\s+(?:the\s+)?(?:{_PART})", re.I
+)
+_PART_AFTER = re.compile(  # "UNSAT for this branch", "unsatisfiable branch" (same line)
+    rf"^[ \t*_`)\]]*(?:(?:for|in|under|on|with)\s+(?:this|that|the|each)\s+"
+    rf"(?:{_PART}|assignment)|(?:{_PART}))\b",
+    re.I,
+)
+
+
+def _intermediate(body: str, start: int, end: int) -> bool:
+    """True when the verdict word at ``body[start:end]`` is said of one branch, case or partial
+    assignment of a search (its sentence names one, and not all of them), not of the formula."""
+    sentence = re.split(r"[.!?…\n]", body[max(0, start - 160) : start])[-1]
+    if _PART_AFTER.match(body[end : end + 60]):
+        return True
+    return bool(_PART_BEFORE.search(sentence)) and not _ALL_PARTS.search(sentence)
 
 
 def hedged(body: str, start: int, end: int) -> bool:
@@ -254,7 +284,7 @@ def parse_decision(
         tok = m.group(1)
         if len(tok) <= 5 and not tok.isupper():
             continue  # lower-case "sat"/"unsat" in prose is not a verdict
-        if _hedged(body, m.start(1), m.end(1)):
+        if _hedged(body, m.start(1), m.end(1)) or _intermediate(body, m.start(1), m.end(1)):
             continue
         bare.append((m.start(1), _WORD[tok.lower()]))
     if bare:
