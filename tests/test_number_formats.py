@@ -172,7 +172,7 @@ def test_small_n_intervals_are_error_bars_not_slabs() -> None:
         for m in ("a", "b")
         for x in (1.0, 2.0)
     ]
-    assert plots.model_lines(ax, small, "x", "acc", {}) == "bars"
+    assert plots.model_lines(ax, small, "x", "acc", {}) == "bars+points"  # n = 2: no lines
     assert not ax.collections or all(
         type(c).__name__ != "PolyCollection" and type(c).__name__ != "FillBetweenPolyCollection"
         for c in ax.collections
