@@ -23,7 +23,7 @@ problems:
     grid: {n_clauses: [4], target_label: [SAT, UNSAT]}
     count: 1
 renderers: [formula-trace, story]
-story: {writer: embedded, attempts: 1, max_tokens: 64}
+story: {writer: embedded, attempts: 1, max_tokens: 64, on_failure: template}
 models: [embedded, oracle]
 sampling: {max_tokens: 160}
 table: [bucket, label, rendering]
