@@ -65,6 +65,7 @@ def test_aggregate_confusion_and_rates() -> None:
     )
     assert a["sat_rate_on_unsat"] == pytest.approx(1 / 3)
     assert a["witness_valid_on_sat"] == pytest.approx(1 / 3)
+    assert a["witness_valid_on_sat_claims"] == pytest.approx(1 / 3)  # 1 valid of 3 SAT claims
     assert a["parse_failure_rate"] == pytest.approx(1 / 6)
     assert a["error_rate"] == pytest.approx(1 / 7)  # errors over all labelled records
 

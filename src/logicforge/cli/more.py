@@ -48,6 +48,7 @@ METRIC_HELP = {
     "pred_sat_rate": "share of SAT predictions",
     "sat_rate_on_unsat": "share of UNSAT items called SAT (satisfiability bias)",
     "witness_valid_on_sat": "share of SAT items answered with a valid witness",
+    "witness_valid_on_sat_claims": "share of SAT answers with a valid witness (ADR paper)",
     "parse_failure_rate": "share of responses with no readable answer",
     "truncation_rate": "share of responses cut at max_tokens",
     "error_rate": "share of requests that failed",

@@ -46,6 +46,7 @@ METRIC_NAMES = [
     "pred_sat_rate",
     "sat_rate_on_unsat",
     "witness_valid_on_sat",
+    "witness_valid_on_sat_claims",
     "parse_failure_rate",
     "truncation_rate",
     "error_rate",
@@ -167,6 +168,7 @@ BINARY_ONLY = (
     "pred_sat_rate",
     "sat_rate_on_unsat",
     "witness_valid_on_sat",
+    "witness_valid_on_sat_claims",
 )
 GRID_ONLY = ("cell_accuracy", "cell_accuracy_macro")
 CERTIFICATE_ONLY = ("certificate_score",)
@@ -204,6 +206,9 @@ def metrics_of(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     ps, rs = _div(tp, tp + fp), _div(tp, n_sat)
     pu, ru = _div(tn, tn + fn_), _div(tn, n_unsat)
     wv = sum(bool(r.get("witness_valid")) for r, g in zip(rows, gold, strict=True) if g == "SAT")
+    # the ADR paper's "assignments satisfied rate": valid witnesses among the SAT claims
+    claims = [r for r, p in zip(rows, pred, strict=True) if p == "SAT"]
+    wvc = sum(bool(r.get("witness_valid")) for r in claims)
     out = {
         "n": n,
         "unlabelled": unlabelled,
@@ -221,6 +226,7 @@ def metrics_of(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "pred_sat_rate": _div(sum(p == "SAT" for p in pred), n),
         "sat_rate_on_unsat": _div(fp, n_unsat),
         "witness_valid_on_sat": _div(wv, n_sat),
+        "witness_valid_on_sat_claims": _div(wvc, len(claims)),
         "parse_failure_rate": _div(sum(bool(r["parse_failure"]) for r in rows), n),
         "truncation_rate": _div(sum(bool(r.get("truncated")) for r in rows), n),
         "error_rate": _div(errors, n + errors),

@@ -59,6 +59,7 @@ HUMAN = {
     "pred_sat_rate": "answered SAT",
     "sat_rate_on_unsat": "SAT on UNSAT items",
     "witness_valid_on_sat": "valid witness (SAT items)",
+    "witness_valid_on_sat_claims": "valid witness (SAT claims)",
     "parse_failure_rate": "parse failures",
     "truncation_rate": "truncated",
     "error_rate": "error rate",
@@ -90,6 +91,8 @@ GLOSSARY = {
     "pred_sat_rate": "share of records answered SAT / YES",
     "sat_rate_on_unsat": "share of UNSAT items answered SAT (satisfiability bias)",
     "witness_valid_on_sat": "share of SAT items answered with an assignment the solver checks",
+    "witness_valid_on_sat_claims": "share of SAT answers whose assignment the solver checks (the "
+    "ADR paper's assignments satisfied rate)",
     "parse_failure_rate": "share of replies from which no answer could be read",
     "truncation_rate": "share of replies cut off by the token limit (scored incorrect by default)",
     "error_rate": "errors over all labelled records",

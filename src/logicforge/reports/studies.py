@@ -99,21 +99,49 @@ def adr_tables(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[dic
     from ..metrics.adr import adr_table
 
     paired = [r for r in records if (r.get("meta") or {}).get("pair_id") is not None]
-    out = [("adr_by_model", adr_table(paired, ("model",)))]
+
+    def table(by: tuple[str, ...]) -> list[dict[str, Any]]:
+        return _with_metrics(adr_table(paired, by), paired, by)
+
+    out = [("adr_by_model", table(("model",)))]
     rends = {(r.get("meta") or {}).get("rendering") for r in paired}
     ns = {(r.get("meta") or {}).get("n_vars") for r in paired}
     if len(rends) > 1:
-        out.append(("adr_by_model_rendering", adr_table(paired, ("model", "rendering"))))
+        out.append(("adr_by_model_rendering", table(("model", "rendering"))))
     if len(ns) > 1:
-        out.append(("adr_by_model_n_vars", adr_table(paired, ("model", "n_vars"))))
+        out.append(("adr_by_model_n_vars", table(("model", "n_vars"))))
         if len(rends) > 1:
-            out.append(
-                (
-                    "adr_by_model_rendering_n_vars",
-                    adr_table(paired, ("model", "rendering", "n_vars")),
-                )
-            )
+            out.append(("adr_by_model_rendering_n_vars", table(("model", "rendering", "n_vars"))))
     return out
+
+
+# the ADR paper's table beside ADR: accuracy, precision, recall, F1, MCC and the valid witnesses
+# among SAT claims (its "assignments satisfied rate"), over the same paired records
+ADR_PAPER_COLUMNS = (
+    "accuracy",
+    "precision_sat",
+    "recall_sat",
+    "f1_sat",
+    "mcc",
+    "witness_valid_on_sat_claims",
+)
+
+
+def _with_metrics(
+    rows: list[dict[str, Any]], records: Sequence[Mapping[str, Any]], by: tuple[str, ...]
+) -> list[dict[str, Any]]:
+    from ..metrics.aggregate import aggregate
+
+    agg = {tuple(r.get(c) for c in by): r for r in aggregate(records, by)}
+    return [  # the ADR table's own columns (its accuracy over the pairs) are kept as they are
+        r
+        | {
+            c: agg.get(tuple(r.get(b) for b in by), {}).get(c)
+            for c in ADR_PAPER_COLUMNS
+            if c not in r
+        }
+        for r in rows
+    ]
 
 
 def _series_columns(records: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
