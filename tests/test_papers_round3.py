@@ -114,6 +114,20 @@ def test_published_replies_rescore_with_no_glue(tmp_path, capsys) -> None:
     assert by_right == [False, True, True]  # the cut-off reply: no decision, not UNSAT
     cut = next(r for r in scored if not r["verdict"]["correct"])
     assert cut["verdict"]["parse_failure"]
+    # pair ids from the file names: an ADR table with the paper's columns, no code written
+    argv = [*argv[:3], "--out", str(tmp_path / "c"), *argv[5:],
+            "--pair-pattern", r"cnf_k\d+_N\d+_L\d+_alpha[\d.]+_inst\d+"]  # fmt: skip
+    main(argv)
+    assert main(["report", "--records", str(tmp_path / "c" / "records.jsonl"),
+                 "--out", str(tmp_path / "c" / "report")]) == 0  # fmt: skip
+    table = (tmp_path / "c" / "report" / "adr_by_model.md").read_text()
+    for col in ("adr", "accuracy", "precision_sat", "recall_sat", "f1_sat", "mcc",
+                "witness_valid_on_sat_claims", "incomplete"):  # fmt: skip
+        assert f"| {col} |" in table or f"| {col}" in table, col
+    row = table.splitlines()[2].split("|")
+    head = table.splitlines()[0].split("|")
+    got = dict(zip([h.strip() for h in head], [c.strip() for c in row], strict=True))
+    assert got["pairs"] == "1" and got["incomplete"] == "2"  # two pairs lost a member to outages
 
 
 def test_adr_tables_carry_the_papers_metrics(tmp_path) -> None:

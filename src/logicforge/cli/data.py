@@ -162,6 +162,11 @@ def add_parsers(sub: Any) -> None:
         "that vary between files ('c .* solve time: .*')",
     )
     rs.add_argument(
+        "--pair-pattern",
+        help="dimacs-reply: a regular expression over file names whose match (group 'pair', else "
+        "the whole) is the pair id of ADR pairs ('cnf_k\\d+_N\\d+_L\\d+_alpha[\\d.]+_inst\\d+')",
+    )
+    rs.add_argument(
         "--error-pattern",
         action="append",
         default=[],
@@ -191,6 +196,7 @@ def cmd_rescore(a: argparse.Namespace) -> int:
         marker=a.marker,
         marker_pattern=a.marker_pattern,
         failures=a.error_pattern,
+        pair_pattern=a.pair_pattern,
     )
     out = Path(a.out)
     rows_read = log.read

@@ -365,10 +365,13 @@ def read_dimacs_replies(
     marker: str = MARKER,
     model: str = "unknown",
     marker_pattern: str | None = None,
+    pair_pattern: str | None = None,
 ) -> tuple[list[LabelledProblem], list[Reply]]:
     """(problems, replies) of DIMACS-plus-reply files: the text before the marker line (or the
     first line matching ``marker_pattern``) is the formula (solved here), the text after it the
-    reply."""
+    reply. With ``pair_pattern``, the part of a file's name it matches (its group ``pair``, else
+    the whole match) is the problem's pair id: the SAT and UNSAT members of an ADR pair share it
+    (``cnf_k3_N10_L35_alpha3.5_inst1040.txt`` and ``…_inst1040_RC2_fixed.cnf``)."""
     problems, replies = [], []
     for path, shown in expand(paths, (".txt", ".cnf", ".log", ".out")):
         log.read += 1
@@ -386,6 +389,13 @@ def read_dimacs_replies(
         p = formula_problem(head, head.encode(), shown, log)
         if p is None:
             continue
+        if pair_pattern is not None:
+            m = re.search(pair_pattern, Path(shown).name)
+            if m is None:
+                log.warn(shown, f"its name does not match the pair pattern {pair_pattern!r}")
+            else:
+                pid = m.groupdict().get("pair") or m.group(0)
+                p = p.model_copy(update={"metadata": p.metadata | {"pair_id": pid}})
         problems.append(p)
         replies.append(Reply(id=p.problem_id, model=model, text=reply, where=shown))
     return problems, replies
@@ -489,6 +499,7 @@ def rescore(
     marker: str = MARKER,
     marker_pattern: str | None = None,
     failures: Sequence[str] = (),
+    pair_pattern: str | None = None,
 ) -> tuple[list[Record], list[Item], list[LabelledProblem], ImportLog]:
     """Records for the replies in ``paths`` (format ``fmt``), joined to ``items`` — or to the
     problems read from the same files by ``dataset`` (``zeroeval``: ``zebralogic`` by default;
@@ -511,8 +522,15 @@ def rescore(
     log = ImportLog(dataset=f"rescore:{fmt}")
     problems: list[LabelledProblem] = []
     if fmt == "dimacs-reply":
+        if pair_pattern is not None:
+            try:
+                re.compile(pair_pattern)
+            except re.error as e:
+                raise ConfigError(
+                    "pair_pattern", pair_pattern, f"not a regular expression: {e}"
+                ) from None
         problems, replies = read_dimacs_replies(
-            paths, log, marker, model or "unknown", marker_pattern
+            paths, log, marker, model or "unknown", marker_pattern, pair_pattern
         )
         if not problems and log.rejected and items is None:
             first = log.rejected[0]

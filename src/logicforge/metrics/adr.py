@@ -113,8 +113,8 @@ def adr_table(
     incomplete: dict[tuple[Any, ...], int] = defaultdict(int)
     for (g, *_), mem in members.items():
         s, u = mem.get("SAT"), mem.get("UNSAT")
-        if s is None or u is None:
-            incomplete[g] += 1
+        if s is None or u is None or s.get("error") or u.get("error"):
+            incomplete[g] += 1  # a member missing, or unanswered (an outage is no answer)
             continue
         vs, vu = s.get("verdict") or {}, u.get("verdict") or {}
         groups[g].append(
