@@ -147,3 +147,21 @@ def test_adr_tables_carry_the_papers_metrics(tmp_path) -> None:
     oracle = next(r for r in rows if r["model"] == "oracle")
     assert float(oracle["witness_valid_on_sat_claims"]) == 1.0
     assert lf.__version__
+
+
+def test_the_adr_vs_n_figure_has_precision_recall_and_f1_panels(tmp_path) -> None:
+    """The ADR paper plots precision, recall and F1 beside accuracy against N; the figure had
+    ADR, accuracy and MCC only."""
+    from logicforge.reports.studies import adr_figure
+    from logicforge.suites.suite import load_suite, run_suite
+
+    s = load_suite("adr-pairs-3sat", models=["oracle", "noisy:p=0.7"]).with_blocks(count=1)
+    run_suite(s, tmp_path, progress=False)
+    import json
+
+    recs = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
+    got = adr_figure(recs, {}, tmp_path)
+    assert got is not None
+    name, caption = got
+    assert all(w in caption for w in ("precision", "recall", "F1"))
+    assert (tmp_path / name).stat().st_size > 10_000

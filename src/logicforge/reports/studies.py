@@ -205,7 +205,7 @@ def adr_vs_witness(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
 def adr_figure(
     records: Sequence[Mapping[str, Any]], colours: Mapping[str, str], out: Path
 ) -> tuple[str, str] | None:
-    """ADR vs N beside accuracy and MCC vs N, one line per model (per model and rendering when
+    """ADR vs N beside accuracy, MCC, precision, recall and F1 (SAT) vs N, one line per model (per model and rendering when
     there are several: prompts are never pooled), labels legible at half the page's width."""
     from ..metrics.adr import adr_table
     from ..metrics.aggregate import aggregate
@@ -214,17 +214,22 @@ def adr_figure(
     extra = _series_columns(records)
     by = ("model", *extra, "n_vars")
     rows = _as_series(adr_table(records, by), extra)
+    rows = [r | {"n": r.get("pairs")} for r in rows]  # the pairs behind each point: its n
     if len({r["n_vars"] for r in rows}) < 2:
         return None
     conv = _as_series(
         aggregate([r for r in records if (r.get("meta") or {}).get("pair_id")], by), extra
     )
     plt = _plt()
-    fig, axes = plt.subplots(1, 3, figsize=(12, 4.4), dpi=100)
-    panels = [
+    fig, grid = plt.subplots(2, 3, figsize=(12, 8.0), dpi=100)
+    axes = grid.flat
+    panels = [  # the ADR paper's metrics beside ADR: precision, recall and F1 of SAT too
         (axes[0], rows, "adr", "ADR"),
         (axes[1], conv, "accuracy", "accuracy"),
         (axes[2], conv, "mcc", "MCC"),
+        (axes[3], conv, "precision_sat", "precision (SAT)"),
+        (axes[4], conv, "recall_sat", "recall (SAT)"),
+        (axes[5], conv, "f1_sat", "F1 (SAT)"),
     ]
     for ax, data, key, title in panels:
         model_lines(ax, data, "n_vars", key, colours)
@@ -236,12 +241,13 @@ def adr_figure(
     fig.legend(handles, labels, loc="lower center", ncol=min(6, max(1, len(labels))),
                fontsize=11, frameon=False)  # fmt: skip
     rows_of_legend = -(-len(labels) // min(6, max(1, len(labels))))
-    fig.tight_layout(rect=(0, min(0.4, 0.06 + 0.06 * rows_of_legend), 1, 1))
+    fig.tight_layout(rect=(0, min(0.3, 0.03 + 0.035 * rows_of_legend), 1, 1))
     fig.savefig(out / "adr_vs_n.png")
     plt.close(fig)
     return (
         "adr_vs_n.png",
-        "ADR against N (left), with accuracy and MCC on the same pairs (MCC missing where undefined).",
+        "ADR against N (top left), with accuracy, MCC, and precision, recall and F1 of SAT on "
+        "the same pairs (a point is missing where its metric is undefined).",
     )
 
 
