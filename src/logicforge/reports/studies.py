@@ -133,15 +133,12 @@ def _with_metrics(
     from ..metrics.aggregate import aggregate
 
     agg = {tuple(r.get(c) for c in by): r for r in aggregate(records, by)}
-    return [  # the ADR table's own columns (its accuracy over the pairs) are kept as they are
-        r
-        | {
-            c: agg.get(tuple(r.get(b) for b in by), {}).get(c)
-            for c in ADR_PAPER_COLUMNS
-            if c not in r
-        }
-        for r in rows
-    ]
+    out = []
+    for r in rows:  # the ADR table's own columns (its accuracy over the pairs) are kept
+        got = agg.get(tuple(r.get(b) for b in by), {})
+        # only what applies to these answers: a grid format has no precision of SAT
+        out.append(r | {c: got[c] for c in ADR_PAPER_COLUMNS if c not in r and c in got})
+    return out
 
 
 def _series_columns(records: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
