@@ -120,8 +120,8 @@ class _Guarded(asyncio.Protocol):
 
 class Guard:
     """The protocol factory that wraps aiohttp's, with the cap and the header time-out (see
-    the module docstring); its :meth:`middleware` marks connections busy while a handler runs.
-    ``evicted`` and ``refused`` count what it closed."""
+    the module docstring); :func:`guard_app`'s middleware marks connections busy while a
+    handler runs. ``evicted``, ``refused`` and ``timed_out`` count what it closed."""
 
     def __init__(
         self,

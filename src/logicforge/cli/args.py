@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 
 def natural(text: str) -> int:
@@ -81,6 +82,15 @@ def strict_json_arg(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="read answers as strict JSON only (default: near-JSON read where unambiguous)",
     )
+
+
+def server_limit_values(a: argparse.Namespace) -> dict[str, Any]:
+    """The values of :func:`server_limits`' options, as the servers take them."""
+    return {
+        "max_connections": a.max_connections,
+        "header_timeout": a.header_timeout,
+        "body_timeout": a.body_timeout,
+    }
 
 
 def allow_errors(parser: argparse.ArgumentParser) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 from .. import api
 from ..errors import ConfigError, DataFileError
 from ..registry import DATASETS, FAMILIES, METRICS, MODELS, RENDERERS, TRANSFORMS
-from .args import natural, positive, seconds, server_limits
+from .args import natural, positive, seconds, server_limit_values, server_limits
 
 MODEL_HELP = {
     "random": "uniformly random answer of the right shape (seed=N)",
@@ -329,9 +329,7 @@ def cmd_serve(a: argparse.Namespace) -> int:
         port=a.port,
         port_file=a.port_file,
         items=items,
-        max_connections=a.max_connections,
-        header_timeout=a.header_timeout,
-        body_timeout=a.body_timeout,
+        **server_limit_values(a),
     )
     return 0
 
@@ -356,9 +354,7 @@ def cmd_serve_verify(a: argparse.Namespace) -> int:
         generate_timeout=a.generate_timeout,
         generate_memory_mb=a.generate_memory_mb,
         generate_workers=a.generate_workers,
-        max_connections=a.max_connections,
-        header_timeout=a.header_timeout,
-        body_timeout=a.body_timeout,
+        **server_limit_values(a),
     )
     return 0
 

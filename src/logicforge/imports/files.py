@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataFileError
+from ..logic.cnf import iter_lines
 from .limits import current, excerpt
 
 MAX_BYTES = 1 << 30  # the ceiling of the ``max_bytes`` limit (imports.limits): 1 GiB
@@ -140,10 +141,7 @@ def read_rows(path: Path) -> list[Any]:
         try:
             pf = pq.ParquetFile(io.BytesIO(read_bytes(path)))
             if pf.metadata.num_rows > lim.max_rows:
-                raise DataFileError(
-                    f"{path}: {pf.metadata.num_rows:,} rows, over the max_rows limit of "
-                    f"{lim.max_rows:,} (raise it with --limit max_rows=N)"
-                )
+                raise _too_many_rows(path, f"{pf.metadata.num_rows:,} rows")
             return list(pf.read().to_pylist())
         except (pa.ArrowException, OSError, ValueError, IndexError) as e:
             raise DataFileError(f"{path}: not a readable Parquet file ({str(e)[:200]})") from None
@@ -151,13 +149,10 @@ def read_rows(path: Path) -> list[Any]:
     lim = current()
     if name.endswith(".jsonl"):
         rows: list[Any] = []
-        for n, line in enumerate(_lines(text), start=1):
+        for n, line in enumerate(iter_lines(text), start=1):
             if line.strip():
                 if len(rows) >= lim.max_rows:
-                    raise DataFileError(
-                        f"{path}: line {n}: more than the max_rows limit of {lim.max_rows:,} "
-                        "rows (raise it with --limit max_rows=N)"
-                    )
+                    raise _too_many_rows(path, f"line {n}: more rows")
                 rows.append(_loads_row(line))
         return rows
     try:
@@ -171,23 +166,15 @@ def read_rows(path: Path) -> list[Any]:
     if not isinstance(obj, list):
         raise DataFileError(f"{path}: expected a list of rows")
     if len(obj) > lim.max_rows:
-        raise DataFileError(
-            f"{path}: {len(obj):,} rows, over the max_rows limit of {lim.max_rows:,} "
-            "(raise it with --limit max_rows=N)"
-        )
+        raise _too_many_rows(path, f"{len(obj):,} rows")
     return obj
 
 
-def _lines(text: str) -> Iterator[str]:
-    """The lines of ``text`` one at a time."""
-    start = 0
-    while start <= len(text):
-        j = text.find("\n", start)
-        if j < 0:
-            yield text[start:]
-            return
-        yield text[start:j]
-        start = j + 1
+def _too_many_rows(path: Path, what: str) -> DataFileError:
+    return DataFileError(
+        f"{path}: {what}, over the max_rows limit of {current().max_rows:,} "
+        "(raise it with --limit max_rows=N)"
+    )
 
 
 def _loads_row(line: str) -> Any:

@@ -489,6 +489,15 @@ def read_replies(fmt: str, paths: Sequence[str | Path], log: ImportLog) -> list[
     return out
 
 
+def _check_regex(name: str, pattern: str | None) -> None:
+    if pattern is None:
+        return
+    try:
+        re.compile(pattern)
+    except re.error as e:
+        raise ConfigError(name, pattern, f"not a regular expression: {e}") from None
+
+
 def rescore(
     fmt: str,
     paths: Sequence[str | Path],
@@ -519,16 +528,12 @@ def rescore(
     from ..renderers.base import render_problem
     from .base import import_problems
 
+    patterns = [("marker_pattern", marker_pattern), ("pair_pattern", pair_pattern)]
+    for name, pat in [*patterns, *(("error_pattern", f) for f in failures)]:
+        _check_regex(name, pat)  # before any file is read
     log = ImportLog(dataset=f"rescore:{fmt}")
     problems: list[LabelledProblem] = []
     if fmt == "dimacs-reply":
-        if pair_pattern is not None:
-            try:
-                re.compile(pair_pattern)
-            except re.error as e:
-                raise ConfigError(
-                    "pair_pattern", pair_pattern, f"not a regular expression: {e}"
-                ) from None
         problems, replies = read_dimacs_replies(
             paths, log, marker, model or "unknown", marker_pattern, pair_pattern
         )
@@ -564,11 +569,6 @@ def rescore(
     if model:
         for r in replies:
             r.model = model
-    for pat in failures:  # a bad pattern fails before any reply is scored
-        try:
-            re.compile(pat)
-        except re.error as e:
-            raise ConfigError("error_pattern", pat, f"not a regular expression: {e}") from None
     records = score_replies(join(replies, items, log), fmt, failures)
     log.imported = len(records)
     return records, list(items), problems, log

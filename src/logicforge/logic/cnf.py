@@ -171,8 +171,13 @@ MAX_DIMACS_CLAUSES = 100_000_000
 MAX_TOKEN_CHARS = 24  # a literal of more digits is refused (and quoted only in part)
 
 
-def _lines(text: str) -> Iterator[str]:
-    """The lines of ``text``, one at a time (a list of millions of short lines is large)."""
+def iter_lines(text: str) -> Iterator[str]:
+    r"""The lines of ``text``, one at a time (a list of millions of short lines is large).
+
+    Example:
+        >>> list(iter_lines("a\nb\n"))
+        ['a', 'b', '']
+    """
     start = 0
     while True:
         j = text.find("\n", start)
@@ -229,7 +234,7 @@ def parse_dimacs(
     cur: list[int] = []
     cur_line = 0
     saw_content = False
-    for lineno, raw in enumerate(_lines(text), start=1):
+    for lineno, raw in enumerate(iter_lines(text), start=1):
         line = raw.strip()
         if not line:
             continue
