@@ -67,6 +67,25 @@ def make_params(family: Family, values: Mapping[str, Any]) -> Any:
     return family.Params(**values)
 
 
+def stored_params(p: Any) -> dict[str, Any]:
+    """A parameter object as problems store it (and their ids hash it): every field, except a
+    field marked ``metadata={"stored": "unless-default"}`` while it holds its default — how a
+    parameter added later leaves earlier problems' bytes and ids as they were.
+
+    Example:
+        >>> from logicforge.families.zebra.generate import ZebraParams
+        >>> "z3_encoding" in stored_params(ZebraParams())
+        False
+        >>> stored_params(ZebraParams(z3_encoding="clue-expansion"))["z3_encoding"]
+        'clue-expansion'
+    """
+    out = dataclasses.asdict(p)
+    for f in dataclasses.fields(p):
+        if f.metadata.get("stored") == "unless-default" and out[f.name] == f.default:
+            del out[f.name]
+    return out
+
+
 def expand_grid(
     fixed: Mapping[str, Any], grid: Mapping[str, Sequence[Any]]
 ) -> list[dict[str, Any]]:
@@ -179,7 +198,7 @@ def _plan(
         cpus = ray_cpus(ray_init(ray_address))
         size = max(_CHUNK, min(4 * _CHUNK, len(built) * count // (8 * cpus)))
     shards = (
-        (family, dataclasses.asdict(p), j, start, min(count, start + size), seed)
+        (family, stored_params(p), j, start, min(count, start + size), seed)
         for j, p in enumerate(built)
         for start in range(0, count, size)
     )

@@ -33,7 +33,13 @@ from ..levels import Levels
 from .clues import TYPES, Clue
 from .encoding import encoded, size_pool, structure_clauses, var
 from .pool import ATTRIBUTES
-from .z3measure import Z3_MEASURE, Z3_TIMEOUT_MS, z3_cache_dir, z3_complexity  # noqa: F401
+from .z3measure import (  # noqa: F401
+    Z3_ENCODINGS,
+    Z3_MEASURE,
+    Z3_TIMEOUT_MS,
+    z3_cache_dir,
+    z3_complexity,
+)
 
 NAME = "zebra"
 KIND = "zebra"
@@ -73,6 +79,8 @@ class ZebraParams:
     z3_runs: int = (
         0  # Z3 solves with shuffled clue order and seeds, for the conflicts measure (paper: 32)
     )
+    # "positions" (the paper's measure), or "clue-expansion" (measure version 1)
+    z3_encoding: str = field(default=Z3_ENCODINGS[0], metadata={"stored": "unless-default"})
 
     def __post_init__(self) -> None:
         for k in ("n_houses", "n_attributes"):
@@ -88,6 +96,8 @@ class ZebraParams:
         object.__setattr__(self, "clue_types", types)
         if not isinstance(self.z3_runs, int) or not 0 <= self.z3_runs <= 1000:
             raise ConfigError("z3_runs", self.z3_runs, "must be an integer in 0..1000")
+        if self.z3_encoding not in Z3_ENCODINGS:
+            raise ConfigError("z3_encoding", self.z3_encoding, f"choose from {Z3_ENCODINGS}")
         for k, w in self.weights.items():
             if k not in TYPES or not isinstance(w, int | float) or w <= 0:
                 raise ConfigError("weights", {k: w}, "keys are clue types, values positive numbers")
@@ -268,7 +278,8 @@ class ZebraFamily:
         meta["n_clues"] = len(clues)
         meta["clue_types"] = hist
         if p.z3_runs:
-            meta |= z3_complexity(n, m, clues, p.z3_runs, rng)
+            meta |= z3_complexity(n, m, clues, p.z3_runs, rng, p.z3_encoding)
+            meta["z3_encoding"] = p.z3_encoding
         return problem, "SAT", {"solver": "minisat22+glucose4", "unique": True}, meta
 
 

@@ -2,12 +2,25 @@
 shuffled runs, each on the clues in a random order with its own random seed (32 runs in the
 paper).
 
+Two encodings, chosen by name (``ZebraParams.z3_encoding``):
+
+- ``positions`` (the default, measure version 2): one integer position 1..N per attribute value,
+  ``Distinct`` per attribute, each clue as the relation it states (``x == 3``, ``x != 1``,
+  ``x == y``, ``x + 1 == y``, ``x < y``, ``x - y == k or y - x == k``), asserted in a pushed
+  scope so Z3's incremental core solves it (no whole-formula preprocessing that answers small
+  grids before any search). The authors' encoding is not published; of the natural ones tried
+  (this one, the same without the scope, Boolean grids with exactly-one as pseudo-Boolean,
+  at-most or sum constraints, positions as disjunctions of equalities, Z3 4.12.2, 4.13.0 and
+  5.4.1), this is the one whose conflicts come closest to their published statistics on the 16
+  real puzzles in ``shared/data/zeroeval`` (``benchmarks/bench_zebra_z3_calibration.py`` prints
+  the per-puzzle table; ``docs/reproduce.md`` has it).
+- ``clue-expansion`` (measure version 1, kept by name): integer positions 0..N-1, each clue
+  expanded to a disjunction of position equalities over the houses where it holds. Its terms are
+  built through Z3's C API (``z3core``) in exactly the order the Python layer creates them, at
+  about a third of its cost (``tests/test_zebra_z3.py`` compares the two run by run).
+
 Each run gets a fresh Z3 context, because Z3's statistics depend on what the context has seen
-before. The terms are built through Z3's C API (``z3core``), in exactly the order the Python
-layer (``z3.Int``, ``==``, ``z3.And``, ``z3.Or``, ``z3.Distinct``, ``Solver.add``) creates
-them. Term ids, and so the statistics, are the same as with the Python layer, at about a third
-of its cost (``tests/test_zebra_z3.py`` compares the two run by run and holds the measure to
-reference values recorded with the Python layer).
+before.
 
 Results are cached by content (:func:`z3_cache_dir`), so a dry run, a rerun or another suite
 never recomputes one.
@@ -31,8 +44,10 @@ from ...rng import shuffled
 from .clues import TYPES, Clue
 
 Z3_TIMEOUT_MS = 10_000  # per Z3 run of the complexity measure
-Z3_MEASURE = 1  # bump when the measure itself changes (encoding, statistic, timeout handling)
+Z3_MEASURE = 2  # bump when the measure itself changes (encoding, statistic, timeout handling)
 STATS = ("conflicts", "decisions", "propagations")
+Z3_ENCODINGS = ("positions", "clue-expansion")  # the first is the default
+_VERSION = {"positions": 2, "clue-expansion": 1}  # the measure version each encoding was born in
 
 
 def _z3() -> Any:
@@ -153,6 +168,60 @@ def z3_run(
         C.Z3_solver_dec_ref(c, solver)
 
 
+def z3_run_positions(
+    n: int, m: int, clues: Sequence[Clue], seed: int, order: Sequence[int]
+) -> tuple[str, dict[str, float] | None]:
+    """One run of the ``positions`` encoding (module docstring): Z3's answer and its conflicts,
+    decisions and propagations (None when Z3 reports no statistics at all).
+
+    Example:
+        >>> from logicforge.families.zebra.clues import Clue
+        >>> z3_run_positions(3, 1, [Clue("LeftOf", (0, 0), (0, 1))], seed=1, order=[0])[0]
+        'sat'
+    """
+    z3 = _z3()
+    ctx = z3.Context()
+    s = z3.Solver(ctx=ctx)
+    s.set("random_seed", seed)
+    s.set("timeout", Z3_TIMEOUT_MS)
+    s.push()  # the incremental core: no whole-formula preprocessing before the search
+    pos = [[z3.Int(f"p{a}_{v}", ctx) for v in range(n)] for a in range(m)]
+    for a in range(m):
+        s.add(z3.Distinct(pos[a]))
+        for x in pos[a]:
+            s.add(z3.And(x >= 1, x <= n))
+    for i in order:
+        cl = clues[i]
+        x = pos[cl.a[0]][cl.a[1]]
+        y = cl.second + 1 if isinstance(cl.second, int) else pos[cl.second[0]][cl.second[1]]
+        s.add(_stated(z3, cl.type, x, y))
+    res = s.check()
+    st = s.statistics()
+    keys = list(st.keys())
+    stats = {k: float(st.get_key_value(k)) if k in keys else 0.0 for k in STATS}
+    answer = "sat" if res == z3.sat else "unsat" if res == z3.unsat else "unknown"
+    return answer, stats if keys else None
+
+
+def _stated(z3: Any, kind: str, x: Any, y: Any) -> Any:
+    """A clue as the relation its sentence states, over 1-based positions."""
+    if kind in ("FoundAt", "SameHouse"):
+        return x == y
+    if kind == "NotAt":
+        return x != y
+    if kind == "DirectLeft":
+        return x + 1 == y
+    if kind == "DirectRight":
+        return x == y + 1
+    if kind == "LeftOf":
+        return x < y
+    if kind == "RightOf":
+        return x > y
+    gap = {"SideBySide": 1, "OneBetween": 2, "TwoBetween": 3}.get(kind)
+    certify(gap is not None, f"every clue type has a stated relation ({kind})")
+    return z3.Or(x - y == gap, y - x == gap)
+
+
 def _statistics(C: Any, c: Any, solver: Any) -> dict[str, float] | None:
     """The run's conflicts, decisions and propagations, read through the C API (the first entry
     of each name, as ``Statistics.get_key_value`` reads it); an absent counter stayed 0; None
@@ -174,15 +243,31 @@ def _statistics(C: Any, c: Any, solver: Any) -> dict[str, float] | None:
 
 
 def z3_complexity(
-    n: int, m: int, clues: list[Clue], runs: int, rng: np.random.Generator
+    n: int,
+    m: int,
+    clues: list[Clue],
+    runs: int,
+    rng: np.random.Generator,
+    encoding: str = "positions",
 ) -> dict[str, float | None]:
     """Mean Z3 conflicts, decisions and propagations over ``runs`` solves with the clues shuffled
-    and a fresh random seed each time (the paper's complexity measure, 32 runs there)."""
+    and a fresh random seed each time (the paper's complexity measure, 32 runs there), in the
+    named encoding (module docstring).
+
+    Example:
+        >>> import numpy as np
+        >>> from logicforge.families.zebra.clues import Clue
+        >>> c = [Clue("FoundAt", (0, 0), 0)]
+        >>> sorted(z3_complexity(2, 1, c, 2, np.random.default_rng(0)))
+        ['z3_conflicts', 'z3_decisions', 'z3_propagations']
+    """
     z3 = _z3()
+    if encoding not in Z3_ENCODINGS:
+        raise ConfigError("z3_encoding", encoding, f"choose from {', '.join(Z3_ENCODINGS)}")
     # the stream's draws first (a seed and a clue order per run, in the order the runs used to
     # draw them), so a cached result leaves the stream exactly where a computed one does
     draws = [(int(rng.integers(2**31)), shuffled(rng, len(clues))) for _ in range(runs)]
-    key = _z3_key(z3.get_version_string(), n, m, clues, draws)
+    key = _z3_key(z3.get_version_string(), n, m, clues, draws, encoding)
     hit = _z3_cache_get(key)
     if hit is not None:
         return hit
@@ -190,7 +275,10 @@ def z3_complexity(
     timeouts = 0
     reported = True
     for seed, order in draws:
-        res, stats = z3_run(n, m, clues, seed, order)
+        if encoding == "positions":
+            res, stats = z3_run_positions(n, m, clues, seed, order)
+        else:
+            res, stats = z3_run(n, m, clues, seed, order)
         if res == "unknown":
             timeouts += 1  # a run past the timeout counts its work so far and is reported
         else:
@@ -210,10 +298,14 @@ def z3_complexity(
     return out
 
 
-def _z3_key(version: str, n: int, m: int, clues: list[Clue], draws: list[Any]) -> str:
+def _z3_key(
+    version: str, n: int, m: int, clues: list[Clue], draws: list[Any], encoding: str
+) -> str:
     """The cache key of one measurement: everything its result depends on — the measure's
-    version, Z3's, the timeout, the grid, the clues and every run's seed and clue order."""
-    body = [Z3_MEASURE, version, Z3_TIMEOUT_MS, n, m, [repr(c) for c in clues], draws]
+    version and encoding, Z3's version, the timeout, the grid, the clues and every run's seed and
+    clue order (version-1 keys are unchanged, so their cached results stay valid)."""
+    head: list[Any] = [_VERSION[encoding]] + ([encoding] if encoding != "clue-expansion" else [])
+    body = [*head, version, Z3_TIMEOUT_MS, n, m, [repr(c) for c in clues], draws]
     return hashlib.sha256(json.dumps(body).encode()).hexdigest()
 
 
