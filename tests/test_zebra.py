@@ -455,3 +455,24 @@ def test_a_forked_child_generates_while_the_parent_holds_a_pool_lock() -> None:
 
 def _generate_one_4x4() -> None:
     lf.generate("zebra", {"n_houses": 4, "n_attributes": 4}, count=1, seed=3)
+
+
+def test_the_paper_suites_reach_x_large_with_the_public_clue_types() -> None:
+    """`zebra-bon` had no X-Large puzzle (Table 2's X-Large column read "—") and both suites
+    could write "directly right of", which ZebraLogic's public puzzles never do."""
+    import itertools
+
+    from logicforge.families.zebra.clues import TYPES
+    from logicforge.families.zebra.generate import size_group
+    from logicforge.suites import load_suite
+
+    for name in ("zebra-bon", "zebra-grid"):
+        block = load_suite(name).problems[0]
+        assert "DirectRight" not in block.params["clue_types"]
+        assert set(block.params["clue_types"]) == set(TYPES) - {"DirectRight"}
+        sizes = itertools.product(block.grid["n_houses"], block.grid["n_attributes"])
+        assert {size_group(n, m) for n, m in sizes} == {"Small", "Medium", "Large", "X-Large"}
+    ps = lf.generate(
+        "zebra", load_suite("zebra-bon").problems[0].params | {"z3_runs": 0}, count=30, seed=1
+    )
+    assert all("DirectRight" not in p.metadata["clue_types"] for p in ps)
