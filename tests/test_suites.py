@@ -171,7 +171,24 @@ def test_adr_pair_suites(tmp_path: Path) -> None:
         rows = (rep / "adr_by_model.csv").read_text().splitlines()
         assert any(r.startswith("always-sat,") and ",0.0," in r for r in rows)
         notes = json.loads((tmp_path / name / "pairing.json").read_text())
-        assert notes[0]["pairs"] + notes[0]["skipped"] == 3 * len(suite.problems[0].grid["n_vars"])
+        ns = suite.problems[0].grid["n_vars"]
+        assert [n["point"] for n in notes] == [{"n_vars": n} for n in ns]
+        for n in notes:  # a source with no twin is replaced: every N has its pairs
+            assert n["pairs"] == 3, n
+            assert n["pairs"] + n["skipped"] == 3 + n["replacements"], n
+        problems = _rows(tmp_path / name / "problems.jsonl")
+        assert len(problems) == 2 * 3 * len(ns)
+        if name == "adr-pairs-2sat":  # 2-SAT sources often have no single-edit twin
+            assert sum(n["replacements"] for n in notes) > 0
+            assert any(p["metadata"].get("replacement") for p in problems)
+
+
+def test_pair_replacement_can_be_turned_off(tmp_path: Path) -> None:
+    suite = load_suite("adr-pairs-2sat").with_blocks(count=4, grid={"n_vars": [50]})
+    block = suite.problems[0].model_copy(update={"replace_skipped": False})
+    run_suite(suite.model_copy(update={"problems": [block]}), tmp_path, progress=False)
+    (note,) = json.loads((tmp_path / "pairing.json").read_text())
+    assert note["replacements"] == 0 and note["pairs"] + note["skipped"] == 4
 
 
 def test_cross_representation_suites(tmp_path: Path) -> None:

@@ -171,6 +171,26 @@ def generate_problems(
         yield from (LabelledProblem.model_construct(**f) for f in fields)
 
 
+def generate_range(
+    family: str, params: Mapping[str, Any], point: int, start: int, stop: int, seed: int
+) -> list[LabelledProblem]:
+    """Items ``start … stop − 1`` of parameter point ``point`` — exactly the problems
+    :func:`generate_problems` makes at those places when asked for at least ``stop`` per point
+    (each from ``SeedSequence(seed, spawn_key=(point, i))``), so a caller can draw further
+    sources from a point without regenerating the first ones.
+
+    Example:
+        >>> pt = {"n_vars": 5, "alpha": 2.0}
+        >>> more = generate_range("ksat/random", pt, 0, 2, 3, seed=1)
+        >>> more[0] == list(generate_problems("ksat/random", pt, 3, seed=1))[2]
+        True
+    """
+    fam: Family = FAMILIES.get(family)  # type: ignore[assignment]
+    if not 0 <= start <= stop:
+        raise ConfigError("start", start, f"must be in 0..stop ({stop})")
+    return _shard(family, stored_params(make_params(fam, params)), point, start, stop, seed)
+
+
 def _plan(
     family: str,
     fam: Family,

@@ -80,6 +80,10 @@ class ProblemBlock(_Strict):
     pair: bool = False  # add each source's minimally different twin of the opposite label
     max_candidates: int = Field(4000, ge=1)
     max_deletions: int = Field(1, ge=1)  # > 1 opts in to multi-clause deletions (tagged, counted)
+    # a generated source with no twin is replaced by the point's next source (the ADR paper's
+    # fixed number of pairs per N), at most replace_limit × count sources drawn per point
+    replace_skipped: bool = True
+    replace_limit: int = Field(20, ge=1, le=1000)
     # operator edits (ordering, folio): cumulative chains, individual preserving / altering, or all
     edits: Literal["cumulative", "individual", "all"] | None = None
     # a data file instead of a generator: family folio (FOLIO-format JSONL) or ordering
@@ -387,6 +391,50 @@ def _paired(b: ProblemBlock, bi: int, probs: list[Any], notes: list[dict[str, An
     return out
 
 
+def _paired_replaced(
+    b: ProblemBlock,
+    bi: int,
+    probs: list[Any],
+    points: list[dict[str, Any]],
+    count: int,
+    seed: int,
+    notes: list[dict[str, Any]],
+) -> list[Any]:
+    """With ``pair: true`` on a generated block, each point's sources and their twins; a source
+    without a twin is replaced by the point's next source (items ``count``, ``count + 1``, … of
+    its stream) until the point has ``count`` pairs or ``replace_limit`` × ``count`` sources
+    were drawn — so every point has the pairs asked for and the kept pairs are not a selection
+    of the sources that happened to have a twin. ``notes`` gets one entry per point: pairs,
+    skipped sources and replacements drawn."""
+    from ..families.base import generate_range
+    from ..transforms.pair import make_pairs
+
+    kw = {"max_candidates": b.max_candidates, "max_deletions": b.max_deletions}
+    by_point: dict[int, list[Any]] = {}
+    for p in probs:
+        by_point.setdefault(p.spawn_key[0], []).append(p)
+    out: list[Any] = []
+    for j, pt in enumerate(points):
+        pairs, skipped = make_pairs(by_point.get(j, []), **kw)
+        drawn = count
+        while b.replace_skipped and len(pairs) < 2 * count and drawn < b.replace_limit * count:
+            more = generate_range(b.family, pt, j, drawn, drawn + 1, seed)
+            drawn += 1
+            more = [q.model_copy(update={"metadata": q.metadata | {"formula_index": drawn - 1,
+                                                                   "replacement": True}})
+                    for q in more]  # fmt: skip
+            got, miss = make_pairs(more, **kw)
+            pairs += got
+            skipped += miss
+        where = {k: pt[k] for k in b.grid} if b.grid else {}
+        notes.append(
+            {"block": bi, "family": b.family, "point": where, "pairs": len(pairs) // 2,
+             "skipped": skipped, "replacements": drawn - count}
+        )  # fmt: skip
+        out += pairs
+    return out
+
+
 def expand_problems(
     suite: Suite,
     notes: list[dict[str, Any]] | None = None,
@@ -450,7 +498,8 @@ def expand_problems(
             )
             for p in generate_problems(b.family, points, count, seed, workers=workers)
         ]
-        probs = _paired(b, bi, probs, notes)
+        if b.pair:
+            probs = _paired_replaced(b, bi, probs, points, count, seed, notes)
         if b.edits:
             from ..transforms.edits import cumulative, expand, individual
 
