@@ -268,7 +268,7 @@ def test_every_reproduction_row_produces_its_files(suite_reports) -> None:
             continue  # a data-backed suite without its data here
         rep = suite_reports[suite].parent
         for f in files:
-            where = rep.parent if f.startswith("backtranslation-") else rep
+            where = rep.parent if f.startswith(("backtranslation-", "pairing")) else rep
             if not list(where.glob(f)):
                 missing.append(f"{artefact} ({suite}): {f}")
     assert not missing, "\n".join(missing)
