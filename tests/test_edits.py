@@ -157,7 +157,7 @@ def test_table11_layout_follows_from_the_records(tmp_path) -> None:
     with (html.parent / "edits_table11.csv").open() as f:
         rows = list(csv.DictReader(f))
     models = sorted({r["model"] for r in recs})
-    assert list(rows[0]) == ["Edits", *models, "Count", "significant"]
+    assert list(rows[0]) == ["Edits", *models, "Count", "significant", "flip test"]
     levels: dict[str, set[int]] = {}
     for r in recs:
         levels.setdefault(r["meta"]["chain_id"], set()).add(r["meta"]["edit_level"])
@@ -365,3 +365,29 @@ def test_qualitative_table_from_a_judge_over_http(tmp_path) -> None:
         assert int(row["coded"]) == len(mine)
         for k in ("PF", "IV", "AC", "AL"):
             assert float(row[k]) == pytest.approx(sum(s[k] for s in mine) / len(mine), abs=0.006)
+
+
+def test_table11_significance_is_an_accuracy_change_not_a_flip_rate() -> None:
+    """A model whose accuracy stays flat (66.67 → 63.33 on 30 chains) while 11 answers flip was
+    marked significant by the flip test; Table 11's bold is an accuracy change. A model whose
+    accuracy falls (66.67 → 20.00) is significant on both."""
+    from logicforge.metrics.edits import table11
+
+    def chain(model, c, before, after):
+        return [
+            {"model": model, "meta": {"chain_id": c, "edit_level": k}, "verdict": {"correct": ok}}
+            for k, ok in ((0, before), (1, after))
+        ]
+
+    recs = []
+    # flat: 15 C→C, 5 C→I... 20 correct at 0; 14 C→C + 6 C→I, 5 I→C + 5 I→I → 19 correct at 1
+    flat = [(True, True)] * 14 + [(True, False)] * 6 + [(False, True)] * 5 + [(False, False)] * 5
+    falls = [(True, True)] * 6 + [(True, False)] * 14 + [(False, False)] * 10
+    for i, (a, b) in enumerate(flat):
+        recs += chain("flat", f"c{i}", a, b)
+    for i, (a, b) in enumerate(falls):
+        recs += chain("falls", f"c{i}", a, b)
+    row = table11(recs)[1]
+    assert float(row["flat"]) == 63.33 and float(row["falls"]) == 20.0
+    assert row["significant"] == "falls"
+    assert row["flip test"] == "falls, flat"

@@ -194,7 +194,8 @@ def edit_tables(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[di
         ("edits_acc_norm (Acc_norm per edit level)", t1),
         (
             "edits_table11 (Acc_norm % per edit level and model; Count: chains with a k-th edit;"
-            " significant: flip test level 0 → k after Bonferroni)",
+            " significant: accuracy change level 0 → k, exact McNemar after Bonferroni;"
+            " flip test: flip rate above 10 %, after Bonferroni)",
             table11(records),
         ),
     ]
