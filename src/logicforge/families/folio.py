@@ -3,8 +3,12 @@
 ``load_folio(path)`` reads a JSONL file of ``premises-FOL`` / ``conclusion-FOL`` / ``label`` rows
 (FOLIO's gold annotations; the data is CC BY-SA 4.0, so anything derived from it stays
 share-alike — every problem says so in its metadata). Rows whose formulas do not parse are
-skipped and counted. Each problem is labelled again by the z3 oracle of :mod:`logicforge.logic.fol`
-(True / False / Unknown); the dataset's own label is kept as ``dataset_label``.
+skipped and counted. A problem's gold is the dataset's label (True / False / Unknown, FOLIO's
+"Uncertain" read as Unknown), as the LogicEdit paper scores it; the z3 oracle of
+:mod:`logicforge.logic.fol` labels every row again (``z3_label``), and a row where the two
+disagree is listed (``logicforge import folio`` notes it; a suite writes
+``label-disagreements.json``) and gets no edits — edits are defined by z3's judgment of the
+edited premises, which would not be the gold of the row they start from.
 
 Edits (the symbolic-edits paper on FOLIO): ``or→and``, ``xor→or``, ``or→xor``, ``and→or``
 (``allow_and_to_or``; the paper avoids it), ``not→removed`` — one connective occurrence per
@@ -94,7 +98,9 @@ def load_folio(
                 )
                 notes.append((i + 1, f"its FOL annotation does not parse ({why[:160]})"))
             continue
-        label = entails(prem, conc, timeout_s)
+        found = entails(prem, conc, timeout_s)
+        declared = {"Uncertain": "Unknown"}.get(row.get("label"), row.get("label"))
+        label = declared if declared in LABELS else found
         out.append(
             LabelledProblem(
                 problem_id=f"folio-{i}",
@@ -110,17 +116,20 @@ def load_folio(
                     "conclusion_nl": row.get("conclusion", ""),
                 },
                 label=label,
-                oracle={"solver": "z3", "timeout_s": timeout_s},
+                oracle={"solver": "z3", "timeout_s": timeout_s, "gold": "dataset label"},
                 metadata={
-                    "dataset_label": {"Uncertain": "Unknown"}.get(
-                        row.get("label"), row.get("label")
-                    ),
+                    "dataset_label": declared,
+                    "z3_label": found,
                     "licence": "CC BY-SA 4.0 (derived from FOLIO)",
                     "n_premises": len(prem),
                 },
             )
         )
     return out, skipped
+
+
+def _z3_agrees(p: LabelledProblem) -> bool:
+    return p.metadata.get("z3_label", p.label) == p.label
 
 
 def _solve(premises: list[str], conclusion: str) -> str:
@@ -136,6 +145,8 @@ def cumulative_fol(p: LabelledProblem, allow_and_to_or: bool = False) -> list[La
     keeps the label), never revisited."""
     prem = list(p.problem["premises"])
     out = [edit_variant(p, p.problem, p.label, 0, "cumulative", [], [])]
+    if not _z3_agrees(p):
+        return out  # edits are z3's judgment: not from a row whose gold z3 does not give
     pos: list[int] = []
     ops: list[str] = []
     for i in range(len(prem)):
@@ -165,7 +176,9 @@ def individual_fol(
     p: LabelledProblem, mode: str = "preserve", allow_and_to_or: bool = False
 ) -> list[LabelledProblem]:
     """Every single edit of the original, kept when it preserves (or, ``alter``, changes) the label."""
-    out = []
+    out: list[LabelledProblem] = []
+    if not _z3_agrees(p):
+        return out
     prem = list(p.problem["premises"])
     for i in range(len(prem)):
         for e in _edits(allow_and_to_or):
@@ -287,6 +300,12 @@ def _read_folio(paths: Any, log: Any, timeout: float = 10.0) -> list[LabelledPro
         log.read += len(problems) + skipped
         for line, why in notes:  # one note per row, so the summary counts rows
             log.reject(f"{p}#{line}", why)
+        for q in problems:
+            if not _z3_agrees(q):
+                log.disagreements.append(
+                    {"source": f"{p}#{q.spawn_key[1] + 1}", "declared": q.label,
+                     "found": q.metadata["z3_label"], "found_by": "z3"}
+                )  # fmt: skip
         out += problems
     log.imported += len(out)
     return out

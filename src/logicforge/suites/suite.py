@@ -373,6 +373,24 @@ def empty_story_arms(out: str | Path) -> list[str]:
     return lines
 
 
+def _write_label_disagreements(out: Path, problems: list[Any]) -> None:
+    """``label-disagreements.json``: the data rows whose gold (the dataset's label) a solver
+    re-labels otherwise (``metadata["z3_label"]``), once per row; nothing when none does."""
+    import json
+
+    rows = {
+        p.problem_id: {"problem_id": p.problem_id, "dataset_label": p.label,
+                       "z3_label": p.metadata["z3_label"]}
+        for p in problems
+        if p.metadata.get("z3_label") not in (None, p.label) and not p.metadata.get("edit_level")
+    }  # fmt: skip
+    path = out / "label-disagreements.json"
+    if rows:
+        path.write_text(json.dumps(list(rows.values()), indent=1) + "\n", encoding="utf-8")
+    elif path.exists():
+        path.unlink()
+
+
 def _tagged(b: ProblemBlock, probs: list[Any]) -> list[Any]:
     if not b.tags:
         return probs
@@ -706,6 +724,7 @@ def run_suite(
         import json
 
         (out / "pairing.json").write_text(json.dumps(notes, indent=1) + "\n")
+    _write_label_disagreements(out, problems)
     from ..llm.backtranslate import needs_backtranslation
 
     items = []
