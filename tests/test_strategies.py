@@ -186,7 +186,36 @@ def test_inference_time_scaling_samples_at_its_own_temperature() -> None:
     assert seen == [(0.7, 3), (0.7, 4), (0.7, 5)]
     from logicforge.suites import load_suite
 
-    assert "symbcot:embedded" in load_suite("logicedit-strategies").models
+    suite = load_suite("logicedit-strategies")  # the symbolic-edits paper's settings (App. J)
+    assert "symbcot:embedded;max_tokens=2000" in suite.models
+    assert "bestofn:32:majority:embedded;temperature=0.7;max_tokens=2000" in suite.models
+    assert suite.sampling == {"max_tokens": 10_000, "temperature": 0.1}
+
+
+def test_a_strategy_asks_its_inner_model_with_its_own_token_limit() -> None:
+    """Scaling and SymbCoT run at 2,000 tokens while the run's CoT has 10,000 (the paper)."""
+    seen = []
+
+    class Spy:
+        name, cache_id = "spy", None
+
+        async def generate(self, prompt, sampling, sample):
+            seen.append((sampling.temperature, sampling.max_tokens))
+            return Response(text="\\boxed{A}")
+
+        async def aclose(self):
+            pass
+
+    from logicforge.strategies.bestofn import BestOfNModel
+    from logicforge.strategies.scorers import MajorityScorer
+
+    it = _items()[0]
+    m = BestOfNModel(Spy(), 2, MajorityScorer(), 0.7, 2000)
+    asyncio.run(m.generate(lf.Prompt.of(it), Sampling(temperature=0.1, max_tokens=10_000), 0))
+    assert seen == [(0.7, 2000), (0.7, 2000)] and m.name.endswith("-t0.7-m2000")
+    from logicforge.models.base import load_model
+
+    assert load_model("symbcot:random;max_tokens=2000").name.endswith("-m2000")
 
 
 @pytest.mark.embedded

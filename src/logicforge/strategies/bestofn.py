@@ -27,7 +27,12 @@ from .scorers import Scorer, make_scorer, split_scorer
 
 class BestOfNModel:
     def __init__(
-        self, inner: Model, n: int, scorer: Scorer, temperature: float | None = None
+        self,
+        inner: Model,
+        n: int,
+        scorer: Scorer,
+        temperature: float | None = None,
+        max_tokens: int | None = None,
     ) -> None:
         if not isinstance(n, int) or not 1 <= n <= 128:
             raise ConfigError(
@@ -36,15 +41,19 @@ class BestOfNModel:
         if temperature is not None and not 0.0 <= temperature <= 2.0:
             raise ConfigError("temperature", temperature, "must be in 0..2")
         self.inner, self.n, self.scorer, self.temperature = inner, n, scorer, temperature
+        self.max_tokens = max_tokens
         tag = "" if temperature is None else f"-t{temperature:g}"
+        tag += "" if max_tokens is None else f"-m{max_tokens}"
         self.name = f"{inner.name}+best-of-{n}-{scorer.name}{tag}"
         self.cache_id = None  # the inner model's candidates are cached one by one
 
     async def generate(self, prompt: Prompt, sampling: Sampling, sample: int) -> Response:
-        if self.temperature is not None:  # inference-time scaling samples at its own temperature
-            import dataclasses
+        import dataclasses
 
+        if self.temperature is not None:  # inference-time scaling samples at its own temperature
             sampling = dataclasses.replace(sampling, temperature=self.temperature)
+        if self.max_tokens is not None:  # and may have its own token limit
+            sampling = dataclasses.replace(sampling, max_tokens=self.max_tokens)
         cands = [
             await self.inner.generate(prompt, sampling, sample * self.n + j) for j in range(self.n)
         ]
@@ -103,7 +112,11 @@ def _factory(head: str, opts: dict[str, str]) -> BestOfNModel:
         raise ConfigError("n", n_txt, "must be an integer") from None
     mine, passed = strategy_options(opts, "bestofn")
     return BestOfNModel(
-        load_model(inner_spec(inner, passed)), n, make_scorer(scorer), mine.temperature
+        load_model(inner_spec(inner, passed)),
+        n,
+        make_scorer(scorer),
+        mine.temperature,
+        mine.max_tokens,
     )
 
 

@@ -1,13 +1,16 @@
 """Options every strategy takes after ``;`` in its spec, validated by one pydantic model.
 
 ``temperature`` — the temperature the strategy samples its inner model at (inference-time
-scaling samples at its own temperature, whatever the run's); every other option is passed on to
-the inner model's spec.
+scaling samples at its own temperature, whatever the run's); ``max_tokens`` — the token limit of
+each of its inner calls (the symbolic-edits paper gives CoT 10,000 tokens and its scaling and
+SymbCoT strategies 2,000); every other option is passed on to the inner model's spec.
 
 Example:
     >>> opts, rest = strategy_options({"temperature": "0.7", "timeout": "30"}, "bestofn")
     >>> opts.temperature, rest
     (0.7, {'timeout': '30'})
+    >>> strategy_options({"max_tokens": "2000"}, "symbcot")[0].tag()
+    '-m2000'
 """
 
 from __future__ import annotations
@@ -24,16 +27,20 @@ class StrategyOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     temperature: float | None = Field(default=None, ge=0.0, le=2.0)
+    max_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
 
     def sampling(self, s: Sampling) -> Sampling:
-        """``s`` with the strategy's own temperature, when it has one."""
-        return (
-            s if self.temperature is None else dataclasses.replace(s, temperature=self.temperature)
-        )
+        """``s`` with the strategy's own temperature and token limit, where it has them."""
+        if self.temperature is not None:
+            s = dataclasses.replace(s, temperature=self.temperature)
+        if self.max_tokens is not None:
+            s = dataclasses.replace(s, max_tokens=self.max_tokens)
+        return s
 
     def tag(self) -> str:
-        """The suffix that names the option in the model's name."""
-        return "" if self.temperature is None else f"-t{self.temperature:g}"
+        """The suffix that names the options in the model's name."""
+        t = "" if self.temperature is None else f"-t{self.temperature:g}"
+        return t + ("" if self.max_tokens is None else f"-m{self.max_tokens}")
 
 
 def strategy_options(opts: dict[str, str], strategy: str) -> tuple[StrategyOptions, dict[str, str]]:
