@@ -165,3 +165,33 @@ def test_the_adr_vs_n_figure_has_precision_recall_and_f1_panels(tmp_path) -> Non
     name, caption = got
     assert all(w in caption for w in ("precision", "recall", "F1"))
     assert (tmp_path / name).stat().st_size > 10_000
+
+
+def test_satbench_arrays_are_one_two_and_three_dimensional_and_table2_has_words(
+    tmp_path,
+) -> None:
+    """SATBench's public puzzles use x(i), x(i, j) and x(i, j, k); the suite drew only 2-D
+    arrays. Table 2 gives words and sentences per puzzle beside the formulas' statistics."""
+    import csv
+    import json
+
+    from logicforge.suites import load_suite, run_suite
+
+    suite = load_suite("satbench", models=["noisy:p=0.7"])
+    small = suite.with_blocks(
+        count=2, grid={"n_clauses": [7, 26], "target_label": ["SAT", "UNSAT"]}
+    )
+    html = run_suite(small, tmp_path, progress=False)
+    problems = [json.loads(x) for x in (tmp_path / "problems.jsonl").read_text().splitlines()]
+    assert {len(p["metadata"]["dims"]) for p in problems} == {1, 2, 3}
+    for p in problems:
+        arity = len(p["metadata"]["dims"])
+        assert all(n.count(",") == arity - 1 for n in p["problem"]["var_names"])
+    sizes = [p["metadata"]["n_vars"] for p in problems]
+    assert min(sizes) >= 12 and max(sizes) <= 63
+    with (html.parent / "satbench_table2_text.csv").open() as f:
+        rows = {r["rendering"]: r for r in csv.DictReader(f)}
+    assert set(rows) == set(suite.renderers)
+    for r in rows.values():
+        assert int(r["puzzles"]) == len(problems)
+        assert float(r["mean_words"]) > 20 and float(r["mean_sentences"]) >= 5

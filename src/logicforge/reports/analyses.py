@@ -518,11 +518,14 @@ def _satbench(ctx: Context) -> None:
         ("satbench_table5", sb.table5(ctx.records), "Table 5: error classes (% of classified)"),
         ("error_aware_fixes", sb.error_aware_fixes(ctx.records), "§6.2: failed items fixed"),
         ("satbench_table2", sb.formula_stats(ctx.problems), "Table 2: the formulas' statistics"),
+        (
+            "satbench_table2_text",
+            sb.text_stats(ctx.items),
+            "Table 2: words and sentences per puzzle",
+        ),
     ):
         if rows:
-            ctx.table(
-                file, rows, "SATBench " + caption + (stories if file != "satbench_table2" else "")
-            )
+            ctx.table(file, rows, "SATBench " + caption + ("" if "table2" in file else stories))
     fig4 = sb.accuracy_by_clauses(ctx.records)
     ctx.table("accuracy_by_clauses", fig4, "SATBench Fig. 4: accuracy per clause count")
     cap = sb.clauses_figure(fig4, ctx.colours, ctx.out / "accuracy_vs_clauses.png")

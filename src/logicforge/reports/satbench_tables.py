@@ -18,6 +18,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -252,6 +253,41 @@ def formula_stats(problems: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
             }
         )
     return rows
+
+
+_SENTENCE = re.compile(r"[^.!?\n]*[A-Za-z][^.!?\n]*(?:[.!?]+|\n|$)")
+
+
+def text_stats(items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Table 2's size of the puzzles as asked, per rendering: mean words and sentences of the
+    prompt's last user message (the story or formula, its conditions and the question; a
+    numbered condition or a line without a full stop counts as one sentence).
+
+    Example:
+        >>> it = {"rendering": "story", "metadata": {"bucket": "easy"},
+        ...       "messages": [{"role": "user", "content": "A cat sat. It ran!\\n1. x is red"}]}
+        >>> [(r["rendering"], float(r["mean_words"]), float(r["mean_sentences"])) for r in text_stats([it])]
+        [('story', 9.0, 3.0)]
+    """
+    groups: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for it in items:
+        if (it.get("metadata") or {}).get("bucket") not in BUCKETS:
+            continue
+        users = [m for m in it.get("messages") or [] if m.get("role") == "user"]
+        if not users:
+            continue
+        text = str(users[-1].get("content") or "")
+        sentences = [x for x in _SENTENCE.findall(text) if x.strip()]
+        groups[str(it.get("rendering"))].append((len(text.split()), len(sentences)))
+    return [
+        {
+            "rendering": r,
+            "puzzles": len(v),
+            "mean_words": Fixed(sum(w for w, _ in v) / len(v), 1),
+            "mean_sentences": Fixed(sum(n for _, n in v) / len(v), 1),
+        }
+        for r, v in sorted(groups.items())
+    ]
 
 
 def error_aware_fixes(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
