@@ -60,6 +60,21 @@ def test_story_puzzles_that_fail_validation_are_discarded_by_default() -> None:
     assert load_suite("twosat-llm-verbaliser").story.on_failure == "template"  # §4, by name
 
 
+def test_satbench_with_a_writer_measures_story_puzzles_beside_the_formulas() -> None:
+    """SATBench's Tables 3-5 are measured on story puzzles: given a writer, the suite adds the
+    story rendering (formulas stay arms); without one, or with --renderer, nothing is added."""
+    from logicforge.suites.suite import load_suite
+
+    assert load_suite("satbench").renderers == ["formula", "formula-trace"]
+    with_w = load_suite("satbench", writer="random")
+    assert with_w.renderers == ["formula", "formula-trace", "story"]
+    assert with_w.story is not None and with_w.story.writer == "random"
+    assert load_suite("satbench", writer="random", renderers=["story"]).renderers == ["story"]
+    assert load_suite("twosat-table1", writer="random").renderers == load_suite(
+        "twosat-table1"
+    ).renderers
+
+
 def _adr_folder(tmp: Path) -> Path:
     """Files laid out like the ADR authors' published replies: the DIMACS formula, a varying
     `c … solve time …` line, the raw reply — some of them stored API failures."""

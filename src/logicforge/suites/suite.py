@@ -151,6 +151,9 @@ class Suite(_Strict):
     samples: int = Field(1, ge=1, le=1024)  # samples per item (pass@k, majority voting)
     table: list[str] = Field(default_factory=lambda: ["family"])
     story: StoryBlock | None = None  # needed by the story renderers (story, story-spy, …)
+    # renderers added when a story writer is given (`--writer W`): a paper measured on stories
+    # runs them beside its formula arms
+    with_writer: list[str] = Field(default_factory=list)
     analyses: list[str] | None = None  # the report's analyses (default: all that apply)
     headline: Headline | None = None  # the report's first screen (default: reports/headline.py)
 
@@ -295,6 +298,9 @@ def load_suite(name_or_path: str | Path, writer: str | None = None, **overrides:
     data.update({k: v for k, v in overrides.items() if v is not None})
     if writer is not None:
         data["story"] = {**(data.get("story") or {}), "writer": writer}
+        if overrides.get("renderers") is None and isinstance(data.get("renderers"), list):
+            extra = [r for r in data.get("with_writer") or [] if r not in data["renderers"]]
+            data["renderers"] = [*data["renderers"], *extra]
     try:
         suite = Suite.model_validate(data)
     except ValidationError as e:
