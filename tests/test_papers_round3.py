@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -70,9 +72,10 @@ def test_satbench_with_a_writer_measures_story_puzzles_beside_the_formulas() -> 
     assert with_w.renderers == ["formula", "formula-trace", "story"]
     assert with_w.story is not None and with_w.story.writer == "random"
     assert load_suite("satbench", writer="random", renderers=["story"]).renderers == ["story"]
-    assert load_suite("twosat-table1", writer="random").renderers == load_suite(
-        "twosat-table1"
-    ).renderers
+    assert (
+        load_suite("twosat-table1", writer="random").renderers
+        == load_suite("twosat-table1").renderers
+    )
 
 
 def _adr_folder(tmp: Path) -> Path:
@@ -210,3 +213,38 @@ def test_satbench_arrays_are_one_two_and_three_dimensional_and_table2_has_words(
     for r in rows.values():
         assert int(r["puzzles"]) == len(problems)
         assert float(r["mean_words"]) > 20 and float(r["mean_sentences"]) >= 5
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [("shuffle", {}), ("shuffle", {"mode": "reverse"}), ("filler", {"ratio": 0.5}),
+     ("filler", {"ratio": 0.5, "layout": "grouped"}), ("duplicate", {"layout": "interleaved"}),
+     ("rename", {})],
+)  # fmt: skip
+def test_clause_indices_follow_their_clauses_through_every_transform(spec) -> None:
+    """`core_clauses` and `bridge_index` went stale after `shuffle`: they must name the same
+    clauses (renamed where the transform renames) after any transform that moves clauses."""
+    import logicforge as lf
+    from logicforge.transforms.base import apply_transform
+
+    name, params = spec
+    srcs = [
+        *lf.generate("2sat/implication-cycle", {"n_clauses": 30}, count=2, seed=4),
+        *lf.generate("2sat/mono-bridge", {"n_clauses": 20}, count=2, seed=4),
+    ]
+    checked = 0
+    for p in srcs:
+        q = apply_transform(p, name, params)
+        before, after = p.problem["clauses"], q.problem["clauses"]
+        perm = q.metadata["transforms"][-1].get("permutation")
+        for key in ("core_clauses", "bridge_index", "trigger_index"):
+            if key not in p.metadata:
+                continue
+            old = p.metadata[key] if isinstance(p.metadata[key], list) else [p.metadata[key]]
+            new = q.metadata[key] if isinstance(q.metadata[key], list) else [q.metadata[key]]
+            want = [before[i] for i in old]
+            if perm:
+                want = [[perm[abs(x) - 1] * (1 if x > 0 else -1) for x in c] for c in want]
+            assert sorted(map(sorted, (after[i] for i in new))) == sorted(map(sorted, want)), key
+            checked += 1
+    assert checked >= 4

@@ -79,6 +79,24 @@ def _tag(name: str, params: Mapping[str, Any]) -> int:
     return int.from_bytes(h.digest(), "big")
 
 
+# A transform that moves the source's clauses reports, under this key of its facts, the new
+# position of each source clause; the metadata that indexes clauses is then recomputed.
+MOVED = "_moved"
+CLAUSE_INDEX_KEYS = ("core_clauses", "bridge_index", "trigger_index")
+
+
+def _reindexed(meta: dict[str, Any], moved: list[int]) -> dict[str, Any]:
+    """``meta`` with every clause index of :data:`CLAUSE_INDEX_KEYS` moved where its clause went."""
+    out = dict(meta)
+    for k in CLAUSE_INDEX_KEYS:
+        v = out.get(k)
+        if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(moved):
+            out[k] = moved[v]
+        elif isinstance(v, list) and all(isinstance(i, int) and 0 <= i < len(moved) for i in v):
+            out[k] = sorted(moved[i] for i in v)
+    return out
+
+
 def apply_transform(
     problem: LabelledProblem, name: str, params: Mapping[str, Any] | None = None
 ) -> LabelledProblem:
@@ -120,6 +138,7 @@ def apply_transform(
         )
     cnf = CNF.from_json(problem.problem)
     out, facts = t.apply(cnf, rng)
+    moved = facts.pop(MOVED, None)
     sol = solve(out, stats=True)
     if t.effect == "preserves":
         certify(
@@ -139,7 +158,7 @@ def apply_transform(
         *problem.metadata.get("transforms", []),
         {"name": name, "params": dict(params or {}), "effect": t.effect, **facts},
     ]
-    meta = dict(problem.metadata)
+    meta = dict(problem.metadata) if moved is None else _reindexed(problem.metadata, moved)
     if out.num_vars != cnf.num_vars:  # counts of the source no longer describe the result
         for k in (
             "model_count",

@@ -23,6 +23,7 @@ from ..errors import ConfigError
 from ..logic.cnf import CNF
 from ..registry import TRANSFORMS
 from ..rng import shuffled
+from .base import MOVED
 
 
 def _layout(value: str) -> str:
@@ -33,12 +34,13 @@ def _layout(value: str) -> str:
 
 def _interleave(
     a: list[tuple[int, ...]], b: list[tuple[int, ...]], rng: np.random.Generator
-) -> list[tuple[int, ...]]:
-    """A random merge of a and b that keeps each list's internal order."""
+) -> tuple[list[tuple[int, ...]], list[int]]:
+    """A random merge of a and b that keeps each list's internal order, and where each clause
+    of ``a`` went."""
     from_a = np.zeros(len(a) + len(b), dtype=bool)
     from_a[rng.choice(len(a) + len(b), len(a), replace=False)] = True
     ia, ib = iter(a), iter(b)
-    return [next(ia) if x else next(ib) for x in from_a]
+    return [next(ia) if x else next(ib) for x in from_a], np.flatnonzero(from_a).tolist()
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,10 @@ class Shuffle:
             if self.mode == "random"
             else list(range(cnf.num_clauses))[::-1]
         )
-        return CNF([cnf.clauses[i] for i in order], cnf.num_vars), {"order": order}
+        moved = [0] * len(order)
+        for new, old in enumerate(order):
+            moved[old] = new
+        return CNF([cnf.clauses[i] for i in order], cnf.num_vars), {"order": order, MOVED: moved}
 
 
 @dataclass(frozen=True)
@@ -112,8 +117,10 @@ class Filler:
                 tuple(int(vs[i]) if s else -int(vs[i]) for i, s in zip(pick, signs, strict=True))
             )
         old = list(cnf.clauses)
-        clauses = old + fill if self.layout == "grouped" else _interleave(old, fill, rng)
-        return CNF(clauses, n + fresh), {"fillers": extra, "fresh_vars": fresh}
+        if self.layout == "grouped":
+            return CNF(old + fill, n + fresh), {"fillers": extra, "fresh_vars": fresh}
+        clauses, moved = _interleave(old, fill, rng)
+        return CNF(clauses, n + fresh), {"fillers": extra, "fresh_vars": fresh, MOVED: moved}
 
 
 @dataclass(frozen=True)
@@ -131,8 +138,10 @@ class Duplicate:
         perm = (rng.permutation(n) + 1 + n).tolist()
         copy = [tuple(perm[abs(x) - 1] * (1 if x > 0 else -1) for x in c) for c in cnf.clauses]
         old = list(cnf.clauses)
-        clauses = old + copy if self.layout == "grouped" else _interleave(old, copy, rng)
-        return CNF(clauses, 2 * n), {"copies": 2}
+        if self.layout == "grouped":
+            return CNF(old + copy, 2 * n), {"copies": 2}
+        clauses, moved = _interleave(old, copy, rng)
+        return CNF(clauses, 2 * n), {"copies": 2, MOVED: moved}
 
 
 TRANSFORMS.register("shuffle", Shuffle)
