@@ -1,5 +1,6 @@
-"""§5.4: the repetition suite's 100-distinct-clause arm, compared with every duplicated variant
-by an independent (Welch) t-test, recomputed from the records of a scripted model."""
+"""§5.4: the repetition suite's tests as the paper states them — 50 clauses against every other
+variant and the 100-distinct-clause arm against every duplicated one independently (Welch), each
+setting against its shuffled version paired — recomputed from the records of a scripted model."""
 
 from __future__ import annotations
 
@@ -39,12 +40,31 @@ def test_distinct_arm_independent_and_paired_tests(tmp_path) -> None:
         got = against[v]["p"]
         if got:
             assert float(got) == pytest.approx(float(want.pvalue), abs=1e-6)
-    paired = next(r for r in rows if r["variant"] == "duplicated-grouped" and r["vs"] == "single")
-    assert paired["test"] == "paired" and int(paired["formulas"]) == 4
-    keys = sorted(per["single"])
-    want = ttest_rel([per["duplicated-grouped"][k] for k in keys], [per["single"][k] for k in keys])
-    if paired["p"]:
-        assert float(paired["p"]) == pytest.approx(float(want.pvalue), abs=1e-6)
+    # §5.4 as stated: 50 clauses against every other variant independently ...
+    vs_single: dict[str, dict] = {}
+    for r in rows:  # the first row against 50 clauses (single-shuffled also has a paired one)
+        if r["vs"] == "single":
+            vs_single.setdefault(r["variant"], r)
+    others = [v for v in per if v not in ("single", "distinct-100")]
+    assert set(others) <= set(vs_single)
+    for v in others:
+        assert vs_single[v]["test"] == "independent" and vs_single[v]["formulas"] == "4 / 4"
+        want = ttest_ind(list(per[v].values()), list(per["single"].values()), equal_var=False)
+        if vs_single[v]["p"]:
+            assert float(vs_single[v]["p"]) == pytest.approx(float(want.pvalue), abs=1e-6)
+    # ... and shuffling within each setting paired, per formula
+    settings = ["single", "duplicated-grouped", "duplicated-interleaved"]
+    for v in settings:
+        (row,) = [
+            r
+            for r in rows
+            if r["variant"] == f"{v}-shuffled" and r["vs"] == v and r["test"] == "paired"
+        ]
+        assert int(row["formulas"]) == 4
+        keys = sorted(per[v])
+        want = ttest_rel([per[f"{v}-shuffled"][k] for k in keys], [per[v][k] for k in keys])
+        if row["p"]:
+            assert float(row["p"]) == pytest.approx(float(want.pvalue), abs=1e-6)
 
 
 def test_symmetry_and_rename_suites() -> None:

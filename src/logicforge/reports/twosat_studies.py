@@ -218,13 +218,19 @@ def table6(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _compare(
-    model: str, fam: str, other: str, ref: str, a_by: Mapping[str, float], b_by: Mapping[str, float]
+    model: str,
+    fam: str,
+    other: str,
+    ref: str,
+    a_by: Mapping[str, float],
+    b_by: Mapping[str, float],
+    independent: bool = False,
 ) -> dict[str, Any]:
     """One variant against another: paired per source formula where they share formulas, an
     independent (Welch) t-test over per-formula means where they share none (a separate arm,
-    e.g. 100 distinct clauses against 50 duplicated)."""
+    e.g. 100 distinct clauses against 50 duplicated) or where ``independent`` asks for it."""
     common = sorted(set(a_by) & set(b_by))
-    paired = bool(common)
+    paired = bool(common) and not independent
     a = [a_by[k] for k in common] if paired else list(a_by.values())
     b = [b_by[k] for k in common] if paired else list(b_by.values())
     row: dict[str, Any] = {
@@ -264,15 +270,22 @@ def _compare(
 
 def variant_tests(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Per family × model: each variant against the first — paired per source formula, or an
-    independent t-test where the variant is a separate arm sharing no formula with it — and,
-    where there is such an arm, every other variant against it independently as well (the
-    2-SAT paper's §5.4: 50 clauses duplicated against 100 distinct ones).
+    independent t-test where the variant is a separate arm sharing no formula with it or its
+    suite says ``compare: independent`` — each variant ``V`` against its shuffled counterpart
+    ``V-shuffled`` (paired), and, where there is a separate arm, every other variant against it
+    independently as well (the 2-SAT paper's §5.4: 50 clauses against every repetition variant
+    independently, shuffling within each setting paired, 50 × 2 against 100 distinct).
 
     Example:
         >>> variant_tests([])
         []
     """
     rows = []
+    independent = {  # a record, or a flattened row of one
+        (r.get("meta") or r).get("variant")
+        for r in records
+        if (r.get("meta") or r).get("variant_test") == "independent"
+    }
     for model, recs in sorted(_by_model(records).items()):
         pf = per_formula(recs, ["family", "variant", "source_problem_id"])
         by: dict[str, dict[str, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
@@ -287,7 +300,12 @@ def variant_tests(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             names = order[fam]
             ref = names[0]
             for other in names[1:]:
-                rows.append(_compare(model, fam, other, ref, variants[other], variants[ref]))
+                ind = other in independent
+                rows.append(_compare(model, fam, other, ref, variants[other], variants[ref], ind))
+            for v in names:  # each setting against its own shuffled version, paired
+                if f"{v}-shuffled" in variants:
+                    s = f"{v}-shuffled"
+                    rows.append(_compare(model, fam, s, v, variants[s], variants[v]))
             arms = [
                 v
                 for v in names

@@ -94,6 +94,10 @@ class ProblemBlock(_Strict):
 class Variant(_Strict):
     name: str
     transforms: list[str] = Field(default_factory=list)
+    # how the variant is tested against the suite's first variant: paired per source formula
+    # (the default where they share formulas) or independent (the 2-SAT paper's §5.4 tests
+    # 50 clauses against each repetition variant independently)
+    compare: Literal["paired", "independent"] | None = None
 
 
 class StoryBlock(_Strict):
@@ -545,6 +549,8 @@ def expand_problems(
                 # reduce changes representation: cnf → vc / packing, coloring → cnf
                 q = apply_spec(q, *parse_transform_spec(spec))
             meta = q.metadata | {"variant": v.name, "source_problem_id": p.problem_id}
+            if v.compare is not None:
+                meta["variant_test"] = v.compare
             pid = (
                 q.problem_id
                 if v.transforms
