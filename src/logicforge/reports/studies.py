@@ -32,8 +32,15 @@ def _by_model(records: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[st
 
 
 def table1(records: Sequence[Mapping[str, Any]], rows: Sequence[str]) -> list[dict[str, Any]]:
-    """Sat. and Wit. (percent, per-formula means) for each row key × model, models as columns."""
+    """Sat. and Wit. (percent, per-formula means) for each row key × model, models as columns;
+    rows in the order the records first name them (a suite's block order: the 2-SAT paper's
+    ImplicationCycle, EquivalenceCore, Backbone, MonoBridge), numbers ascending within."""
     cells: dict[tuple[Any, ...], dict[str, list[float | None]]] = {}
+    first: dict[Any, int] = {}
+    for r in records:
+        m = r.get("meta") or r
+        for c in rows:
+            first.setdefault(m.get(c, r.get(c)), len(first))
     for model, recs in sorted(_by_model(records).items()):
         for f in per_formula(recs, rows):
             key = tuple(f.get(c) for c in rows)
@@ -42,7 +49,11 @@ def table1(records: Sequence[Mapping[str, Any]], rows: Sequence[str]) -> list[di
             cell.setdefault(f"{model} Wit.", []).append(f["wit"])
     out = []
     for key in sorted(
-        cells, key=lambda k: tuple((0, x) if isinstance(x, int | float) else (1, str(x)) for x in k)
+        cells,
+        key=lambda k: tuple(
+            (0, x, "") if isinstance(x, int | float) else (1, first.get(x, len(first)), str(x))
+            for x in k
+        ),
     ):
         cell = cells[key]
         row: dict[str, Any] = dict(zip(rows, key, strict=True))
