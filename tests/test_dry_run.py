@@ -82,8 +82,9 @@ def test_zebra_grid_dry_run_makes_two_puzzles_per_size_and_no_z3_runs(monkeypatc
 
 
 def test_every_shipped_suite_dry_runs(tmp_path: Path, monkeypatch, capsys) -> None:
-    """Each shipped suite's dry run exits 0 and prints one row per model (data-backed suites
-    with the shared data; the embedded model's probe is left to the embedded tests)."""
+    """Each shipped suite's dry run exits 0 and prints one row per model — a suite with model
+    templates one per template, each with its own samples (data-backed suites with the shared
+    data; the embedded model's probe is left to the embedded tests)."""
     monkeypatch.setenv("LOGICFORGE_DATA", str(SHARED))
     for name in list_suites():
         suite = load_suite(name)
@@ -93,7 +94,10 @@ def test_every_shipped_suite_dry_runs(tmp_path: Path, monkeypatch, capsys) -> No
         assert main(args) == 0, name
         out = capsys.readouterr().out
         assert re.search(r"dry run of suite .*: [\d,]+ problems", out), out
-        assert len(_table(out)) == 1
+        rows = _table(out)
+        assert len(rows) == len(load_suite(name, models=["random"]).models)
+        if name == "zebra-table2":
+            assert [int(r["samples"]) for r in rows] == [128, 1, 1, 1]
 
 
 def test_a_resumed_suite_dry_run_counts_what_is_left(tmp_path: Path, capsys) -> None:

@@ -3,6 +3,7 @@ the command that showed it."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -274,3 +275,38 @@ def test_twosat_table1_in_construction_order_and_the_papers_row_order() -> None:
     assert [(r["family"], r["target_clauses"]) for r in rows] == [
         (f, n) for f in orders for n in (10, 50)
     ]
+
+
+def test_zebralogic_table2_from_one_command(tmp_path) -> None:
+    """Table 2 needed three commands; `suite zebra-table2 --model M` runs M at its samples and
+    wraps it in the three self-verification rows, once each, into one table with X-Large."""
+    import csv
+
+    from logicforge.suites import run_suite
+    from logicforge.suites.suite import load_suite
+
+    s = load_suite("zebra-table2", models=["noisy:p=0.7"])
+    assert s.models == [
+        "noisy:p=0.7",
+        "selfverify:1:oracle:noisy:p=0.7",
+        "selfverify:1:none:noisy:p=0.7",
+        "selfverify:2:none:noisy:p=0.7",
+    ]
+    assert s.samples_for("noisy:p=0.7") == 128 and s.samples_for(s.models[1]) == 1
+    assert load_suite("zebra-table2", models=["oracle"]).models[1] == "selfverify:1:oracle:oracle"
+    out = tmp_path / "t2"
+    small = s.with_blocks(count=1, grid={"n_houses": [3, 6], "n_attributes": [3, 5]})
+    run_suite(small.model_copy(update={"samples": 4}), out, progress=False)
+    with (out / "report" / "zebralogic_table2.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    names = [r[next(iter(r))] for r in rows]
+    assert (
+        names[0].startswith("noisy")
+        and "BoN-Oracle N=4" in names
+        and "Majority-Voting N=4" in names
+    )
+    assert {"Self-Verify (Oracle)", "Self-Verify", "Self-Verify (x2)"} <= set(names)
+    assert any(k.startswith("X-Large") for k in rows[0])
+    recs = [json.loads(x) for x in (out / "records.jsonl").read_text().splitlines()]
+    per = {m: {r["sample"] for r in recs if r["model"] == m} for m in {r["model"] for r in recs}}
+    assert sorted(len(v) for v in per.values()) == [1, 1, 1, 4]

@@ -297,7 +297,7 @@ def _suite_dry_run(suite: Any, out: Path, a: argparse.Namespace) -> int:
     rows = estimate(
         items,
         [load_model(m) for m in suite.models],
-        samples=suite.samples,
+        samples=[suite.samples_for(m) for m in suite.models],
         sampling=Sampling(**suite.sampling),
         records_path=out / "records.jsonl",
         prices=prices,

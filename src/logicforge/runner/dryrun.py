@@ -33,7 +33,7 @@ def estimate(
     items: Iterable[Item],
     models: list[Model],
     *,
-    samples: int,
+    samples: int | Sequence[int],
     sampling: Sampling,
     records_path: str | Path | None = None,
     prices: PriceTable | None = None,
@@ -44,7 +44,8 @@ def estimate(
     """One row per model (see the module docstring). With ``weights`` (a suite's dry run over a
     sample of its problems) each item stands for that many items of the full run: counts and
     tokens are scaled, and the records to do are the full run's less those of the model already
-    in the records file."""
+    in the records file. ``samples`` is one count for every model or one per model."""
+    per_model = [samples] * len(models) if isinstance(samples, int) else list(samples)
     counter = TokenCounter(tokenizer)
     per_item: list[tuple[str, int]] = []
     for it in items:
@@ -55,7 +56,7 @@ def estimate(
         held = list(read_jsonl(records_path, allow_torn_tail=True))
     rows = []
     speeds: dict[str, tuple[float, float, str]] = {}
-    for m in models:
+    for m, samples in zip(models, per_model, strict=True):  # noqa: B020 - one count per model
         calls = calls_per_sample(m)
         if weights is None:
             done = {str(r.get("record_id")) for r in held}

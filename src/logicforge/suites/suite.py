@@ -153,6 +153,12 @@ class Suite(_Strict):
     models: list[str] = Field(default_factory=lambda: ["oracle"])
     sampling: dict[str, Any] = Field(default_factory=dict)
     samples: int = Field(1, ge=1, le=1024)  # samples per item (pass@k, majority voting)
+    # samples for the models whose spec starts with a key (the longest matching key wins), e.g.
+    # {"selfverify:": 1} where the model itself runs `samples` times for best-of-n
+    model_samples: dict[str, int] = Field(default_factory=dict)
+    # every model (the suite's, or those given with --model) expanded through these specs, with
+    # "{model}" standing for it — one command for a table whose rows wrap one model several ways
+    model_templates: list[str] = Field(default_factory=list)
     table: list[str] = Field(default_factory=lambda: ["family"])
     story: StoryBlock | None = None  # needed by the story renderers (story, story-spy, …)
     # renderers added when a story writer is given (`--writer W`): a paper measured on stories
@@ -160,6 +166,17 @@ class Suite(_Strict):
     with_writer: list[str] = Field(default_factory=list)
     analyses: list[str] | None = None  # the report's analyses (default: all that apply)
     headline: Headline | None = None  # the report's first screen (default: reports/headline.py)
+
+    def samples_for(self, model: str) -> int:
+        """How many samples per item ``model`` runs (:attr:`model_samples`, else :attr:`samples`).
+
+        Example:
+            >>> s = Suite(name="x", problems=[], samples=8, model_samples={"selfverify:": 1})
+            >>> s.samples_for("selfverify:1:none:random"), s.samples_for("random")
+            (1, 8)
+        """
+        keys = [k for k in self.model_samples if model.startswith(k)]
+        return self.model_samples[max(keys, key=len)] if keys else self.samples
 
     def with_blocks(self, **update: Any) -> Suite:
         """This suite with ``update`` applied to every problem block — a smaller run of the same
@@ -300,6 +317,12 @@ def load_suite(name_or_path: str | Path, writer: str | None = None, **overrides:
     if not isinstance(data, dict):
         raise ConfigError("suite", str(name_or_path), "must be a YAML mapping")
     data.update({k: v for k, v in overrides.items() if v is not None})
+    templates = data.get("model_templates")
+    if templates and isinstance(templates, list) and isinstance(data.get("models"), list):
+        if not all(isinstance(t, str) and "{model}" in t for t in templates):
+            raise ConfigError("model_templates", templates, 'each must contain "{model}"')
+        data["models"] = [t.replace("{model}", str(m)) for m in data["models"] for t in templates]
+        data["model_templates"] = []  # expanded once: the suite as loaded names every model
     if writer is not None:
         data["story"] = {**(data.get("story") or {}), "writer": writer}
         if overrides.get("renderers") is None and isinstance(data.get("renderers"), list):
@@ -774,7 +797,7 @@ def run_suite(
             m,
             out / "records.jsonl",
             sampling=sampling,
-            samples=suite.samples,
+            samples=suite.samples_for(m),
             concurrency=concurrency,
             progress=progress,
             cache_path=(out / "cache.sqlite") if cache else None,
