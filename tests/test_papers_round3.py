@@ -310,3 +310,26 @@ def test_zebralogic_table2_from_one_command(tmp_path) -> None:
     recs = [json.loads(x) for x in (out / "records.jsonl").read_text().splitlines()]
     per = {m: {r["sample"] for r in recs if r["model"] == m} for m in {r["model"] for r in recs}}
     assert sorted(len(v) for v in per.values()) == [1, 1, 1, 4]
+
+
+def test_satbench_fig3_accuracy_against_model_size(tmp_path) -> None:
+    """SATBench's Fig. 3 (scaling trend) was absent: sizes come from the models' names, a line
+    per family, one panel per bucket; a model whose name gives no size is named, not drawn."""
+    from logicforge.reports.satbench_scaling import model_size, scaling_figure, scaling_rows
+
+    assert model_size("Qwen3-1.7B") == (1.7, "Qwen3")
+    assert model_size("Mixtral-8x7B-Instruct")[0] == 56.0
+    assert model_size("smollm2-135m-instruct")[0] == 0.135
+    assert model_size("gpt-4o") is None and model_size("noisy:p=0.7") is None
+    t3 = [
+        {"model": m, "Overall Easy": e, "Overall Medium": md, "Overall Hard": h, "Avg.": (e + md + h) / 3}
+        for m, e, md, h in [("Qwen3-14B", 80.0, 60.0, 52.0), ("Qwen3-1.7B", 65.3, 48.1, 47.9),
+                            ("Llama-3.1-8B", 44.1, 37.4, 33.2), ("gpt-4o", 69.9, 55.2, 48.8)]
+    ]  # fmt: skip
+    rows, unsized = scaling_rows(t3)
+    assert [(r["family"], r["params_b"]) for r in rows] == [
+        ("Llama-3.1", 8.0), ("Qwen3", 1.7), ("Qwen3", 14.0)
+    ]
+    assert unsized == ["gpt-4o"] and rows[1]["Hard"] == 47.9
+    cap = scaling_figure(rows, unsized, {}, tmp_path / "f.png")
+    assert (tmp_path / "f.png").stat().st_size > 5000 and "left out" in cap and "gpt-4o" in cap

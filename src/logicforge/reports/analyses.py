@@ -506,13 +506,16 @@ def _judged(ctx: Context) -> None:
 def _satbench(ctx: Context) -> None:
     from . import satbench_tables as sb
 
+    from .satbench_scaling import scaling_figure, scaling_rows
+
     stories = sb.discard_note(ctx.out.parent)  # a suite's folder holds its discard counts
-    ctx.table(
-        "satbench_table3",
-        sb.table3(ctx.records),
-        "SATBench Table 3: accuracy (%)" + stories,
-        top=True,
-    )
+    t3 = sb.table3(ctx.records)
+    ctx.table("satbench_table3", t3, "SATBench Table 3: accuracy (%)" + stories, top=True)
+    sized, unsized = scaling_rows(t3)
+    if sized:
+        ctx.table("satbench_fig3", sized, "SATBench Fig. 3: accuracy against model size" + stories)
+        cap = scaling_figure(sized, unsized, ctx.colours, ctx.out / "satbench_fig3.png")
+        ctx.figure(("satbench_fig3.png", cap) if cap else None)
     for file, rows, caption in (
         ("satbench_table4", sb.table4(ctx.records), "Table 4: prediction and trace accuracy (%)"),
         ("satbench_table5", sb.table5(ctx.records), "Table 5: error classes (% of classified)"),
