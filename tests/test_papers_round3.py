@@ -328,7 +328,9 @@ def test_satbench_fig3_accuracy_against_model_size(tmp_path) -> None:
     ]  # fmt: skip
     rows, unsized = scaling_rows(t3)
     assert [(r["family"], r["params_b"]) for r in rows] == [
-        ("Llama-3.1", 8.0), ("Qwen3", 1.7), ("Qwen3", 14.0)
+        ("Llama-3.1", 8.0),
+        ("Qwen3", 1.7),
+        ("Qwen3", 14.0),
     ]
     assert unsized == ["gpt-4o"] and rows[1]["Hard"] == 47.9
     cap = scaling_figure(rows, unsized, {}, tmp_path / "f.png")

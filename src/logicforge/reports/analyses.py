@@ -505,7 +505,6 @@ def _judged(ctx: Context) -> None:
 )
 def _satbench(ctx: Context) -> None:
     from . import satbench_tables as sb
-
     from .satbench_scaling import scaling_figure, scaling_rows
 
     stories = sb.discard_note(ctx.out.parent)  # a suite's folder holds its discard counts

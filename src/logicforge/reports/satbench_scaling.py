@@ -34,7 +34,9 @@ def model_size(name: str) -> tuple[float, str] | None:
     return size, family.strip("-_ ") or name
 
 
-def scaling_rows(table3_rows: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+def scaling_rows(
+    table3_rows: Sequence[Mapping[str, Any]],
+) -> tuple[list[dict[str, Any]], list[str]]:
     """Fig. 3's numbers from Table 3's rows: per model with a size, its family, size and Overall
     accuracy per bucket; and the models left out (no size in the name)."""
     rows, unsized = [], []
