@@ -542,6 +542,16 @@ def _edits(ctx: Context) -> None:
         ctx.table(file, t, top=True)
         ctx._top[-1] = (name, t)  # the edit tables carry their own caption
     if edit_tabs:
+        from ..metrics.edits import edit_stats
+
+        stats = edit_stats(ctx.problems)
+        if stats:
+            ctx.table(
+                "edits_available",
+                stats,
+                "LogicEdit Tables 6 and 8: records with a valid formal representation (and the "
+                "tool that solves them) and the edited records available per setting",
+            )
         tr = compute.transition_counts(ctx.records)
         if tr:
             ctx.table("edit_transitions", tr, "chains per step k → k+1 (Fig. 3)")
