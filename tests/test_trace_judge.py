@@ -179,3 +179,30 @@ def test_a_killed_judge_run_resumes_without_losing_or_redoing_a_record(tmp_path)
     again = out.read_text().splitlines()
     assert [json.loads(x)["record_id"] for x in again] == [r.record_id for r in recs]
     assert again[0] == lines[0]
+
+
+def test_satbench_reading_counts_unmentioned_variables_as_false_beside_the_strict_one() -> None:
+    """SATBench's judge reads a variable the trace never settles as false; logicforge's own
+    check calls it a gap. Both are kept, and Table 4 shows the judge-based trace beside the
+    solver-checked one."""
+    from logicforge.reports.satbench_tables import table4
+
+    sat, uns, (it, it_u) = _items()
+    model = {abs(x): x > 0 for x in sat.oracle["model"]}
+    name = {v: k for k, v in it.mapping.items()}
+    # the true values, minus the variables that are false in the model: unmentioned = false
+    said = {name[v]: True for v, b in model.items() if b}
+    assert len(said) < len(model)  # some variable is left unmentioned
+    r = _rec(it, "[SAT]\nI set the true ones as above.")
+    out = judge_traces([r], [it], Scripted([json.dumps({"assignment": said})]))[0]
+    d = out.verdict.details
+    assert d["judge_assignment_valid"] is False and d["satbench_trace_valid"] is True
+    # a wrong value said outright is wrong under both readings
+    wrong = {name[v]: not b for v, b in model.items()}
+    out2 = judge_traces([r], [it], Scripted([json.dumps({"assignment": wrong})]))[0]
+    assert out2.verdict.details["satbench_trace_valid"] is False
+    rows = table4([json.loads(out.model_dump_json()) | {"meta": out.meta | {"bucket": "easy"}}])
+    assert rows[0]["SAT Trace"] == 0.0 and rows[0]["SAT Trace (judge)"] == 100.0
+    plain = _rec(it, "[SAT]\nI set the true ones as above.")
+    rows = table4([json.loads(plain.model_dump_json()) | {"meta": plain.meta | {"bucket": "easy"}}])
+    assert "SAT Trace (judge)" not in rows[0]  # no judge ran: no judge column

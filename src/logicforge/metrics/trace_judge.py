@@ -11,6 +11,11 @@ Two jobs, both optional layers over the deterministic verdict:
   satisfiable formula without a checkable citation) gets one of SATBench's classes from the judge
   (satisfiability bias, context inconsistency, condition omission, spurious priors, other) as
   ``details.judge_error_type`` — next to the rule-decided ``error_type``, never replacing it.
+* **SATBench's own reading.** SATBench's judge reads a variable the trace never settles as
+  false; ``details.satbench_trace_valid`` records whether the judge-extracted assignment, so
+  completed, satisfies every clause (the solver checks it) — beside logicforge's stricter
+  ``judge_assignment_valid``, which calls an unsettled variable a gap. SATBench's Table 4 reports
+  the former (``satbench_table4`` shows both where a judge ran).
 * **Core second opinion.** For a right UNSAT answer the judge sees the conditions, the trace and
   a computed minimal unsatisfiable core, and says whether the reasoning identifies a real
   conflict (the paper's judge-against-core comparison). It is stored beside the deterministic
@@ -148,8 +153,13 @@ async def extract_assignment(rec: Record, item: Item, judge: Model, used: set[in
         if bad
         else ""
     )
+    completed = {v: got.get(v, False) for v in used}  # SATBench: unmentioned reads as false
     upd: dict[str, Any] = {
-        "details": {"assignment_source": "judge", "judge_assignment_valid": valid}
+        "details": {
+            "assignment_source": "judge",
+            "judge_assignment_valid": valid,
+            "satbench_trace_valid": not cnf.falsified(completed),
+        }
     }
     if rec.verdict.correct:
         upd |= {"witness_valid": valid, "reason": f"witness invalid: {why}" if why else ""}

@@ -102,12 +102,32 @@ def _trace_ok(r: Mapping[str, Any]) -> bool:
     return bool(v.get("correct")) and v.get("witness_valid") is True
 
 
+def _judge_trace_ok(r: Mapping[str, Any]) -> bool:
+    """SATBench's judge-based trace: a right SAT answer whose assignment, unmentioned variables
+    read as false, satisfies every clause; a right UNSAT answer the judge finds a real conflict."""
+    v = r.get("verdict") or {}
+    d = v.get("details") or {}
+    if not v.get("correct"):
+        return False
+    if (r.get("meta") or {}).get("label") == "SAT":
+        return (
+            bool(d["satbench_trace_valid"])
+            if "satbench_trace_valid" in d
+            else (v.get("witness_valid") is True)
+        )
+    return d.get("judge_core_valid") is True
+
+
 def table4(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Table 4: prediction and trace accuracy per label, Overall trace (%), over renderings
-    that ask for a justification (``formula-trace``, stories)."""
+    that ask for a justification (``formula-trace``, stories). ``Trace`` is solver-checked
+    (a complete satisfying assignment; an UNSAT conflict the solver confirms); where a judge read
+    the traces (``logicforge judge``), ``Trace (judge)`` beside it is SATBench's judge-based
+    reading (unmentioned variables false; the judge's opinion of the UNSAT reason)."""
     from .compute import is_trace
 
     recs = [r for r in _scored(records) if is_trace(r.get("meta") or {})]
+    judged = any((r.get("extra") or {}).get("trace_judge") for r in recs)
     keys, several = _keys(recs)
     by: dict[tuple[str, ...], dict[str, list[Mapping[str, Any]]]] = defaultdict(
         lambda: defaultdict(list)
@@ -117,7 +137,8 @@ def table4(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for key in keys:
         row = _head(key, several)
-        traces = []
+        traces: list[float | None] = []
+        judge_traces: list[float | None] = []
         for lb in ("SAT", "UNSAT"):
             rs = by[key][lb]
             pred = (
@@ -127,8 +148,14 @@ def table4(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             )
             tr = sum(_trace_ok(r) for r in rs) / len(rs) if rs else None
             row |= {f"{lb} Pred.": _pct(pred), f"{lb} Trace": _pct(tr)}
+            if judged:
+                jt = sum(_judge_trace_ok(r) for r in rs) / len(rs) if rs else None
+                row[f"{lb} Trace (judge)"] = _pct(jt)
+                judge_traces.append(jt)
             traces.append(tr)
         row["Overall Trace"] = _pct(_mean(traces))
+        if judged:
+            row["Overall Trace (judge)"] = _pct(_mean(judge_traces))
         row["n"] = sum(len(v) for v in by[key].values())
         out.append(row)
     return out
