@@ -68,9 +68,9 @@ def test_satbench_with_a_writer_measures_story_puzzles_beside_the_formulas() -> 
     story rendering (formulas stay arms); without one, or with --renderer, nothing is added."""
     from logicforge.suites.suite import load_suite
 
-    assert load_suite("satbench").renderers == ["formula", "formula-trace"]
+    assert load_suite("satbench").renderers == ["formula", "formula-trace-last"]
     with_w = load_suite("satbench", writer="random")
-    assert with_w.renderers == ["formula", "formula-trace", "story"]
+    assert with_w.renderers == ["formula", "formula-trace-last", "story-last"]
     assert with_w.story is not None and with_w.story.writer == "random"
     assert load_suite("satbench", writer="random", renderers=["story"]).renderers == ["story"]
     assert (
@@ -357,3 +357,42 @@ def test_logicedit_tables_6_and_8_count_the_records_and_edits_available(tmp_path
         assert int(r["Ind-original"]) == sum(k > 0 and m == "preserve" for k, m in lv)
         assert int(r["Ind-altered"]) == sum(k > 0 and m == "alter" for k, m in lv)
         assert int(r["Ind-original"]) + int(r["Ind-altered"]) > 0
+
+
+def test_satbench_asks_for_the_label_last_and_scores_it(tmp_path) -> None:
+    """SATBench's evaluation asks for the label at the end; the reproduction's trace rendering
+    does, and a reply in that order — reasoning, justification, then the label — is read whole:
+    the decision from the last line, the assignment or conflict checked by the solver."""
+    import logicforge as lf
+    from logicforge.logic.sat import minimal_unsat_core
+
+    sat = lf.generate(
+        "satbench", {"n_clauses": 8, "dims": [2, 2], "target_label": "SAT"}, count=1, seed=2
+    )
+    uns = lf.generate(
+        "satbench", {"n_clauses": 8, "dims": [2, 2], "target_label": "UNSAT"}, count=1, seed=2
+    )
+    it_s, it_u = lf.render(sat + uns, "formula-trace-last")
+    assert it_s.messages[-1].content.rstrip().endswith("alone on its last line.")
+    name = {v: k for k, v in it_s.mapping.items()}
+    good = {name[abs(x)]: x > 0 for x in sat[0].oracle["model"]}
+    core = [
+        i + 1 for i in minimal_unsat_core(uns[0].problem["clauses"], uns[0].problem["num_vars"])
+    ]
+
+    def score(it, text):
+        rec = {"record_id": "r", "item_id": it.item_id, "model": "m", "sample": 0, "text": text}
+        return lf.score([rec], [it])[0].verdict
+
+    v = score(
+        it_s, "Checking each condition, all hold.\n" + json.dumps({"assignment": good}) + "\n[SAT]"
+    )
+    assert v.correct and v.witness_valid is True
+    v = score(it_u, "Conditions clash.\n" + json.dumps({"conflict": core}) + "\n[UNSAT]")
+    assert v.correct and v.details["cited_unsat"] is True
+    v = score(
+        it_u, "Maybe [SAT] at first, but no.\n" + json.dumps({"conflict": core}) + "\n[UNSAT]"
+    )
+    assert v.correct  # the last label decides
+    v = score(it_s, "It looks fine, all can hold.\n[SAT]")
+    assert v.correct and v.witness_valid is not True  # no assignment: no valid trace

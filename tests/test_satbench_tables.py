@@ -69,7 +69,7 @@ def test_table4_trace_needs_a_checked_justification(satbench_run) -> None:
     for row in rows:
         mine = [
             r for r in recs
-            if r["model"] == row["model"] and r["meta"]["rendering"] == "formula-trace"
+            if r["model"] == row["model"] and r["meta"]["rendering"] == "formula-trace-last"
         ]  # fmt: skip
         traces = []
         for lb in ("SAT", "UNSAT"):

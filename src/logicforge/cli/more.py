@@ -86,6 +86,7 @@ VARIANTS = {
     "maxsat": "asks a maximum satisfiable subset",
     "search": "asks the search's steps",
     "trace": "asks SATBench's reasoning trace (the conditions an UNSAT answer rests on)",
+    "last": "the label on the last line, after the reasoning and its justification (SATBench's order)",
 }
 
 
@@ -100,6 +101,9 @@ def _distinct(rows: list[dict[str, str]]) -> None:
         for r in group:
             suffix = r["name"].rsplit("-", 1)[-1] if "-" in r["name"] else ""
             note = VARIANTS.get(suffix)
+            words = r["name"].split("-")
+            if note is not None and len(words) > 2 and words[-2] in VARIANTS:
+                note = f"{VARIANTS[words[-2]]}; {note}"  # two variants in one name
             if note is None:
                 note = "the base prompt" if suffix == "" or suffix == r["name"] else None
             if note is None:

@@ -193,7 +193,7 @@ def add_parsers(sub: Any) -> None:
     na.add_argument(
         "--renderer",
         default="story",
-        choices=["story", "story-spy", "story-heist", "story-detective"],
+        choices=["story", "story-last", "story-spy", "story-heist", "story-detective"],
     )
     na.add_argument("--writer", required=True, help="model spec that writes (e.g. embedded)")
     na.add_argument("--checker", help="model spec that back-translates (default: the writer)")

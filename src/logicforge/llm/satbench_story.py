@@ -26,6 +26,11 @@ class SATBenchStyle:
     evaluation = "trace"  # SATBench asks for the reasoning and its justification
 
     name = "story"
+    label_last = False
+
+    def __init__(self, label_last: bool = False) -> None:
+        self.label_last = label_last  # SATBench's evaluation order: the label on the last line
+        self.name = "story-last" if label_last else "story"
 
     async def setup(self, ctx: StoryContext) -> None:
         from .judge import Judge

@@ -135,7 +135,8 @@ async def write_story(
         prompt += "\n\n" + answer_instructions(ctx.names, legend=ctx.legend)
         fmt = ""
     else:
-        prompt += "\n\n" + trace_instructions(ctx.names, ctx.legend, cfg.aware)
+        last = bool(getattr(style, "label_last", False))
+        prompt += "\n\n" + trace_instructions(ctx.names, ctx.legend, cfg.aware, last)
         fmt = "decision+conflict"
     item = build_item(
         problem, style.name + ("-aware" if cfg.aware else ""), cnf, prompt, ctx.names, fmt
@@ -266,13 +267,16 @@ class StoryRenderer:
             "SATBench story: an LLM-written scenario, statements and one condition per clause, "
             "each proven by round trip (needs a writer: `logicforge narrate` or a suite `story:`)."
             if name == "story"
+            else "SATBench story with its evaluation order: reasoning and justification first, "
+            "the label on the last line (needs a writer: `logicforge narrate` or a suite `story:`)."
+            if name == "story-last"
             else f"The 2-SAT paper's LLM verbaliser, {theme} theme: one clue per clause, two-step "
             "validator, template fallback (needs a writer: `logicforge narrate` or a suite `story:`)."
         )
 
     def style(self) -> Style:
-        if self.name == "story":
-            return SATBenchStyle()
+        if self.name in ("story", "story-last"):
+            return SATBenchStyle(label_last=self.name == "story-last")
         return VerbaliserStyle(self.name.removeprefix("story-"))
 
     def render(self, problem: LabelledProblem) -> Item:
@@ -284,5 +288,5 @@ class StoryRenderer:
         )
 
 
-for _name in ("story", "story-spy", "story-heist", "story-detective"):
+for _name in ("story", "story-last", "story-spy", "story-heist", "story-detective"):
     RENDERERS.register(_name, StoryRenderer(_name))

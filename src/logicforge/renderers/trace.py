@@ -31,10 +31,27 @@ ERROR_AWARE = (
 )
 
 
-def trace_instructions(names: list[str], legend: str = "", aware: bool = False) -> str:
+def trace_instructions(
+    names: list[str], legend: str = "", aware: bool = False, label_last: bool = False
+) -> str:
     """The closing request of a trace prompt: reasoning, ``[SAT]``/``[UNSAT]``, then a JSON object
-    with an assignment (SAT) or the numbers of conflicting conditions (UNSAT)."""
+    with an assignment (SAT) or the numbers of conflicting conditions (UNSAT). ``label_last``:
+    SATBench's order — the reasoning and its justification first, the label on the last line.
+
+    Example:
+        >>> trace_instructions(["a", "b"], label_last=True).splitlines()[-1]
+        'End your answer with [SAT] or [UNSAT] alone on its last line.'
+    """
     example = ", ".join(f'"{n}": true' for n in names[:2])
+    if label_last:
+        return (
+            (ERROR_AWARE + "\n\n" if aware else "")
+            + "Reason step by step. If the conditions can all hold, give a value for every "
+            f'variable{legend} as one JSON object: {{"assignment": {{{example}, …}}}}. If they '
+            "cannot, give the numbers of the conditions that cannot all hold together: "
+            '{"conflict": [1, 4, 7]}.\n'
+            "End your answer with [SAT] or [UNSAT] alone on its last line."
+        )
     return (
         (ERROR_AWARE + "\n\n" if aware else "")
         + "Reason step by step. Then write [SAT] or [UNSAT] on its own line, followed by one JSON "
@@ -45,11 +62,13 @@ def trace_instructions(names: list[str], legend: str = "", aware: bool = False) 
     )
 
 
-def closing(names: list[str], proof: bool, aware: bool = False) -> tuple[str, str]:
+def closing(
+    names: list[str], proof: bool, aware: bool = False, label_last: bool = False
+) -> tuple[str, str]:
     """The closing request and the answer format: the trace's cited conflict, or (``proof``) a
     refutation citing condition i as Ci (:mod:`logicforge.kinds.proof`)."""
     if not proof:
-        return trace_instructions(names, aware=aware), "decision+conflict"
+        return trace_instructions(names, aware=aware, label_last=label_last), "decision+conflict"
     from ..kinds.proof import proof_instructions
 
     head = ERROR_AWARE + "\n\n" if aware else ""
@@ -58,15 +77,20 @@ def closing(names: list[str], proof: bool, aware: bool = False) -> tuple[str, st
 
 class TraceRenderer:
     """``formula-trace`` (``-aware``: with SATBench's error reminder; ``-proof``: UNSAT answered
-    with a refutation over the conditions, checked step by step)."""
+    with a refutation over the conditions, checked step by step; ``-last``: the label on the
+    last line, after the reasoning and its justification, as SATBench's evaluation asks)."""
 
     name = "formula-trace"
     kind = "cnf"
 
     def __init__(
-        self, name: str = "formula-trace", aware: bool = False, proof: bool = False
+        self,
+        name: str = "formula-trace",
+        aware: bool = False,
+        proof: bool = False,
+        label_last: bool = False,
     ) -> None:
-        self.name, self.aware, self.proof = name, aware, proof
+        self.name, self.aware, self.proof, self.label_last = name, aware, proof, label_last
 
     def render(self, problem: LabelledProblem) -> Item:
         cnf = CNF.from_json(problem.problem)
@@ -78,7 +102,7 @@ class TraceRenderer:
             f"Decide whether all of the following {cnf.num_clauses} conditions over the variables "
             f"{names[0]} … {names[-1]} can hold at the same time.\n\n{body}\n\n"
         )
-        ask, fmt = closing(names, self.proof, self.aware)
+        ask, fmt = closing(names, self.proof, self.aware, self.label_last)
         item = build_item(problem, self.name, cnf, prompt + ask, names, fmt)
         return item.model_copy(update={"answer_schema": None}) if self.proof else item
 
@@ -86,6 +110,10 @@ class TraceRenderer:
 RENDERERS.register("formula-trace", TraceRenderer())
 RENDERERS.register("formula-trace-proof", TraceRenderer("formula-trace-proof", proof=True))
 RENDERERS.register("formula-trace-aware", TraceRenderer("formula-trace-aware", aware=True))
+RENDERERS.register("formula-trace-last", TraceRenderer("formula-trace-last", label_last=True))
+RENDERERS.register(
+    "formula-trace-last-aware", TraceRenderer("formula-trace-last-aware", True, label_last=True)
+)
 
 
 class StoredStoryRenderer:
