@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import logicforge as lf
-from logicforge.models.prices import PriceTable
+from logicforge.prices import PriceTable
 from logicforge.runner.budget import worst_prompt_tokens
 from logicforge.runner.store import write_jsonl
 

@@ -28,6 +28,7 @@ LAYERS: list[tuple[str, ...]] = [
         "gctune",
         "datadir",
         "numfmt",
+        "prices",
     ),
     ("logic", "parse"),
     ("kinds",),
@@ -63,17 +64,17 @@ def _top(module: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
-def _module_name(path: Path) -> str:
-    rel = path.relative_to(SRC.parent).with_suffix("")
+def _module_name(path: Path, root: Path | None = None) -> str:
+    rel = path.relative_to((root or SRC).parent).with_suffix("")
     parts = list(rel.parts)
     if parts[-1] == "__init__":
         parts = parts[:-1] if len(parts) > 1 else parts
     return ".".join(parts)
 
 
-def _imports(path: Path) -> list[tuple[int, str]]:
+def _imports(path: Path, root: Path | None = None) -> list[tuple[int, str]]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    mod = _module_name(path)
+    mod = _module_name(path, root)
     package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
     out = []
     for node in ast.walk(tree):
@@ -114,6 +115,34 @@ def back_edges() -> list[str]:
             elif lt > lo:
                 bad.append(f"{src_mod}:{line} imports {target} ({t} is above {src_top})")
     return bad
+
+
+# metrics are pure functions over records: nothing that calls a model (a backend, a strategy, a
+# judge or story writer, the runner) is imported there — those live in llm/ and above
+PURE = {"metrics": ("models", "strategies", "llm", "runner")}
+
+
+def impure_imports(root: Path | None = None) -> list[str]:
+    root = root or SRC
+    bad = []
+    for pkg, banned in PURE.items():
+        for path in sorted((root / pkg).rglob("*.py")):
+            for line, target in _imports(path, root):
+                if _top(target) in banned:
+                    bad.append(f"{_module_name(path, root)}:{line} imports {target}")
+    return bad
+
+
+def test_metrics_import_nothing_that_calls_a_model() -> None:
+    assert not impure_imports(), impure_imports()
+
+
+def test_the_purity_rule_catches_a_metrics_to_models_import(tmp_path) -> None:
+    """The rule fails on a metrics module that imports a model backend."""
+    fake = tmp_path / "logicforge"
+    (fake / "metrics").mkdir(parents=True)
+    (fake / "metrics" / "sneaky.py").write_text("from ..models.base import Model\n")
+    assert any("sneaky" in b and "models.base" in b for b in impure_imports(fake))
 
 
 def module_graph() -> dict[str, set[str]]:
@@ -237,13 +266,14 @@ def _strings(node: ast.AST) -> list[str]:
     return []
 
 
-def kind_branches() -> list[str]:
+def kind_branches(root: Path | None = None) -> list[str]:
     """Comparisons of something called ``kind`` with a kind's name, and ``getattr(x, "kind", …)``
-    defaults, outside the kind and family modules."""
+    defaults, outside the kind and family modules (of ``root``, default the package)."""
+    root = root or SRC
     names = _kind_names()
     bad = []
-    for path in sorted(SRC.rglob("*.py")):
-        if path.relative_to(SRC).parts[0] in KIND_MODULES:
+    for path in sorted(root.rglob("*.py")):
+        if path.relative_to(root).parts[0] in KIND_MODULES:
             continue
         src = path.read_text(encoding="utf-8")
         for node in ast.walk(ast.parse(src)):
@@ -251,7 +281,7 @@ def kind_branches() -> list[str]:
                 sides = [node.left, *node.comparators]
                 text = " ".join(ast.get_source_segment(src, s) or "" for s in sides)
                 if "kind" in text and any(s in names for x in sides for s in _strings(x)):
-                    bad.append(f"{path.relative_to(SRC)}:{node.lineno}: {text}")
+                    bad.append(f"{path.relative_to(root)}:{node.lineno}: {text}")
             elif (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
@@ -259,7 +289,7 @@ def kind_branches() -> list[str]:
                 and len(node.args) == 3
                 and _strings(node.args[1]) == ["kind"]
             ):
-                bad.append(f"{path.relative_to(SRC)}:{node.lineno}: getattr(…, 'kind', default)")
+                bad.append(f"{path.relative_to(root)}:{node.lineno}: getattr(…, 'kind', default)")
     return bad
 
 
@@ -291,14 +321,14 @@ def test_certify_survives_python_O(tmp_path: Path) -> None:
     assert out.stdout.strip() == "raised", out.stderr
 
 
-def test_the_kind_branch_checker_sees_a_branch() -> None:
-    p = SRC / "metrics" / "_probe_kind_branch.py"
+def test_the_kind_branch_checker_sees_a_branch(tmp_path) -> None:
+    """On a copy of a package folder (writing into the source tree raced the checks that read
+    it, run in parallel)."""
+    (tmp_path / "metrics").mkdir()
+    p = tmp_path / "metrics" / "_probe_kind_branch.py"
     p.write_text('def f(item):\n    return item.kind != "cnf" or getattr(item, "kind", "x")\n')
-    try:
-        found = [b for b in kind_branches() if "_probe_kind_branch" in b]
-        assert len(found) == 2, found
-    finally:
-        p.unlink()
+    found = [b for b in kind_branches(tmp_path) if "_probe_kind_branch" in b]
+    assert len(found) == 2, found
 
 
 def test_a_lookup_by_name_imports_only_that_module() -> None:

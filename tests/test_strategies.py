@@ -10,8 +10,8 @@ import json
 import pytest
 
 import logicforge as lf
+from logicforge.llm.qualitative import code_records
 from logicforge.metrics.qualitative import (
-    code_records,
     negative_tokens,
     qualitative_table,
     score_accuracy_correlation,

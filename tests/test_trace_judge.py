@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 
 import logicforge as lf
-from logicforge.metrics.trace_judge import judge_traces, judged_summary
+from logicforge.llm.trace_judge import judge_traces
+from logicforge.metrics.trace_judge import judged_summary
 
 from .test_judge import Scripted
 

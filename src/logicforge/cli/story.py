@@ -103,7 +103,8 @@ def _judge_errors(
 
 def cmd_judge(a: argparse.Namespace) -> int:
     from ..api import load_items
-    from ..metrics.trace_judge import judge_traces, judged_summary
+    from ..llm.trace_judge import judge_traces
+    from ..metrics.trace_judge import judged_summary
     from ..runner.jobs import Resumable
     from ..runner.store import read_jsonl
     from ..schema import Record
@@ -113,7 +114,8 @@ def cmd_judge(a: argparse.Namespace) -> int:
     with Resumable(a.out, "record_id") as job:  # a killed judge run resumes where it stopped
         todo = [r for r in recs if r.record_id not in job.done]
         if a.task == "qualitative":
-            from ..metrics.qualitative import code_records, paper_levels, qualitative_table
+            from ..llm.qualitative import code_records
+            from ..metrics.qualitative import paper_levels, qualitative_table
 
             if a.levels == "ends":  # the paper codes level 0 and the maximum edit level only
                 keep = {r["record_id"] for r in paper_levels([r.model_dump() for r in todo])}

@@ -9,7 +9,7 @@ million tokens::
 Reasoning tokens are billed as completion tokens (as the hosted APIs do) and are already part of
 ``completion_tokens`` when the API reports them.
 
-The price table lives with the models (:mod:`logicforge.models.prices`).
+The price table is :mod:`logicforge.prices`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..models.prices import PriceTable
+from ..prices import PriceTable
 
 
 def usage_table(

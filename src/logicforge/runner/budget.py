@@ -16,7 +16,7 @@ budget for the new invocation) resumes where it stopped. Costs come from a price
 batch APIs).
 
 Example:
-    >>> from logicforge.models.prices import PriceTable
+    >>> from logicforge.prices import PriceTable
     >>> b = Budget(max_cost=0.01, prices=PriceTable({"m": {"prompt": 1.0, "completion": 2.0}}))
     >>> b.admit("m", 1000, 2000)   # ≤ $0.005 worst case: sent
     True
@@ -33,7 +33,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..models.base import Model, Response, Sampling
-from ..models.prices import PriceTable
+from ..prices import PriceTable
 from ..schema import Item
 
 PER_MESSAGE = 16

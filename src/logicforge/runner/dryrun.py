@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from ..models.base import Model, Sampling
-from ..models.prices import PriceTable
 from ..models.tokens import TokenCounter
+from ..prices import PriceTable
 from ..schema import Item
 from .budget import calls_per_sample
 from .records import record_id

@@ -16,7 +16,7 @@ import fnmatch
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..errors import ConfigError
+from .errors import ConfigError
 
 
 class PriceTable:
