@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import logicforge as lf
 from logicforge.errors import DimacsError
 from logicforge.kinds import parse_answer, verify
+from logicforge.kinds.base import get_kind
 from logicforge.kinds.dispatch import VERIFIER_ERROR
 from logicforge.models.tokens import reasoning_text
 from logicforge.parse.decision import parse_decision
@@ -107,11 +108,13 @@ texts = st.one_of(
 
 
 def _example(kind: str) -> tuple[str, dict] | None:
-    """(family, small parameters) of the family whose kind is ``kind`` and that declares an
-    ``example`` (the solution puzzles), or None."""
+    """(family, small parameters) of a solution puzzle's family (a kind answered with a
+    ``solution``), from its ``example``; None for other kinds."""
+    if get_kind(kind).formats[0].name != "solution":
+        return None
     for name in lf.FAMILIES.names():
         fam = lf.FAMILIES.get(name)
-        if getattr(fam, "kind", None) == kind and getattr(fam, "example", None) is not None:
+        if getattr(fam, "kind", None) == kind:
             return name, dict(fam.example)  # type: ignore[attr-defined]
     return None
 

@@ -53,10 +53,14 @@ class Registry(Generic[T]):
     ``what`` names the registry in messages and selects its built-in modules in the manifest.
     """
 
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: str, check: str | None = None) -> None:
         self.what = what
         self._items: dict[str, T] = {}
         self._loaded = False
+        # "module:function" that checks an object's contract when it is registered, imported by
+        # name on the first registration (the registry imports nothing of logicforge itself)
+        self._check_at = check
+        self._check: Callable[[str, T], None] | None = None
 
     def _load(self) -> None:
         if self._loaded:
@@ -80,8 +84,14 @@ class Registry(Generic[T]):
             self._load()
 
     def register(self, name: str, obj: T) -> T:
+        """Add ``obj`` under ``name``, after its contract check (where the registry has one)."""
         if name in self._items:
             raise ValueError(f"{self.what} {name!r} is already registered")
+        if self._check is None and self._check_at is not None:
+            module, _, fn = self._check_at.partition(":")
+            self._check = getattr(importlib.import_module(module), fn)
+        if self._check is not None:
+            self._check(name, obj)
         self._items[name] = obj
         return obj
 
@@ -120,7 +130,7 @@ class Registry(Generic[T]):
 
 # Each registry imports its built-in modules on first use, so a command pays only for what it uses.
 KINDS: Registry[object] = Registry("kind")
-FAMILIES: Registry[object] = Registry("family")
+FAMILIES: Registry[object] = Registry("family", check="logicforge.families.contract:check_family")
 RENDERERS: Registry[object] = Registry("renderer")
 MODELS: Registry[object] = Registry("model")
 METRICS: Registry[object] = Registry("metric")

@@ -208,6 +208,7 @@ class PlantedColoringFamily:
     name = "coloring/planted"
     kind = KIND
     Params = PlantedColoringParams
+    example = {"n_nodes": 6, "k": 3}  # small parameters every contract test can use
     knobs = (
         Knob("n_nodes", lambda prob, _: prob["num_nodes"], exact, "nodes", levels=(5, 20, 60)),
         Knob("k", lambda prob, _: prob["k"], exact, "colours", levels=(2, 3, 5)),

@@ -205,6 +205,7 @@ class KSATFamily:
     name = NAME
     kind = KIND
     Params = KSATParams
+    example = {"n_vars": 5, "alpha": 2.0}  # small parameters every contract test can use
     knobs = (
         Knob(
             "n_vars",

@@ -164,6 +164,7 @@ class OrderingFamily:
     name = NAME
     kind = KIND
     Params = OrderingParams
+    example = {"n_objects": 3}  # small parameters every contract test can use
     knobs = (
         Knob(
             "n_objects",

@@ -133,6 +133,7 @@ class SATBenchFamily:
     name = NAME
     kind = "cnf"
     Params = SATBenchParams
+    example = {"n_clauses": 6}  # small parameters every contract test can use
     knobs = (clause_count("clauses emitted (pattern plus random fillers)", levels=(8, 20, 40)),)
     levels = Levels(
         lambda lv: {"n_clauses": 4 + 3 * lv},

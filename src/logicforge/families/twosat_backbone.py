@@ -115,6 +115,7 @@ class BackboneFamily:
     name = NAME
     kind = "cnf"
     Params = BackboneParams
+    example = {"n_clauses": 12}  # small parameters every contract test can use
     knobs = (
         clause_count("clauses emitted; within ±1 of the target (2|B| + m_mono)", lambda p: 1.0),
         Knob(

@@ -108,6 +108,7 @@ class MonoBridgeFamily:
     name = NAME
     kind = "cnf"
     Params = MonoBridgeParams
+    example = {"n_clauses": 10}  # small parameters every contract test can use
     knobs = (
         clause_count("clauses emitted"),
         Knob(

@@ -116,6 +116,7 @@ class ImplicationCycleFamily:
     name = NAME
     kind = "cnf"
     Params = ImplicationCycleParams
+    example = {"n_clauses": 10}  # small parameters every contract test can use
     knobs = (
         clause_count("clauses emitted (core L + 1 plus fillers)"),
         Knob(

@@ -68,6 +68,7 @@ class EquivalenceCoreFamily:
     name = NAME
     kind = "cnf"
     Params = EquivalenceCoreParams
+    example = {"n_clauses": 10}  # small parameters every contract test can use
     knobs = (
         clause_count("clauses emitted, 2(n − f); an odd target gives one fewer", lambda p: 1.0),
         Knob(

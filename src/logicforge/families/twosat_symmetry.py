@@ -57,6 +57,7 @@ class SymmetryFamily:
     name = NAME
     kind = "cnf"
     Params = SymmetryParams
+    example = {"base_params": {"n_clauses": 8}}  # small parameters every contract test can use
     knobs = (
         Knob(
             "copies",

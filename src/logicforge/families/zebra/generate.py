@@ -210,6 +210,7 @@ class ZebraFamily:
     name = NAME
     kind = KIND
     Params = ZebraParams
+    example = {"n_houses": 3, "n_attributes": 3}  # small parameters every contract test can use
     # parameters that only add measurements to the metadata (the puzzle, its label and its text
     # are the same without them): a suite's dry run leaves them at their defaults
     measures = ("z3_runs",)
