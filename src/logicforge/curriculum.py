@@ -68,8 +68,8 @@ class Curriculum:
         """``n`` items of ``family`` at its current level, rendered by its kind's training
         renderer (a certificate asked for every answer, so the certified reward pays them)."""
         from . import api
+        from .families.base import get_family
         from .kinds import get_kind
-        from .registry import FAMILIES
 
         lv = self.levels[family]
         k = self.families.index(family)
@@ -78,7 +78,7 @@ class Curriculum:
             family, count=n, seed=hash_seed(self.seed, k, self.draws[family]), level=lv
         )
         self.draws[family] += 1
-        renderer = get_kind(FAMILIES.get(family).kind).trainer  # type: ignore[attr-defined]
+        renderer = get_kind(get_family(family).kind).trainer
         return api.render(ps, renderer)
 
     def update(self, item: Item, reward: float) -> None:

@@ -54,13 +54,12 @@ def _unpayable(item: Any, renderer: str) -> str:
 def generate_job(job: dict[str, Any], time_limit: float, max_bytes: int) -> dict[str, Any]:
     """One ``/generate`` request, run where it is called (in a worker): ``{"items": [item JSON,
     …]}`` or ``{"error": why}``."""
-    from .families.base import generate_problems
+    from .families.base import generate_problems, get_family
     from .kinds import get_kind
-    from .registry import FAMILIES
     from .renderers import render_problem
 
-    fam = FAMILIES.get(job["family"])
-    renderer = job["renderer"] or get_kind(fam.kind).trainer  # type: ignore[attr-defined]
+    fam = get_family(job["family"])
+    renderer = job["renderer"] or get_kind(fam.kind).trainer
     count = job["count"]
     t0 = time.monotonic()
     out: list[str] = []

@@ -26,8 +26,8 @@ from .. import api
 from .._version import __version__
 from ..errors import ConfigError, DataFileError, EndpointDown, LogicforgeError
 from ..models.base import Sampling, load_model
-from ..registry import FAMILIES, RENDERERS
-from ..renderers.base import render_problem
+from ..registry import RENDERERS
+from ..renderers.base import get_renderer, render_problem
 from ..runner import manifest
 from ..runner.store import read_jsonl, write_jsonl
 from .args import allow_errors, natural, positive, strict_json_arg
@@ -55,10 +55,11 @@ def _kv(pairs: list[str], what: str) -> dict[str, str]:
 def cmd_generate(a: argparse.Namespace) -> int:
     params = {k: _value(k, v) for k, v in _kv(a.set, "--set").items()}
     grid = {k: [_value(k, x) for x in v.split(",")] for k, v in _kv(a.grid, "--grid").items()}
+    from ..families.base import get_family
     from ..kinds import get_kind
 
-    family = FAMILIES.get(a.family)  # fail before work starts
-    renderers = a.renderer or [get_kind(family.kind).renderer]  # type: ignore[attr-defined]
+    family = get_family(a.family)  # fail before work starts
+    renderers = a.renderer or [get_kind(family.kind).renderer]
     for r in renderers:
         RENDERERS.get(r)  # fail before work starts
     from ..transforms.base import apply_spec, check_spec
@@ -279,9 +280,9 @@ def _suite_dry_run(suite: Any, out: Path, a: argparse.Namespace) -> int:
     problems = expand_problems(suite, sample=DRY_SAMPLE, weights=weights)
     items, item_weights = [], []
     for r in suite.renderers:
-        rend = RENDERERS.get(r)
+        rend = get_renderer(r)
         for p, w in zip(problems, weights, strict=True):
-            if p.kind != rend.kind:  # type: ignore[attr-defined]
+            if p.kind != rend.kind:
                 continue
             if needs_backtranslation(p):  # the rewritten sentences stand in for these
                 p = p.model_copy(update={"metadata": p.metadata | {"nl_verified": True}})

@@ -157,7 +157,7 @@ def list_rows(what: str, full: bool = False) -> list[dict[str, str]]:
         ]
     if what == "datasets":
         return [
-            {"name": n, "description": DATASETS.get(n).what, "parameters": ""}  # type: ignore[attr-defined]
+            {"name": n, "description": str(getattr(DATASETS.get(n), "what", "")), "parameters": ""}
             for n in DATASETS.names()
         ]
     reg = {
@@ -173,14 +173,16 @@ def list_rows(what: str, full: bool = False) -> list[dict[str, str]]:
         if what == "models":
             desc, params = MODEL_HELP.get(name, describe(obj)), ""
         elif what == "metrics":
-            sets = ", ".join(obj.applies_to)  # type: ignore[attr-defined]
+            sets = ", ".join(getattr(obj, "applies_to", ()))
             desc, params = f"{METRIC_HELP.get(name, name)} [{sets}]", ""
         elif what == "families":
             desc, params = describe(obj), _params(getattr(obj, "Params", None))
         elif what == "transforms":
             desc, params = describe(obj), _params(obj if isinstance(obj, type) else type(obj))
         else:
-            desc, params = f"[{obj.kind}] {describe(obj)}", ""  # type: ignore[attr-defined]
+            from ..renderers.base import get_renderer
+
+            desc, params = f"[{get_renderer(name).kind}] {describe(obj)}", ""
         if what == "families":
             desc = desc.removeprefix(f"{name}: ")  # the name is the row's first column
         rows.append({"name": name, "description": desc, "parameters": params})

@@ -9,7 +9,7 @@ import hashlib
 import itertools
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from ..schema import LabelledProblem
 from .knobs import Knob, realise
 
 
+@runtime_checkable
 class Family(Protocol):
     """A registered generator: ``generate(params, rng) -> LabelledProblem`` fields."""
 
@@ -37,6 +38,21 @@ class Family(Protocol):
     ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         """Return ``(problem_json, label, oracle_json, metadata)``."""
         ...
+
+
+def get_family(name: str) -> Family:
+    """The registered family ``name``, typed (an unknown name: the registry's error).
+
+    Example:
+        >>> get_family("ksat/random").kind
+        'cnf'
+    """
+    fam = FAMILIES.get(name)
+    if not isinstance(fam, Family):  # registration checked it; a plug-in that changed since
+        raise ConfigError(
+            "family", name, "is registered but is not a family (see families/contract.py)"
+        )
+    return fam
 
 
 @dataclasses.dataclass(frozen=True)
@@ -150,7 +166,7 @@ def generate_problems(
         >>> [p.label for p in ps] == [q.label for q in generate_problems("ksat/random", {"n_vars": 5, "alpha": 2.0}, 2, seed=1)]
         True
     """
-    fam: Family = FAMILIES.get(family)  # type: ignore[assignment]
+    fam = get_family(family)
     points = [params] if isinstance(params, Mapping) else list(params)
     if level is not None:
         from .levels import level_params
@@ -185,7 +201,7 @@ def generate_range(
         >>> more[0] == list(generate_problems("ksat/random", pt, 3, seed=1))[2]
         True
     """
-    fam: Family = FAMILIES.get(family)  # type: ignore[assignment]
+    fam = get_family(family)
     if not 0 <= start <= stop:
         raise ConfigError("start", start, f"must be in 0..stop ({stop})")
     return _shard(family, stored_params(make_params(fam, params)), point, start, stop, seed)
@@ -245,7 +261,7 @@ def generate_lines(
         >>> a == [p.model_dump_json() for p in generate_problems("ksat/random", {"n_vars": 5, "alpha": 2.0}, 2, seed=1)]
         True
     """
-    fam: Family = FAMILIES.get(family)  # type: ignore[assignment]
+    fam = get_family(family)
     points = [params] if isinstance(params, Mapping) else list(params)
     shards, n_shards = _plan(family, fam, points, count, seed, workers, executor, ray_address)
     if executor == "local" and (workers == 1 or n_shards < 2):
@@ -268,7 +284,7 @@ def _shard(
     family: str, norm: dict[str, Any], j: int, start: int, stop: int, seed: int
 ) -> list[LabelledProblem]:
     """Items ``start … stop − 1`` of parameter point ``j`` (one chunk, GC paused)."""
-    fam: Family = FAMILIES.get(family)  # type: ignore[assignment]
+    fam = get_family(family)
     p = make_params(fam, norm)
     tag = _params_tag(norm)
     knobs: Sequence[Knob] = getattr(fam, "knobs", ())  # a plug-in may not declare any yet

@@ -163,6 +163,9 @@ def load_model(spec: str) -> Model:
         and "=" in rest.split(";")[0]
     ):
         rest = ";" + rest  # "random:seed=3" form
-    factory: Factory = MODELS.get(backend)  # type: ignore[assignment]
+    factory = MODELS.get(backend)
+    if not callable(factory):
+        raise ConfigError("model", spec, f"backend {backend!r} is registered but is not a factory")
     head, opts = _split_opts(rest)
-    return factory(head, opts)
+    model: Model = factory(head, opts)
+    return model

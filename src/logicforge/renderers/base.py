@@ -5,7 +5,7 @@ The Item builders live in :mod:`logicforge.kinds.items` (kind modules render too
 from __future__ import annotations
 
 import json
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from ..errors import ConfigError
 from ..kinds.items import ANSWER_SCHEMA, build_item, build_kind_item
@@ -13,11 +13,25 @@ from ..registry import RENDERERS
 from ..schema import Item, LabelledProblem
 
 
+@runtime_checkable
 class Renderer(Protocol):
     name: str
     kind: str  # the problem kind it renders
 
     def render(self, problem: LabelledProblem) -> Item: ...
+
+
+def get_renderer(name: str) -> Renderer:
+    """The registered renderer ``name``, typed (an unknown name: the registry's error).
+
+    Example:
+        >>> get_renderer("formula").kind
+        'cnf'
+    """
+    r = RENDERERS.get(name)
+    if not isinstance(r, Renderer):
+        raise ConfigError("renderer", name, "is registered but is not a renderer (no render())")
+    return r
 
 
 def answer_instructions(
@@ -52,7 +66,7 @@ def render_problem(problem: LabelledProblem, renderer: str = "formula") -> Item:
         >>> render_problem(p, "logic").gold["label"] in ("SAT", "UNSAT")
         True
     """
-    r: Renderer = RENDERERS.get(renderer)  # type: ignore[assignment]
+    r = get_renderer(renderer)
     if problem.kind != r.kind:
         raise ConfigError("renderer", renderer, f"renders {r.kind} problems, not {problem.kind!r}")
     return r.render(problem)

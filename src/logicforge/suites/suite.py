@@ -761,10 +761,11 @@ def run_suite(
         (out / "pairing.json").write_text(json.dumps(notes, indent=1) + "\n")
     _write_label_disagreements(out, problems)
     from ..llm.backtranslate import needs_backtranslation
+    from ..renderers.base import get_renderer
 
     items = []
     for r in suite.renderers:  # each renderer renders the problems of its own kind
-        kind = RENDERERS.get(r).kind  # type: ignore[attr-defined]
+        kind = get_renderer(r).kind
         ps = [p for p in problems if p.kind == kind]
         if getattr(RENDERERS.get(r), "needs_writer", False) and suite.story is not None:
             from ..runner.narrate import narrate

@@ -183,12 +183,12 @@ def pair_problem(
     the ADR paper promises; ``max_deletions`` > 1 opts in to minimum multi-clause deletions, each
     tagged with its edit and size (``metadata["edit"]``) and counted in the report's edit table."""
     twin = TWINS.find(p.kind)
-    if twin is None:
+    if twin is None or not callable(twin):
         raise ConfigError("pair", p.kind, f"pairing applies to {', '.join(TWINS.names())} problems")
     rng = np.random.Generator(
         np.random.PCG64(np.random.SeedSequence(p.seed, spawn_key=(*p.spawn_key, 0x9A1F)))
     )
-    return twin(p, rng, max_candidates=max_candidates, max_deletions=max_deletions)  # type: ignore[operator]
+    return twin(p, rng, max_candidates=max_candidates, max_deletions=max_deletions)
 
 
 def _cnf_twin(
