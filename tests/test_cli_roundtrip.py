@@ -34,12 +34,13 @@ IMPORTED = {"fol"}  # kinds that come from data files: `logicforge import`
 
 
 def _puzzle_sources() -> dict[str, list[str]]:
-    """The solution puzzles: their family's own example parameters."""
+    """The solution puzzles (every kind without a recipe above): their family's own example
+    parameters."""
     out = {}
     for name in lf.FAMILIES.names():
         fam = lf.FAMILIES.get(name)
         example = getattr(fam, "example", None)
-        if example is not None:
+        if example is not None and fam.kind not in SOURCES:  # type: ignore[attr-defined]
             sets = [x for k, v in example.items() for x in ("--set", f"{k}={v}")]
             out[str(fam.kind)] = ["--family", name, *sets]  # type: ignore[attr-defined]
     return out
