@@ -110,14 +110,17 @@ def generate_mixture(
     for j, (name, c) in enumerate(zip(names, counts, strict=True)):
         if not c:
             continue
+        # each family's root seed from its own spawn key, never `seed + j` (which gave family j
+        # at seed s the stream of family j − 1 at seed s + 1)
+        root = int(np.random.SeedSequence(seed, spawn_key=(0x6D1, j)).generate_state(1)[0])
         if calibrated and level is not None:
             tag = {"calibrated_level": level}
             out += (
                 p.model_copy(update={"metadata": {**p.metadata, **tag}})
-                for p in generate_problems(name, {}, c, seed + j, level=native_level(name, level))
+                for p in generate_problems(name, {}, c, root, level=native_level(name, level))
             )
         else:
-            out += generate_problems(name, {}, c, seed + j, level=level)
+            out += generate_problems(name, {}, c, root, level=level)
     order = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(0x313,))))
     return [out[i] for i in order.permutation(len(out))]
 
