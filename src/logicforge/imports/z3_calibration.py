@@ -60,15 +60,17 @@ def compare(
         rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(i,)))
         got = z3_complexity(n, len(values), clues, runs, rng, encoding)
         ref = published[row["id"]]
+        mean = {k: math.nan if (v := got[f"z3_{k}"]) is None else float(v)
+                for k in ("conflicts", "propagations")}  # fmt: skip
         out.append(
             PuzzleComparison(
                 row["id"],
                 f"{n}x{len(values)}",
-                float(got["z3_conflicts"] or 0.0) if got["z3_conflicts"] is not None else math.nan,
+                mean["conflicts"],
                 float(ref["conflicts"]),
-                float(got["z3_propagations"]) if got["z3_propagations"] is not None else math.nan,
+                mean["propagations"],
                 float(ref["propagations"]),
-            )
+            )  # fmt: skip
         )
     return out
 

@@ -56,7 +56,7 @@ def estimate(
         held = list(read_jsonl(records_path, allow_torn_tail=True))
     rows = []
     speeds: dict[str, tuple[float, float, str]] = {}
-    for m, samples in zip(models, per_model, strict=True):  # noqa: B020 - one count per model
+    for m, samples in zip(models, per_model, strict=True):  # noqa: B020 - this model's count
         calls = calls_per_sample(m)
         if weights is None:
             done = {str(r.get("record_id")) for r in held}

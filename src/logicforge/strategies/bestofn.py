@@ -21,7 +21,7 @@ from __future__ import annotations
 from ..errors import ConfigError
 from ..models.base import Model, Prompt, Response, Sampling, load_model
 from ..registry import MODELS
-from .options import inner_spec, strategy_options
+from .options import StrategyOptions, inner_spec, strategy_options
 from .scorers import Scorer, make_scorer, split_scorer
 
 
@@ -40,20 +40,16 @@ class BestOfNModel:
             )
         if temperature is not None and not 0.0 <= temperature <= 2.0:
             raise ConfigError("temperature", temperature, "must be in 0..2")
+        if max_tokens is not None and not 1 <= max_tokens <= 10_000_000:
+            raise ConfigError("max_tokens", max_tokens, "must be in 1..10000000")
         self.inner, self.n, self.scorer, self.temperature = inner, n, scorer, temperature
-        self.max_tokens = max_tokens
-        tag = "" if temperature is None else f"-t{temperature:g}"
-        tag += "" if max_tokens is None else f"-m{max_tokens}"
-        self.name = f"{inner.name}+best-of-{n}-{scorer.name}{tag}"
+        # inference-time scaling samples at its own temperature and token limit
+        self.options = StrategyOptions(temperature=temperature, max_tokens=max_tokens)
+        self.name = f"{inner.name}+best-of-{n}-{scorer.name}{self.options.tag()}"
         self.cache_id = None  # the inner model's candidates are cached one by one
 
     async def generate(self, prompt: Prompt, sampling: Sampling, sample: int) -> Response:
-        import dataclasses
-
-        if self.temperature is not None:  # inference-time scaling samples at its own temperature
-            sampling = dataclasses.replace(sampling, temperature=self.temperature)
-        if self.max_tokens is not None:  # and may have its own token limit
-            sampling = dataclasses.replace(sampling, max_tokens=self.max_tokens)
+        sampling = self.options.sampling(sampling)
         cands = [
             await self.inner.generate(prompt, sampling, sample * self.n + j) for j in range(self.n)
         ]

@@ -27,6 +27,7 @@ t-tests per formula).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from importlib import resources
@@ -442,6 +443,13 @@ def _paired(b: ProblemBlock, bi: int, probs: list[Any], notes: list[dict[str, An
     return out
 
 
+def _annotated(tags: list[dict[str, Any]], p: Any, extra: dict[str, Any] | None = None) -> Any:
+    """A generated problem with its point's sweep tags and its place in the point's stream (the
+    block's first sources and their replacements alike)."""
+    meta = p.metadata | tags[p.spawn_key[0]] | {"formula_index": p.spawn_key[1]}
+    return p.model_copy(update={"metadata": meta | (extra or {})})
+
+
 def _paired_replaced(
     b: ProblemBlock,
     bi: int,
@@ -450,13 +458,15 @@ def _paired_replaced(
     count: int,
     seed: int,
     notes: list[dict[str, Any]],
+    annotate: Any,
 ) -> list[Any]:
     """With ``pair: true`` on a generated block, each point's sources and their twins; a source
     without a twin is replaced by the point's next source (items ``count``, ``count + 1``, … of
     its stream) until the point has ``count`` pairs or ``replace_limit`` × ``count`` sources
     were drawn — so every point has the pairs asked for and the kept pairs are not a selection
     of the sources that happened to have a twin. ``notes`` gets one entry per point: pairs,
-    skipped sources and replacements drawn."""
+    skipped sources and replacements drawn. ``annotate(problem, extra)`` gives a replacement
+    the metadata the block's first sources have."""
     from ..families.base import generate_range
     from ..transforms.pair import make_pairs
 
@@ -471,10 +481,7 @@ def _paired_replaced(
         while b.replace_skipped and len(pairs) < 2 * count and drawn < b.replace_limit * count:
             more = generate_range(b.family, pt, j, drawn, drawn + 1, seed)
             drawn += 1
-            more = [q.model_copy(update={"metadata": q.metadata | {"formula_index": drawn - 1,
-                                                                   "replacement": True}})
-                    for q in more]  # fmt: skip
-            got, miss = make_pairs(more, **kw)
+            got, miss = make_pairs([annotate(q, {"replacement": True}) for q in more], **kw)
             pairs += got
             skipped += miss
         where = {k: pt[k] for k in b.grid} if b.grid else {}
@@ -539,18 +546,13 @@ def expand_problems(
         else:
             points = expand_grid(params, b.grid)
             tags = [{} for _ in points]
+
+        annotate = functools.partial(_annotated, tags)
         probs = [
-            p.model_copy(
-                update={
-                    "metadata": p.metadata
-                    | tags[p.spawn_key[0]]
-                    | {"formula_index": p.spawn_key[1]}
-                }
-            )
-            for p in generate_problems(b.family, points, count, seed, workers=workers)
+            annotate(p) for p in generate_problems(b.family, points, count, seed, workers=workers)
         ]
         if b.pair:
-            probs = _paired_replaced(b, bi, probs, points, count, seed, notes)
+            probs = _paired_replaced(b, bi, probs, points, count, seed, notes, annotate)
         if b.edits:
             from ..transforms.edits import cumulative, expand, individual
 

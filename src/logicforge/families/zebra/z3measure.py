@@ -44,10 +44,11 @@ from ...rng import shuffled
 from .clues import TYPES, Clue
 
 Z3_TIMEOUT_MS = 10_000  # per Z3 run of the complexity measure
-Z3_MEASURE = 2  # bump when the measure itself changes (encoding, statistic, timeout handling)
 STATS = ("conflicts", "decisions", "propagations")
 Z3_ENCODINGS = ("positions", "clue-expansion")  # the first is the default
-_VERSION = {"positions": 2, "clue-expansion": 1}  # the measure version each encoding was born in
+# the measure's version per encoding (part of the cache key): bump an encoding's when its
+# statistic, terms or timeout handling change
+Z3_MEASURE = {"positions": 2, "clue-expansion": 1}
 
 
 def _z3() -> Any:
@@ -304,7 +305,7 @@ def _z3_key(
     """The cache key of one measurement: everything its result depends on — the measure's
     version and encoding, Z3's version, the timeout, the grid, the clues and every run's seed and
     clue order (version-1 keys are unchanged, so their cached results stay valid)."""
-    head: list[Any] = [_VERSION[encoding]] + ([encoding] if encoding != "clue-expansion" else [])
+    head: list[Any] = [Z3_MEASURE[encoding]] + ([encoding] if encoding != "clue-expansion" else [])
     body = [*head, version, Z3_TIMEOUT_MS, n, m, [repr(c) for c in clues], draws]
     return hashlib.sha256(json.dumps(body).encode()).hexdigest()
 
