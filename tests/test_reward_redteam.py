@@ -28,7 +28,8 @@ def _more() -> list[lf.Item]:
     for r in ("formula-proof", "formula-mus", "formula-mcs", "formula-maxsat", "formula-search"):
         out += lf.render(unsat, r)  # the certificate formats' UNSAT side
     out += lf.render(lf.generate("2sat/backbone", {"n_clauses": 20}, count=3, seed=2), "logic")
-    out += render_any(lf.generate("satbench", {"n_clauses": 8}, count=2, seed=2), "formula-trace")
+    sb = lf.generate("satbench", {"n_clauses": 8}, count=2, seed=2)
+    out += render_any(sb, "formula-trace") + render_any(sb, "formula-trace-last")  # label last too
     pairs, _ = lf.transforms.pair.make_pairs(
         lf.generate("zebra", {"n_houses": 3, "n_attributes": 3}, count=2, seed=2)
     )
