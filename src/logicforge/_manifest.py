@@ -15,6 +15,7 @@ _KIND_MODULES = (
     "logicforge.families.zebra.render",
     "logicforge.families.ordering",
     "logicforge.families.folio",
+    "logicforge.families.arlsat",
     "logicforge.families.sudoku",
     "logicforge.families.futoshiki",
     "logicforge.families.binairo",
@@ -83,6 +84,7 @@ BUILTINS: dict[str, tuple[str, ...]] = {
     "family": _FAMILY_MODULES,
     "renderer": (
         *_FAMILY_MODULES,
+        "logicforge.families.arlsat",
         "logicforge.reductions",
         "logicforge.renderers",
         "logicforge.llm",
@@ -99,6 +101,7 @@ BUILTINS: dict[str, tuple[str, ...]] = {
     "dataset": (
         "logicforge.families.folio",
         "logicforge.families.logicaldeduction",
+        "logicforge.families.arlsat",
         "logicforge.families.coloring",
         "logicforge.imports.dimacs",
         "logicforge.imports.zebralogic",
@@ -119,6 +122,7 @@ NAMED: dict[str, dict[str, str]] = {
         "zebra": "logicforge.families.zebra.render",
         "deduction": "logicforge.families.ordering",
         "fol": "logicforge.families.folio",
+        "lsat": "logicforge.families.arlsat",
     },
     "model": {
         **dict.fromkeys(

@@ -349,7 +349,7 @@ _PHRASE = re.compile(
 
 
 def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
-    n = int(item.problem.get("n_objects", 7))
+    n = int(item.problem.get("n_options", item.problem.get("n_objects", 7)))
     ok = {chr(65 + i) for i in range(n)}
     boxed = [
         m.group(1)

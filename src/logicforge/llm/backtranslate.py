@@ -36,6 +36,7 @@ from ..errors import ConfigError
 from ..logic.fol import FOLParseError, equivalent, parse_fol, symbols
 from ..models.base import Model, load_model
 from ..schema import LabelledProblem, Message
+from .backtranslate_lsat import LsatBackTranslation
 
 
 @dataclass(frozen=True)
@@ -278,7 +279,11 @@ class _Deduction(_Kind):
 
 
 # the kinds whose edited problems can be back-translated (a capability, keyed by kind)
-BACKTRANSLATORS: dict[str, _Kind] = {"fol": _FOL(), "deduction": _Deduction()}
+BACKTRANSLATORS: dict[str, _Kind | LsatBackTranslation] = {
+    "fol": _FOL(),
+    "deduction": _Deduction(),
+    "lsat": LsatBackTranslation(),
+}
 
 
 def needs_backtranslation(p: LabelledProblem) -> bool:
@@ -362,7 +367,7 @@ def backtranslate(
     cfg: BackTranslateConfig | None = None,
 ) -> tuple[list[LabelledProblem], BackTranslateStats]:
     """Correct the sentences of every edited data-backed problem (``fol``, loaded
-    LogicalDeduction); unedited and template-rendered ones pass through.
+    LogicalDeduction, ``lsat``); unedited and template-rendered ones pass through.
 
     Edited problems need their chain's unedited problem among ``problems`` (it holds the
     original sentences and formulas). Returns the kept problems (in order) and the statistics."""

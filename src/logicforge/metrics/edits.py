@@ -245,7 +245,8 @@ def retention(
 def edit_stats(problems: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """LogicEdit's Tables 6 and 8 in one: per dataset (family), the records with a valid formal
     representation that the edits start from (``records``, Table 6's Valid, with the tool that
-    solves them), and the edited records available under each setting (Table 8): ``Cuml`` —
+    solves them; a row marked ``formal_valid: False`` — its program does not execute or does
+    not reach the gold answer — is not counted), and the edited records available under each setting (Table 8): ``Cuml`` —
     cumulative edits at level ≥ 1, ``Ind-original`` — individual label-preserving edits,
     ``Ind-altered`` — individual label-altering edits.
 
@@ -269,7 +270,7 @@ def edit_stats(problems: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         )  # fmt: skip
         level, mode = int(m["edit_level"]), m.get("edit_mode")
         if level == 0:
-            row["records"] += 1
+            row["records"] += m.get("formal_valid") is not False  # False: no usable program
         elif mode == "cumulative":
             row["Cuml"] += 1
         elif mode in ("preserve", "alter"):
