@@ -64,6 +64,34 @@ def _folio(tmp: Path) -> list[lf.LabelledProblem]:
     return problems
 
 
+def _arlsat(tmp: Path) -> list[lf.LabelledProblem]:
+    """Two AR-LSAT-shaped questions with Logic-LM-dialect programs (gold A and C)."""
+    from logicforge.families.arlsat import load_arlsat
+
+    prog = (
+        "# Declarations\npeople = EnumSort([Ann, Bo, Cy])\nslots = EnumSort([1, 2, 3])\n"
+        "at = Function([people] -> [slots])\n# Constraints\n"
+        "Distinct([p:people], at(p)) ::: Each has a slot of their own.\n"
+        "at(Ann) < at(Bo) ::: Ann comes before Bo.\n{extra}\n# Options\nQuestion ::: Q\n"
+    )
+    opts = "".join(
+        f"is_valid(at(Cy) == {k}) ::: ({x})\n" for x, k in zip("ABC", (1, 2, 3), strict=True)
+    )
+    rows, progs = [], []
+    for i, (extra, gold) in enumerate([("at(Ann) == 2 ::: Ann is second.", "A"),
+                                       ("at(Bo) == 2 ::: Bo is second.", "C")]):  # fmt: skip
+        rid = f"ar_lsat_test_{i}"
+        rows.append({"id": rid, "context": "Three people take slots. " + extra.split(":::")[1],
+                     "question": "Where is Cy?", "options": ["A) 1", "B) 2", "C) 3"],
+                     "answer": gold})  # fmt: skip
+        progs.append({"id": rid, "raw_logic_programs": [prog.format(extra=extra) + opts]})
+    (tmp / "ar.json").write_text(json.dumps(rows))
+    (tmp / "ar_programs.json").write_text(json.dumps(progs))
+    problems = load_arlsat(tmp / "ar.json", tmp / "ar_programs.json")
+    assert all(p.metadata["formal_valid"] for p in problems)
+    return problems
+
+
 def _cnf(count: int = 6) -> list[lf.LabelledProblem]:
     return lf.generate(
         "ksat/random", {"n_vars": 6}, count=count, seed=4, grid={"alpha": [2.0, 7.0]}
@@ -107,6 +135,8 @@ def _items(kind: str, fmt: str, tmp: Path) -> list[Item]:
         return lf.render(lf.generate("ordering", {"n_objects": 4}, count=4, seed=0), renderer)
     if kind == "fol":
         return lf.render(_folio(tmp), "fol")
+    if kind == "lsat":
+        return lf.render(_arlsat(tmp), "lsat") + lf.render(_arlsat(tmp), "lsat-z3")
     from .fuzzing import _example
 
     if _example(kind) is not None:  # a solution puzzle: its family's example, every renderer
@@ -144,6 +174,7 @@ def test_every_registered_format_is_covered(tmp_path: Path) -> None:
         "zebra",
         "deduction",
         "fol",
+        "lsat",
     }
     for kind, fmt in CASES:
         assert _items(kind, fmt, tmp_path), (kind, fmt)

@@ -277,7 +277,12 @@ def _parse(body: str, objs: list[dict[str, Any]], item: Item) -> Any:
     return parse(body, objs, item)
 
 
-register_kind(Kind(KIND, LETTERS, (choice_format(_parse, lambda it: list(LETTERS)),)))
+def _letters(item: Item) -> list[str]:
+    """The question's own option letters (AR-LSAT has five; a file may hold fewer)."""
+    return list(LETTERS[: int(item.problem.get("n_options", len(LETTERS)))])
+
+
+register_kind(Kind(KIND, LETTERS, (choice_format(_parse, _letters),)))
 RENDERERS.register("lsat", LsatRenderer())
 RENDERERS.register("lsat-z3", LsatZ3Renderer())
 

@@ -342,8 +342,10 @@ def _is_scope(node: ast.expr) -> bool:
 
 
 def _scope(node: ast.expr) -> list[tuple[str, str]]:
-    assert isinstance(node, ast.Call)
-    names = [a.id for a in node.args if isinstance(a, ast.Name)]
+    args = node.args if isinstance(node, ast.Call) else []
+    names = [a.id for a in args if isinstance(a, ast.Name)]
+    if len(names) != len(args) or len(names) % 2:
+        raise LsatProgramError("a scope is written [variable:sort, …]")
     return list(zip(names[::2], names[1::2], strict=True))
 
 
