@@ -194,3 +194,27 @@ def test_backbone_in_construction_order_is_the_same_formula_in_pairs() -> None:
         pairs = ca[: 2 * nb]
         assert all(pairs[i][0] == pairs[i + 1][0] for i in range(0, 2 * nb, 2))
         assert {abs(p[0]) for p in pairs} == set(a.metadata["backbone"])
+
+
+def test_implication_cycle_core_share_is_the_papers_L_over_n() -> None:
+    """§3.1 (iv): n ≥ L variables, those outside the core only in fillers, controlling L/n. Set,
+    ``core_share`` gives L/n (within rounding); unset, problems keep their bytes and ids."""
+    import logicforge as lf
+
+    base = lf.generate("2sat/implication-cycle", {"n_clauses": 75}, count=2, seed=3)
+    assert all("core_share" not in p.params and "core_share_actual" not in p.metadata for p in base)
+    for share in (0.4, 0.6, 0.8):
+        ps = lf.generate(
+            "2sat/implication-cycle", {"n_clauses": 75, "core_share": share}, count=3, seed=3
+        )
+        for p in ps:
+            L, n = p.metadata["core_vars"], p.problem["num_vars"]
+            assert p.label == "UNSAT" and abs(L / n - share) <= 0.5 * L / (n * (n - 0.5)) + 1e-6
+            assert p.metadata["core_share_actual"] == round(L / n, 6)
+            core = {abs(x) for i in p.metadata["core_clauses"] for x in p.problem["clauses"][i]}
+            rest = [
+                c for i, c in enumerate(p.problem["clauses"]) if i not in p.metadata["core_clauses"]
+            ]
+            assert len(core) == L and not core & {abs(x) for c in rest for x in c}
+    with pytest.raises(lf.ConfigError, match="core_share"):
+        lf.generate("2sat/implication-cycle", {"n_clauses": 75, "core_share": 0.0}, count=1)

@@ -44,6 +44,9 @@ class Knob:
     levels: tuple[Any, ...] = (0.0, 0.5, 1.0)
     at: Mapping[str, Any] = field(default_factory=dict)
     stochastic: bool = False  # a probability: the tolerance holds for a mean of MEAN_OF items
+    # a knob of an optional parameter: recorded only on problems whose metadata holds this key
+    # (so problems made without the parameter keep their bytes)
+    only_when: str | None = None
 
 
 MEAN_OF = 40
@@ -67,6 +70,8 @@ def clause_count(
 def realise(knobs: Sequence[Knob], problem: Mapping[str, Any], meta: dict[str, Any]) -> None:
     """Record ``<param>_actual`` for every knob, measured on ``problem`` (six decimals)."""
     for k in knobs:
+        if k.only_when is not None and k.only_when not in meta:
+            continue
         v = k.measure(problem, meta)
         meta[f"{k.param}_actual"] = None if v is None else round(float(v), 6)
 

@@ -21,6 +21,11 @@ Knobs and choices (the paper leaves the exact parametrisation open):
 * ``extra_vars`` ∈ [0, 1] — variables outside the core: max(2, round(r · (0.5 + extra_vars)))
   when there are fillers (so n ≥ L), none otherwise. The fillers cover every one of them, so
   ``extra_vars_actual`` (filler variables per filler − ½) matches; undefined without fillers.
+* ``core_share`` ∈ (0, 1] or unset — the paper's L/n (§3.1 (iv)): the core's share of all n
+  variables, the other n − L occurring only in fillers. When set it replaces ``extra_vars``:
+  n − L = round(L / core_share) − L, at least 2 and at most 2r with r fillers (each filler
+  brings at most two new variables), and 0 without fillers (then L/n = 1). Realised:
+  ``core_share_actual`` = L / n.
 * ``order`` — ``ordered`` (core along the chain, then fillers) or ``shuffled`` (all clauses
   permuted, core interleaved with fillers). Variable indices are always randomly permuted.
 """
@@ -28,7 +33,7 @@ Knobs and choices (the paper leaves the exact parametrisation open):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -59,12 +64,19 @@ class ImplicationCycleParams:
     filler_ratio: float = 0.5
     extra_vars: float = 0.5
     order: str = "shuffled"
+    core_share: float | None = field(default=None, metadata={"stored": "unless-default"})
 
     def __post_init__(self) -> None:
         positive_int("n_clauses", self.n_clauses, 3)
         for k in ("imbalance", "filler_ratio", "extra_vars"):
             knob(k, getattr(self, k))
         choice("order", self.order, ("ordered", "shuffled"))
+        if self.core_share is not None:
+            knob("core_share", self.core_share)
+            if self.core_share <= 0:
+                from ..errors import ConfigError
+
+                raise ConfigError("core_share", self.core_share, "must be in (0, 1] (it is L/n)")
 
 
 @per_problem
@@ -104,6 +116,34 @@ def _core_len(p: ImplicationCycleParams) -> int:
     return p.n_clauses - round(p.filler_ratio * (p.n_clauses - 3)) - 1
 
 
+def _n_extra(p: ImplicationCycleParams, r: int, L: int) -> int:
+    """Variables outside the core: by ``core_share`` (L/n) when set, else by ``extra_vars``."""
+    if not r:
+        return 0
+    if p.core_share is None:
+        return max(2, round(r * (0.5 + p.extra_vars)))
+    return min(2 * r, max(2, round(L / p.core_share) - L))
+
+
+def _core_share(problem: Mapping[str, Any], meta: Mapping[str, Any]) -> float | None:
+    """L / n: the core's variables over every variable of the emitted formula."""
+    core, _ = _split(problem, meta)
+    return ratio(len(occurring(core)), len(occurring(clauses_of(problem))))
+
+
+def _share_tolerance(p: ImplicationCycleParams) -> float:
+    """Rounding n to a whole number, and the bounds on n − L (a few fillers cannot bring many
+    new variables; none bring none) — what is asked beyond them is not reachable."""
+    L = _core_len(p)
+    r = p.n_clauses - L - 1
+    got = L / (L + _n_extra(p, r, L))
+    return (
+        abs(got - float(p.core_share or 1.0))
+        + 0.5 * L / (L / float(p.core_share or 1.0)) ** 2
+        + TOL
+    )
+
+
 def _extra_tolerance(p: ImplicationCycleParams) -> float:
     r = round(p.filler_ratio * (p.n_clauses - 3))
     if not r:
@@ -141,6 +181,15 @@ class ImplicationCycleFamily:
             "without fillers; at least 2 variables, so a few fillers realise more",
             at={"n_clauses": 75},
         ),
+        Knob(
+            "core_share",
+            _core_share,
+            _share_tolerance,
+            "L/n: core variables over all variables (set only when asked for)",
+            levels=(0.4, 0.6, 0.8),
+            at={"n_clauses": 75},
+            only_when="core_share",
+        ),
     )
     levels = by_clauses(10, 9)
 
@@ -150,7 +199,7 @@ class ImplicationCycleFamily:
         r = round(p.filler_ratio * (p.n_clauses - 3))
         L = p.n_clauses - r - 1
         k = 1 + round(p.imbalance * (L - 1))
-        n_extra = max(2, round(r * (0.5 + p.extra_vars))) if r else 0
+        n_extra = _n_extra(p, r, L)
         n = L + n_extra
         lits = [v if s else -v for v, s in zip(range(1, L + 1), rng.random(L) < 0.5, strict=True)]
         chain = [lits[0], *lits[1:k], -lits[0], *lits[k:], lits[0]]  # ℓ1 … ℓk ¬ℓ1 ℓk+1 … ℓL ℓ1
@@ -189,6 +238,8 @@ class ImplicationCycleFamily:
             order=p.order,
             core_clauses=core_idx,
         )
+        if p.core_share is not None:
+            meta["core_share"] = p.core_share
         oracle = meta.pop("oracle")
         return cnf.to_json(), res.label, oracle, meta
 
