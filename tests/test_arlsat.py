@@ -285,3 +285,58 @@ def test_logicedit_arlsat_suite_reports_its_tables(shared_data, tmp_path, monkey
     assert "Acc_norm(1)" in (rep / "edits_acc_norm.md").read_text()
     st = json.loads((tmp_path / "backtranslation-lsat.json").read_text())
     assert st["problems_kept"] == 0 and st["problems_dropped"] > 0
+
+
+class Translator:
+    """Writer double for the translation step: a reply without a program, then a program whose
+    options do not reach the gold, then (``good``) the right program in a code fence."""
+
+    name, cache_id = "translator", None
+
+    def __init__(self, good: str | None) -> None:
+        self.good, self.calls = good, 0
+
+    async def generate(self, q, sampling, sample) -> Response:
+        self.calls += 1
+        assert "Example program:" in q.messages[0].content and sampling.temperature == 0.7
+        if sample == 0:
+            return Response(text="I think the answer is B.")
+        if sample == 1 or self.good is None:  # inconsistent constraints: not the gold alone
+            bad = self.good or "# Declarations\n# Constraints\n# Options\nis_sat(True) ::: (A)"
+            return Response(text=bad.replace("# Constraints", "# Constraints\nFalse ::: never", 1))
+        return Response(text=f"```python\n{self.good}\n```")
+
+    async def aclose(self) -> None:
+        pass
+
+
+def test_the_translation_step_keeps_only_valid_programs(questions) -> None:
+    from logicforge.llm.formalise_lsat import FormaliseConfig, formalise
+
+    p = next(q for q in questions if q.metadata.get("formal_valid"))
+    bare = p.model_copy(update={"problem": {k: v for k, v in p.problem.items() if k != "program"},
+                                "metadata": {"dataset_label": p.label}})  # fmt: skip
+    done = next(q for q in questions if q.metadata.get("formal_valid") and q is not p)
+    got, st = formalise([bare, done], Translator(p.problem["program"]), FormaliseConfig(attempts=3))
+    assert st.asked == 1 and st.valid == 1 and st.samples == 3
+    assert got[1] is done  # a valid program is never re-asked
+    assert got[0].metadata["formal_valid"] and got[0].metadata["program_source"] == "translator"
+    assert solve_lsat(parse_lsat(got[0].problem["program"])).answers == [p.label]
+    assert len(arlsat_cumulative(got[0])) > 1  # the new program is edited like any other
+    got, st = formalise([bare], Translator(None), FormaliseConfig(attempts=2))
+    assert st.valid == 0 and not got[0].metadata.get("formal_valid") and st.failures
+
+
+def test_formalise_needs_arlsat_and_a_writer() -> None:
+    from logicforge.suites import load_suite
+
+    s = load_suite("logicedit-arlsat")
+    ok = s.model_copy(update={"problems": [s.problems[0].model_copy(update={"formalise": True})]})
+    ok.validate_names()  # AR-LSAT with a writer: accepted
+    with pytest.raises(lf.ConfigError, match="formalise"):
+        ok.model_copy(update={"story": None}).validate_names()
+    f = load_suite("logicedit-folio")
+    with pytest.raises(lf.ConfigError, match="formalise"):
+        f.model_copy(
+            update={"problems": [f.problems[0].model_copy(update={"formalise": True})]}
+        ).validate_names()

@@ -90,6 +90,9 @@ class ProblemBlock(_Strict):
     # a data file instead of a generator: family folio (FOLIO-format JSONL) or ordering
     # (LogicalDeduction questions); a relative path is read under $LOGICFORGE_DATA (default: .)
     data: str | None = None
+    # AR-LSAT: questions without a valid program get one from the suite's story writer (the
+    # symbolic-edits paper's translation step, up to 8 samples at temperature 0.7)
+    formalise: bool = False
 
 
 class Variant(_Strict):
@@ -204,6 +207,13 @@ class Suite(_Strict):
             select(self.analyses)
 
         for b in self.problems:
+            if b.formalise and (b.family != "arlsat" or self.story is None):
+                raise ConfigError(
+                    "problems.formalise",
+                    True,
+                    "formalises AR-LSAT questions (family arlsat) with the `story:` block's "
+                    "writer: give both",
+                )
             if b.data is not None:
                 from ..registry import DATASETS
 
@@ -520,7 +530,7 @@ def expand_problems(
         before = len(base)
         seed = suite.seed * 1000 + bi  # each block its own root seed, stable under edits elsewhere
         if b.data is not None:
-            probs, w = _data_block(b, sample)
+            probs, w = _data_block(b, sample, suite)
             base += _tagged(b, _paired(b, bi, probs, notes))
             only += [b.variants] * (len(base) - before)
             stands += [w] * (len(base) - before)
@@ -605,9 +615,12 @@ def data_path(p: str) -> Path:
     return path
 
 
-def _data_block(b: ProblemBlock, sample: int | None = None) -> tuple[list[Any], float]:
+def _data_block(
+    b: ProblemBlock, sample: int | None = None, suite: Suite | None = None
+) -> tuple[list[Any], float]:
     """The problems of a data block (first ``count``; with ``sample``, only the first
-    ``sample`` of those), expanded by its edits, and how many rows each row read stands for."""
+    ``sample`` of those), formalised by the suite's writer where the block asks (not in a dry
+    run), expanded by its edits, and how many rows each row read stands for."""
     from ..families.base import Dataset
     from ..registry import DATASETS
 
@@ -618,6 +631,17 @@ def _data_block(b: ProblemBlock, sample: int | None = None) -> tuple[list[Any], 
     w = 1.0
     if sample is not None and len(probs) > sample:
         w, probs = len(probs) / sample, probs[:sample]
+    if b.formalise and sample is None and suite is not None and suite.story is not None:
+        import sys
+
+        from ..llm.formalise_lsat import formalise
+
+        probs, st = formalise(probs, suite.story.writer)
+        print(
+            f"logicforge: {st.valid} of {st.asked} questions without a valid program got one "
+            f"from {suite.story.writer} ({st.samples} samples)",
+            file=sys.stderr,
+        )
     if not b.edits:
         return list(probs), w
     if ds.cumulative is None:
