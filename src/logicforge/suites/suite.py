@@ -688,6 +688,17 @@ def _backtranslated(suite: Suite, problems: list[Any], out: Path) -> list[Any]:
     return kept
 
 
+def _no_backtranslation(problems: list[Any], out: Path) -> None:
+    """``backtranslation-<kind>.json`` for a run whose data gave no edited problem."""
+    import json
+
+    from ..llm.backtranslate import BackTranslateStats
+
+    path = out / f"backtranslation-{problems[0].kind}.json"
+    if not path.exists():
+        path.write_text(json.dumps(BackTranslateStats().to_json(), indent=1) + "\n")
+
+
 def _held(out: Path) -> list[dict[str, Any]]:
     """The records already in ``out`` (a torn last line, from a killed run, is resumed)."""
     from ..runner.store import read_jsonl
@@ -814,6 +825,11 @@ def run_suite(
             needs_backtranslation(p) for p in ps
         ):
             items += api.render(_backtranslated(suite, ps, out), r)
+        elif getattr(RENDERERS.get(r), "needs_backtranslation", False) and any(
+            p.metadata.get("edit_level") == 0 for p in ps
+        ):  # edits asked for, none found: say so (0 sentences) rather than write nothing
+            _no_backtranslation(ps, out)
+            items += api.render(ps, r)
         else:
             items += api.render(ps, r)
     write_jsonl(out / "items.jsonl", items)
