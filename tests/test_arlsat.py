@@ -315,7 +315,7 @@ def test_the_translation_step_keeps_only_valid_programs(questions) -> None:
 
     p = next(q for q in questions if q.metadata.get("formal_valid"))
     bare = p.model_copy(update={"problem": {k: v for k, v in p.problem.items() if k != "program"},
-                                "metadata": {"dataset_label": p.label}})  # fmt: skip
+                                "metadata": {"dataset_label": p.label, "formal_valid": False}})  # fmt: skip
     done = next(q for q in questions if q.metadata.get("formal_valid") and q is not p)
     got, st = formalise([bare, done], Translator(p.problem["program"]), FormaliseConfig(attempts=3))
     assert st.asked == 1 and st.valid == 1 and st.samples == 3

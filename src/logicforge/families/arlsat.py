@@ -117,7 +117,7 @@ def load_arlsat(questions: str | Path, programs: str | Path | None = None) -> li
     for i, r in enumerate(rows):
         given = str(r["answer"]).strip("()")
         label = CORRECTIONS[r["id"]][1] if r["id"] in CORRECTIONS else given
-        meta: dict[str, Any] = {"source": "ar-lsat", "dataset_label": given}
+        meta: dict[str, Any] = {"source": "ar-lsat", "dataset_label": given, "formal_valid": False}
         if r["id"] in CORRECTIONS:
             meta["corrected_from"] = given
         prog = progs.get(r["id"])

@@ -125,13 +125,11 @@ async def _one(p: LabelledProblem, w: Model, cfg: FormaliseConfig) -> tuple[str 
 def formalise(
     problems: Sequence[LabelledProblem], writer: str | Model, cfg: FormaliseConfig | None = None
 ) -> tuple[list[LabelledProblem], FormaliseStats]:
-    """Every ``lsat`` problem without a valid program, given the first valid one the writer
-    writes (``metadata["program_source"]`` names the writer); the others pass through."""
+    """Every problem marked ``formal_valid: False`` (an AR-LSAT question without a valid
+    program), given the first valid one the writer writes (``metadata["program_source"]`` names the writer); the others pass through."""
     cfg = cfg or FormaliseConfig()
     w = load_model(writer) if isinstance(writer, str) else writer
-    todo = [
-        i for i, p in enumerate(problems) if p.kind == "lsat" and not p.metadata.get("formal_valid")
-    ]
+    todo = [i for i, p in enumerate(problems) if p.metadata.get("formal_valid") is False]
     stats = FormaliseStats(asked=len(todo))
 
     async def main() -> list[tuple[str | None, int, str]]:
