@@ -28,6 +28,8 @@ from logicforge.logic.lsat import (
 )
 from logicforge.models.base import Response
 
+from .test_backtranslate import Rewriter  # the writer + checker double, shared
+
 z3 = pytest.importorskip("z3")
 
 
@@ -131,30 +133,6 @@ def test_cumulative_chains_keep_the_answer_and_individual_edits_are_sorted(quest
     assert levels >= 10
     invalid = next(p for p in questions if "program_error" in p.metadata)
     assert len(arlsat_cumulative(invalid)) == 1 and arlsat_individual(invalid) == []
-
-
-class Rewriter:
-    """Writer + checker double: writes ``⟨F⟩`` (the new formula, the old one, or garbage, by
-    ``plan``) in place of the sentence; as checker it reads ⟨F⟩ back."""
-
-    name, cache_id = "rewriter", None
-
-    def __init__(self, plan: list[str]) -> None:
-        self.plan = itertools.cycle(plan)
-
-    async def generate(self, q, sampling, sample) -> Response:
-        p = q.messages[0].content
-        if p.startswith("A premise of a logic problem was edited"):
-            old = re.findall(r"Original formula: (.*)\n", p)[-1]
-            new = re.findall(r"New formula: (.*)\n", p)[-1]
-            f = {"faithful": new, "stale": old, "garbage": "((("}[next(self.plan)]
-            return Response(text=f"In other words, ⟨{f}⟩.")
-        sentence = p.split("Sentence: ", 1)[1].split("\n\nReply with", 1)[0]
-        m = re.search(r"⟨(.*)⟩", sentence)
-        return Response(text=json.dumps({"formula": m.group(1) if m else "Nothing"}))
-
-    async def aclose(self) -> None:
-        pass
 
 
 def _chains(questions, n: int = 4) -> list:

@@ -36,7 +36,7 @@ from ..errors import ConfigError
 from ..logic.fol import FOLParseError, equivalent, parse_fol, symbols
 from ..models.base import Model, load_model
 from ..schema import LabelledProblem, Message
-from .backtranslate_lsat import LsatBackTranslation
+from .backtranslate_lsat import GlossedProgram, LsatBackTranslation
 
 
 @dataclass(frozen=True)
@@ -190,7 +190,7 @@ class _FOL(_Kind):
         return p.problem | {"premises_nl": nl}
 
 
-class _Deduction(_Kind):
+class _Deduction(GlossedProgram, _Kind):
     """Loaded LogicalDeduction questions: program lines glossed by sentences of the context."""
 
     examples = (
@@ -226,24 +226,6 @@ class _Deduction(_Kind):
         ),
     )
 
-    def from_data(self, p: LabelledProblem) -> bool:
-        return "context" in p.problem  # generated puzzles are re-rendered from their templates
-
-    @staticmethod
-    def _split(line: str) -> tuple[str, str]:
-        expr, _, gloss = line.partition(":::")
-        return expr.strip(), gloss.strip()
-
-    def jobs(self, p: LabelledProblem, root: LabelledProblem) -> list[tuple[int, str, str, str]]:
-        old_lines = root.problem["program"].splitlines()
-        new_lines = p.problem["program"].splitlines()
-        out = []
-        for i in p.metadata["edit_positions"]:
-            old, gloss = self._split(old_lines[i])
-            new, _ = self._split(new_lines[i])
-            out.append((i, gloss if gloss and gloss in root.problem["context"] else "", old, new))
-        return out
-
     def instructions(self, root: LabelledProblem, new: str) -> str:
         from ..logic.csp import parse_program
 
@@ -263,19 +245,6 @@ class _Deduction(_Kind):
         if same is None:
             return f"back-translation {got!r} is not a constraint over the variables"
         return "" if same else f"back-translation {got!r} is not equivalent to {new!r}"
-
-    def apply(
-        self, p: LabelledProblem, root: LabelledProblem, texts: dict[int, str]
-    ) -> dict[str, Any]:
-        context = root.problem["context"]
-        old_lines = root.problem["program"].splitlines()
-        lines = p.problem["program"].splitlines()
-        for i, t in texts.items():
-            _, gloss = self._split(old_lines[i])
-            context = context.replace(gloss, t, 1)
-            expr, _ = self._split(lines[i])
-            lines[i] = f"{expr} ::: {t}"
-        return p.problem | {"context": context, "program": "\n".join(lines)}
 
 
 # the kinds whose edited problems can be back-translated (a capability, keyed by kind)

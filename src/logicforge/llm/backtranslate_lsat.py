@@ -1,4 +1,5 @@
-"""Back-translation for AR-LSAT questions (kind ``lsat``): each edited constraint line's ``:::``
+"""Back-translation for kinds whose data is a glossed program (:class:`GlossedProgram`: loaded
+LogicalDeduction questions, AR-LSAT), and for AR-LSAT questions (kind ``lsat``): each edited constraint line's ``:::``
 gloss locates its sentence in the context; the rewritten sentence is translated back into one
 formula of Logic-LM's Z3 dialect, which z3 must prove equivalent to the edited line under the
 program's declarations (:func:`logicforge.logic.lsat.equivalent_lsat`).
@@ -15,7 +16,53 @@ from typing import Any
 from ..schema import LabelledProblem
 
 
-class LsatBackTranslation:
+class GlossedProgram:
+    """Kinds whose data carries a program with one ``formula ::: sentence`` line per statement
+    and a context the sentences come from (loaded LogicalDeduction questions, AR-LSAT): each
+    edited line's gloss locates its sentence; the rewritten sentence replaces it in the context
+    and in the line's gloss. Subclasses give the examples, instructions and check."""
+
+    def from_data(self, p: LabelledProblem) -> bool:
+        return "context" in p.problem  # generated puzzles are re-rendered from their templates
+
+    @staticmethod
+    def _split(line: str) -> tuple[str, str]:
+        expr, _, gloss = line.partition(":::")
+        return expr.strip(), gloss.strip()
+
+    def _locate(self, gloss: str, context: str) -> str:
+        """The text of ``context`` the gloss stands for ('' when it is not there)."""
+        return gloss if gloss and gloss in context else ""
+
+    def _replace(self, context: str, located: str, new: str) -> str:
+        return context.replace(located, new, 1)
+
+    def jobs(self, p: LabelledProblem, root: LabelledProblem) -> list[tuple[int, str, str, str]]:
+        old_lines = root.problem["program"].splitlines()
+        new_lines = p.problem["program"].splitlines()
+        out = []
+        for i in p.metadata["edit_positions"]:
+            old, gloss = self._split(old_lines[i])
+            new, _ = self._split(new_lines[i])
+            out.append((i, self._locate(gloss, root.problem["context"]), old, new))
+        return out
+
+    def apply(
+        self, p: LabelledProblem, root: LabelledProblem, texts: dict[int, str]
+    ) -> dict[str, Any]:
+        context = root.problem["context"]
+        old_lines = root.problem["program"].splitlines()
+        lines = p.problem["program"].splitlines()
+        for i, t in texts.items():
+            located = self._locate(self._split(old_lines[i])[1], context)
+            if located:
+                context = self._replace(context, located, t)
+            expr, _ = self._split(lines[i])
+            lines[i] = f"{expr} ::: {t}"
+        return p.problem | {"context": context, "program": "\n".join(lines)}
+
+
+class LsatBackTranslation(GlossedProgram):
     """What back-translation needs to know about ``lsat`` problems (see ``llm.backtranslate``)."""
 
     examples = (
@@ -51,30 +98,15 @@ class LsatBackTranslation:
         ),
     )
 
-    def from_data(self, p: LabelledProblem) -> bool:
-        return "context" in p.problem
-
-    @staticmethod
-    def _split(line: str) -> tuple[str, str]:
-        expr, _, gloss = line.partition(":::")
-        return expr.strip(), gloss.strip()
-
-    @staticmethod
-    def _locate(gloss: str, context: str) -> str:
+    def _locate(self, gloss: str, context: str) -> str:
+        """AR-LSAT glosses often drop the sentence's final period."""
         for g in (gloss, gloss.rstrip(".")):
             if g and g in context:
                 return g
         return ""
 
-    def jobs(self, p: LabelledProblem, root: LabelledProblem) -> list[tuple[int, str, str, str]]:
-        old_lines = root.problem["program"].splitlines()
-        new_lines = p.problem["program"].splitlines()
-        out = []
-        for i in p.metadata["edit_positions"]:
-            old, gloss = self._split(old_lines[i])
-            new, _ = self._split(new_lines[i])
-            out.append((i, self._locate(gloss, root.problem["context"]), old, new))
-        return out
+    def _replace(self, context: str, located: str, new: str) -> str:
+        return context.replace(located, new.rstrip(".") if located[-1:] != "." else new, 1)
 
     def instructions(self, root: LabelledProblem, new: str) -> str:
         decl, section = [], ""
@@ -101,18 +133,3 @@ class LsatBackTranslation:
         if same is None:
             return f"back-translation {got!r} is not a formula over the declarations"
         return "" if same else f"back-translation {got!r} is not equivalent to {new!r}"
-
-    def apply(
-        self, p: LabelledProblem, root: LabelledProblem, texts: dict[int, str]
-    ) -> dict[str, Any]:
-        context = root.problem["context"]
-        old_lines = root.problem["program"].splitlines()
-        lines = p.problem["program"].splitlines()
-        for i, t in texts.items():
-            _, gloss = self._split(old_lines[i])
-            located = self._locate(gloss, context)
-            if located:
-                context = context.replace(located, t.rstrip(".") if located[-1:] != "." else t, 1)
-            expr, _ = self._split(lines[i])
-            lines[i] = f"{expr} ::: {t}"
-        return p.problem | {"context": context, "program": "\n".join(lines)}

@@ -57,7 +57,6 @@ MAX_TERMS = 200_000  # expanded scopes may build at most this many terms per pro
 MAX_DEPTH = 60  # formula nesting
 SOLVE_TIMEOUT_MS = 10_000  # per z3 check
 PREDICATES = ("is_valid", "is_sat", "is_unsat", "is_accurate_list", "is_exception")
-LETTERS = "ABCDE"
 
 
 class LsatProgramError(LogicforgeError):
@@ -212,12 +211,7 @@ class _Builder:
             raise LsatProgramError(f"its scopes expand to over {MAX_TERMS} terms")
 
     def formula(self, text: str) -> Any:
-        src = _SCOPE.sub(lambda m: "__scope__(" + m.group(1).replace(":", ",") + ")", text)
-        try:
-            tree = ast.parse(src, mode="eval")
-        except (SyntaxError, RecursionError, MemoryError, ValueError):
-            raise LsatProgramError(f"not a formula: {text[:120]!r}") from None
-        return self.safe(tree.body)
+        return self.safe(_tree(text, f"not a formula: {text[:120]!r}"))
 
     def safe(self, node: ast.AST) -> Any:
         """The tree's term; z3's own complaints (a sort mismatch) become program errors."""
@@ -327,6 +321,15 @@ _VARIADIC = ("And", "Or", "Sum", "Distinct")
 _FIXED = {"Not": 1, "Implies": 2, "Xor": 2, "If": 3, "Abs": 1}
 
 
+def _tree(text: str, refusal: str) -> ast.expr:
+    """A formula's syntax tree, its ``[x:sort, …]`` scopes read as ``__scope__(x, sort, …)``."""
+    src = _SCOPE.sub(lambda m: "__scope__(" + m.group(1).replace(":", ",") + ")", text)
+    try:
+        return ast.parse(src, mode="eval").body
+    except (SyntaxError, RecursionError, MemoryError, ValueError):
+        raise LsatProgramError(refusal) from None
+
+
 def _bool(z3: Any, v: Any) -> Any:
     if isinstance(v, list) or not z3.is_bool(v):
         raise LsatProgramError("a number where a formula is needed")
@@ -401,11 +404,7 @@ def solve_lsat(prog: LsatProgram, timeout_ms: int = SOLVE_TIMEOUT_MS) -> LsatRes
     sol = _Solver(prog, timeout_ms)
     holds: dict[str, bool] = {}
     for text, letter in prog.options:
-        src = _SCOPE.sub(lambda m: "__scope__(" + m.group(1).replace(":", ",") + ")", text)
-        try:
-            node = ast.parse(src, mode="eval").body
-        except (SyntaxError, RecursionError, MemoryError, ValueError):
-            raise LsatProgramError(f"option ({letter}) is not a formula") from None
+        node = _tree(text, f"option ({letter}) is not a formula")
         try:
             holds[letter] = sol.option(node)
         except LsatProgramError as e:
