@@ -310,5 +310,6 @@ DATASETS.register(
         arlsat_cumulative,
         arlsat_individual,
         "AR-LSAT questions (Logic-LM's arlsat_dev.json; its GPT-4 programs beside)",
+        formalisable=True,
     ),
 )

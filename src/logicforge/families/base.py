@@ -68,6 +68,9 @@ class Dataset:
     # lenient reader for ``logicforge import``: (paths, ImportLog, options) → the problems it
     # could prove, every refusal, time-out and disagreement noted in the log
     read: Any = None
+    # questions without a valid formal program can be translated by a writer model
+    # (:mod:`logicforge.llm.formalise_lsat`, a suite block's ``formalise: true``)
+    formalisable: bool = False
 
 
 def make_params(family: Family, values: Mapping[str, Any]) -> Any:

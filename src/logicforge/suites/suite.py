@@ -207,13 +207,6 @@ class Suite(_Strict):
             select(self.analyses)
 
         for b in self.problems:
-            if b.formalise and (b.family != "arlsat" or self.story is None):
-                raise ConfigError(
-                    "problems.formalise",
-                    True,
-                    "formalises AR-LSAT questions (family arlsat) with the `story:` block's "
-                    "writer: give both",
-                )
             if b.data is not None:
                 from ..registry import DATASETS
 
@@ -223,6 +216,16 @@ class Suite(_Strict):
                         b.family,
                         f"data files load {', '.join(DATASETS.names())}",
                     )
+                if b.formalise and not getattr(DATASETS.get(b.family), "formalisable", False):
+                    raise ConfigError("problems.formalise", True,
+                                      f"{b.family} data cannot be formalised by a writer")  # fmt: skip
+            if b.formalise and (b.data is None or self.story is None):
+                raise ConfigError(
+                    "problems.formalise",
+                    True,
+                    "translates data questions with the `story:` block's writer: give both",
+                )
+            if b.data is not None:
                 continue  # the file is looked up when the suite runs, before any work
             FAMILIES.get(b.family)
             names = [v.name for v in self.variants]
