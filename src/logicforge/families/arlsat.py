@@ -27,6 +27,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -90,9 +91,16 @@ def constraint_lines(program: str) -> list[int]:
 
 
 def program_answers(program: str) -> list[str] | str:
-    """The options the program makes hold, or why it does not execute."""
+    """The options the program makes hold, or why it does not execute (each distinct program
+    solved once per process: cumulative, preserving and altering edits try the same ones)."""
+    got = _solved(program)
+    return got if isinstance(got, str) else list(got)
+
+
+@functools.lru_cache(maxsize=4096)
+def _solved(program: str) -> tuple[str, ...] | str:
     try:
-        return solve_lsat(parse_lsat(program)).answers
+        return tuple(solve_lsat(parse_lsat(program)).answers)
     except LsatProgramError as e:
         return str(e)
 
@@ -153,7 +161,7 @@ def load_arlsat(questions: str | Path, programs: str | Path | None = None) -> li
 
 
 def _editable(p: LabelledProblem) -> bool:
-    return "program" in p.problem and p.metadata.get("formal_valid") is True
+    return p.metadata.get("formal_valid") is True  # set only where a program reaches the gold
 
 
 def _trial(lines: list[str], i: int, edit: str) -> list[str] | None:

@@ -96,12 +96,11 @@ def program_of(text: str) -> str | None:
 
 def check(p: LabelledProblem, program: str) -> str:
     """'' when ``program`` is valid for ``p`` (exactly the gold option holds), else why not."""
-    from ..logic.lsat import LsatProgramError, parse_lsat, solve_lsat
+    from ..families.arlsat import program_answers
 
-    try:
-        got = solve_lsat(parse_lsat(program)).answers
-    except LsatProgramError as e:
-        return str(e)
+    got = program_answers(program)
+    if isinstance(got, str):
+        return got
     return "" if got == [p.label] else f"its options holding are {got or 'none'}, gold {p.label}"
 
 
