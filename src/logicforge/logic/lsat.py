@@ -155,7 +155,12 @@ class _Builder:
     """Builds z3 terms for one program in one context (the whitelisted tree walk)."""
 
     def __init__(self, prog: LsatProgram) -> None:
-        import z3
+        try:
+            import z3
+        except ImportError:
+            from ..errors import ConfigError
+
+            raise ConfigError("solver", "z3", "needs z3: pip install 'logicforge[fol]'") from None
 
         self.z3, self.prog, self.ctx = z3, prog, z3.Context()
         self.terms = 0
