@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 from hypothesis import strategies as st
 
@@ -119,6 +120,41 @@ def _example(kind: str) -> tuple[str, dict] | None:
     return None
 
 
+def lsat_files(d: Path) -> Path:
+    """Two small AR-LSAT-shaped questions (gold C and A) in ``d``, their Logic-LM-dialect programs
+    beside them as the loader expects; returns the question file."""
+    head = (
+        "# Declarations\npeople = EnumSort([Ann, Bo, Cy])\nslots = EnumSort([1, 2, 3])\n"
+        "at = Function([people] -> [slots])\n# Constraints\n"
+        "Distinct([p:people], at(p)) ::: Each has a slot of their own.\n"
+        "at(Ann) < at(Bo) ::: Ann comes before Bo.\n"
+    )
+    opts = "".join(
+        f"is_valid(at(Cy) == {k}) ::: ({x})\n" for x, k in (("A", 1), ("B", 2), ("C", 3))
+    )
+    rows, progs = [], []
+    for i, (line, gold) in enumerate((("at(Bo) == 2 ::: Bo is second.", "C"),
+                                      ("at(Ann) == 2 ::: Ann is second.", "A"))):  # fmt: skip
+        rid = f"ar_lsat_fuzz_{i}"
+        rows.append({"id": rid, "context": "Three people take slots. " + line.split(":::")[1],
+                     "question": "Where is Cy?", "options": ["A) 1", "B) 2", "C) 3"],
+                     "answer": gold})  # fmt: skip
+        prog = f"{head}{line}\n# Options\nQuestion ::: Where is Cy?\n{opts}"
+        progs.append({"id": rid, "raw_logic_programs": [prog]})
+    (d / "ar.json").write_text(json.dumps(rows))
+    (d / "ar_programs_gpt-4.json").write_text(json.dumps(progs))
+    return d / "ar.json"
+
+
+def _lsat_question() -> lf.LabelledProblem:
+    import tempfile
+
+    from logicforge.families.arlsat import load_arlsat
+
+    q = lsat_files(Path(tempfile.mkdtemp()))
+    return load_arlsat(q, q.with_name("ar_programs_gpt-4.json"))[0]
+
+
 def _items() -> dict[str, lf.Item]:
     """One Item per registered renderer, from a small problem of the renderer's kind."""
     small = {
@@ -141,6 +177,8 @@ def _items() -> dict[str, lf.Item]:
                                     "conclusion": "a is a Q.",
                                     "conclusion-FOL": "Q(a)", "label": "True"}) + "\n")  # fmt: skip
             p = load_folio(f.name)[0][0]
+        elif kind == "lsat":
+            p = _lsat_question()
         elif kind in small:
             fam, params = small[kind]
             p = lf.generate(fam, params, count=1, seed=1)[0]

@@ -18,6 +18,7 @@ import pytest
 import logicforge as lf
 from logicforge.cli import main
 
+from .fuzzing import lsat_files
 from .test_kind_contract import ACCURACY_LIKE, FOLIO_ROWS
 
 SMALL = ["--family", "ksat/random", "--set", "n_vars=4", "--grid", "alpha=1.5,8.0"]
@@ -30,7 +31,7 @@ SOURCES: dict[str, list[str]] = {
     "zebra": ["--family", "zebra", "--set", "n_houses=3", "--set", "n_attributes=3"],
     "deduction": ["--family", "ordering", "--set", "n_objects=4"],
 }
-IMPORTED = {"fol"}  # kinds that come from data files: `logicforge import`
+IMPORTED = {"fol", "lsat"}  # kinds that come from data files: `logicforge import`
 
 
 def _puzzle_sources() -> dict[str, list[str]]:
@@ -66,9 +67,12 @@ def _make_items(renderer: str, d: Path) -> Path:
     """The items of ``renderer`` in ``d``, made by the command line; returns the items file."""
     kind = _kind(renderer)
     if kind in IMPORTED:
-        data = d / "folio.jsonl"
-        data.write_text("".join(json.dumps(r) + "\n" for r in FOLIO_ROWS), encoding="utf-8")
-        args = ["import", "folio", str(data), "--renderer", renderer, "--out", str(d)]
+        if kind == "lsat":
+            data, dataset = lsat_files(d), "arlsat"
+        else:
+            data, dataset = d / "folio.jsonl", "folio"
+            data.write_text("".join(json.dumps(r) + "\n" for r in FOLIO_ROWS), encoding="utf-8")
+        args = ["import", dataset, str(data), "--renderer", renderer, "--out", str(d)]
         assert main([*args, "--json"]) == 0
         return d / "items.jsonl"
     if getattr(lf.RENDERERS.get(renderer), "needs_writer", False):  # a story: written by a model

@@ -65,29 +65,13 @@ def _folio(tmp: Path) -> list[lf.LabelledProblem]:
 
 
 def _arlsat(tmp: Path) -> list[lf.LabelledProblem]:
-    """Two AR-LSAT-shaped questions with Logic-LM-dialect programs (gold A and C)."""
+    """Two AR-LSAT-shaped questions with Logic-LM-dialect programs (gold C and A)."""
     from logicforge.families.arlsat import load_arlsat
 
-    prog = (
-        "# Declarations\npeople = EnumSort([Ann, Bo, Cy])\nslots = EnumSort([1, 2, 3])\n"
-        "at = Function([people] -> [slots])\n# Constraints\n"
-        "Distinct([p:people], at(p)) ::: Each has a slot of their own.\n"
-        "at(Ann) < at(Bo) ::: Ann comes before Bo.\n{extra}\n# Options\nQuestion ::: Q\n"
-    )
-    opts = "".join(
-        f"is_valid(at(Cy) == {k}) ::: ({x})\n" for x, k in zip("ABC", (1, 2, 3), strict=True)
-    )
-    rows, progs = [], []
-    for i, (extra, gold) in enumerate([("at(Ann) == 2 ::: Ann is second.", "A"),
-                                       ("at(Bo) == 2 ::: Bo is second.", "C")]):  # fmt: skip
-        rid = f"ar_lsat_test_{i}"
-        rows.append({"id": rid, "context": "Three people take slots. " + extra.split(":::")[1],
-                     "question": "Where is Cy?", "options": ["A) 1", "B) 2", "C) 3"],
-                     "answer": gold})  # fmt: skip
-        progs.append({"id": rid, "raw_logic_programs": [prog.format(extra=extra) + opts]})
-    (tmp / "ar.json").write_text(json.dumps(rows))
-    (tmp / "ar_programs.json").write_text(json.dumps(progs))
-    problems = load_arlsat(tmp / "ar.json", tmp / "ar_programs.json")
+    from .fuzzing import lsat_files
+
+    q = lsat_files(tmp)
+    problems = load_arlsat(q, q.with_name("ar_programs_gpt-4.json"))
     assert all(p.metadata["formal_valid"] for p in problems)
     return problems
 
