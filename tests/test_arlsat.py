@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -318,3 +319,29 @@ def test_formalise_needs_arlsat_and_a_writer() -> None:
         f.model_copy(
             update={"problems": [f.problems[0].model_copy(update={"formalise": True})]}
         ).validate_names()
+
+
+def test_dry_run_counts_the_translation_requests(
+    shared_data, tmp_path, monkeypatch, capsys
+) -> None:
+    from logicforge.cli import main
+
+    monkeypatch.setenv("LOGICFORGE_DATA", str(shared_data))
+    orig = (Path(lf.__path__[0]) / "suites" / "logicedit-arlsat.yaml").read_text(encoding="utf-8")
+    text = orig.replace("    count: 231\n", "    count: 40\n    formalise: true\n")
+    (tmp_path / "s.yaml").write_text(text.replace("name: logicedit-arlsat", "name: s"))
+    assert main(["suite", str(tmp_path / "s.yaml"), "--dry-run", "--writer", "random",
+                 "--out", str(tmp_path / "o")]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    row = next(x for x in out.splitlines() if "random (translation)" in x)
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    bare = [q for q in load_arlsat(shared_data / "logiclm" / "arlsat_dev.json",
+                                   shared_data / "logiclm" / "arlsat_dev_programs_gpt-4.json")[:40]
+            if q.metadata.get("formal_valid") is False]  # fmt: skip
+    assert bare and cells[1:5] == [str(len(bare)), "8", str(len(bare)), str(8 * len(bare))]
+    assert not (tmp_path / "o").exists()  # nothing sent, nothing written
+    # without formalise, no translation row
+    (tmp_path / "t.yaml").write_text(orig.replace("name: logicedit-arlsat", "name: t"))
+    assert main(["suite", str(tmp_path / "t.yaml"), "--dry-run", "--count", "3",
+                 "--out", str(tmp_path / "p")]) == 0  # fmt: skip
+    assert "(translation)" not in capsys.readouterr().out

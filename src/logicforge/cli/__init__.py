@@ -305,6 +305,8 @@ def _suite_dry_run(suite: Any, out: Path, a: argparse.Namespace) -> int:
         weights=item_weights,
         probe=a.probe_speed,
     )
+    if suite.story is not None and any(b.formalise for b in suite.problems):
+        rows.append(_translation_row(suite, prices))
     planned = round(sum(weights))
     print(
         f"dry run of suite {suite.name}: {planned:,} problems, {round(sum(item_weights)):,} items "
@@ -313,6 +315,33 @@ def _suite_dry_run(suite: Any, out: Path, a: argparse.Namespace) -> int:
     )
     print(to_markdown(rows, list(dict.fromkeys(k for r in rows for k in r))), end="")
     return 0
+
+
+def _translation_row(suite: Any, prices: Any) -> dict[str, Any]:
+    """The dry run's row for the writer's translation requests (``formalise`` blocks): every
+    question without a valid program, up to ``attempts`` samples each — a ceiling, since a
+    question stops at its first valid program."""
+    from ..llm.formalise_lsat import FormaliseConfig
+    from ..models.tokens import TokenCounter
+    from ..suites.suite import translation_requests
+
+    cfg, counter = FormaliseConfig(), TokenCounter("auto")
+    asks = translation_requests(suite)
+    prompt = sum(counter.count(t) + 4 for t in asks) * cfg.attempts
+    row: dict[str, Any] = {
+        "model": f"{suite.story.writer} (translation)",
+        "items": len(asks),
+        "samples": cfg.attempts,
+        "records_to_do": len(asks),
+        "requests": len(asks) * cfg.attempts,
+        "prompt_tokens": prompt,
+        "completion_tokens_max": len(asks) * cfg.attempts * cfg.max_tokens,
+        "tokenizer": counter.resolved,
+    }
+    if prices is not None:
+        c = prices.cost(suite.story.writer, prompt, row["completion_tokens_max"])
+        row["cost_usd_max"] = None if c is None else round(c, 4)
+    return row
 
 
 def _probe_arg(parser: argparse.ArgumentParser) -> None:

@@ -121,6 +121,19 @@ async def _one(p: LabelledProblem, w: Model, cfg: FormaliseConfig) -> tuple[str 
     return None, cfg.attempts, why
 
 
+def requests_planned(
+    problems: Sequence[LabelledProblem], cfg: FormaliseConfig | None = None
+) -> list[str]:
+    """The translation prompts :func:`formalise` would send for ``problems``, each at most
+    ``cfg.attempts`` times (a dry run's ceiling): one per question without a valid program.
+
+    Example:
+        >>> requests_planned([])
+        []
+    """
+    return [prompt(p) for p in problems if p.metadata.get("formal_valid") is False]
+
+
 def formalise(
     problems: Sequence[LabelledProblem], writer: str | Model, cfg: FormaliseConfig | None = None
 ) -> tuple[list[LabelledProblem], FormaliseStats]:

@@ -618,6 +618,23 @@ def data_path(p: str) -> Path:
     return path
 
 
+def translation_requests(suite: Suite) -> list[str]:
+    """The writer's translation prompts for the suite's ``formalise`` blocks, each sent at most
+    :class:`~logicforge.llm.formalise_lsat.FormaliseConfig` ``attempts`` times: one per
+    question without a valid program among each block's first ``count`` (a dry run's count is
+    exact: reading the questions sends nothing)."""
+    from ..families.base import Dataset
+    from ..llm.formalise_lsat import requests_planned
+    from ..registry import DATASETS
+
+    out: list[str] = []
+    for b in suite.problems:
+        ds = DATASETS.get(b.family)
+        if b.formalise and b.data is not None and isinstance(ds, Dataset):
+            out += requests_planned(ds.load(data_path(str(b.data)))[: b.count])
+    return out
+
+
 def _data_block(
     b: ProblemBlock, sample: int | None = None, suite: Suite | None = None
 ) -> tuple[list[Any], float]:
