@@ -82,7 +82,10 @@ def test_samples_through_the_api_n_share_requests(tmp_path) -> None:
         spec = f"openai-compatible:{srv.base_url}:m;n=2"
         lf.run(items, spec, tmp_path / "r.jsonl", samples=4, sampling=lf.Sampling(temperature=0.7))
         assert srv.requests == len(items) * 2 and {b["n"] for b in srv.bodies} == {2}
-        assert sorted({b["seed"] for b in srv.bodies}) == [0, 2]  # one seed per block of samples
+        from logicforge.rng import child_seed
+
+        # one seed per block of samples, each from its spawn key (seed 0's children 0 and 2)
+        assert {b["seed"] for b in srv.bodies} == {child_seed(0, 0), child_seed(0, 2)}
     recs = _recs(tmp_path / "r.jsonl")
     assert len(recs) == 20 and all(r["error"] is None for r in recs)
     by_id = {it.item_id: it.messages[-1].content for it in items}

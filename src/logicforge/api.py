@@ -89,6 +89,7 @@ def generate_mixture(
     import numpy as np
 
     from .families.base import generate_problems
+    from .rng import child_seed
 
     if not weights or any(not isinstance(w, int | float) or w < 0 for w in weights.values()):
         raise ConfigError("weights", dict(weights), "must map families to weights ≥ 0")
@@ -112,7 +113,7 @@ def generate_mixture(
             continue
         # each family's root seed from its own spawn key, never `seed + j` (which gave family j
         # at seed s the stream of family j − 1 at seed s + 1)
-        root = int(np.random.SeedSequence(seed, spawn_key=(0x6D1, j)).generate_state(1)[0])
+        root = child_seed(seed, 0x6D1, j)
         if calibrated and level is not None:
             tag = {"calibrated_level": level}
             out += (

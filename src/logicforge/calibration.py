@@ -76,10 +76,11 @@ def measure(family: str, count: int = 12, seed: int = 0) -> list[float | None]:
     from .families.base import generate_problems
     from .kinds import get_kind
     from .renderers.base import render_problem
+    from .rng import child_seed
 
     out: list[float | None] = []
     for level in LEVELS:
-        ps = list(generate_problems(family, {}, count, 1000 * seed + level, level=level))
+        ps = list(generate_problems(family, {}, count, child_seed(seed, 0xCA1, level), level=level))
         renderer = get_kind(ps[0].kind).renderer
         out.append(ease([render_problem(p, renderer) for p in ps]))
     return out

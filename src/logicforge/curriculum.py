@@ -33,6 +33,7 @@ from typing import Any
 
 from .errors import ConfigError
 from .families.levels import LEVELS, check_level
+from .rng import child_seed
 from .schema import Item
 
 
@@ -75,7 +76,7 @@ class Curriculum:
         k = self.families.index(family)
         # a fresh seed per (curriculum seed, family, draw): a resumed curriculum draws on
         ps = api.generate(
-            family, count=n, seed=hash_seed(self.seed, k, self.draws[family]), level=lv
+            family, count=n, seed=child_seed(self.seed, k, self.draws[family]), level=lv
         )
         self.draws[family] += 1
         renderer = get_kind(get_family(family).kind).trainer
@@ -132,13 +133,6 @@ class Curriculum:
         c = cls(s["families"], s["target"], s["window"], s["margin"], 0, s["seed"])
         c.levels, c.recent, c.draws, c.log = s["levels"], s["recent"], s["draws"], s["log"]
         return c
-
-
-def hash_seed(*parts: int) -> int:
-    """A seed ≥ 0 from integers (stable across runs and platforms)."""
-    from .rng import stable_int
-
-    return int(stable_int(*parts)) % (2**31)
 
 
 def frontier(

@@ -46,6 +46,7 @@ from typing import Any
 from .. import jsonfast
 from ..errors import ConfigError, EndpointDown, ModelError
 from ..registry import MODELS
+from ..rng import child_seed
 from .base import Prompt, Response, Sampling
 from .limits import Endpoints, TokenBucket
 
@@ -266,7 +267,8 @@ class OpenAICompatModel:
         if self.reasoning_effort:
             body["reasoning_effort"] = self.reasoning_effort
         if s.seed is not None:
-            body["seed"] = s.seed + sample if s.temperature > 0 else s.seed
+            # sample i of a sampled request its own seed, from a spawn key, never seed + i
+            body["seed"] = child_seed(s.seed, sample) if s.temperature > 0 else s.seed
         if s.stop:
             body["stop"] = list(s.stop)
         if s.structured and prompt.schema:

@@ -524,6 +524,7 @@ def expand_problems(
     suite makes first, so their text is the text a run sends. ``workers`` processes generate
     the problems (the same ones as a single process makes)."""
     from ..families.base import expand_grid, generate_problems
+    from ..rng import child_seed
 
     base: list[Any] = []
     only: list[list[str] | None] = []  # per problem: the variants its block allows
@@ -531,7 +532,7 @@ def expand_problems(
     notes = [] if notes is None else notes
     for bi, b in enumerate(suite.problems):
         before = len(base)
-        seed = suite.seed * 1000 + bi  # each block its own root seed, stable under edits elsewhere
+        seed = child_seed(suite.seed, 0x5B1, bi)  # each block its own root, stable under edits elsewhere
         if b.data is not None:
             probs, w = _data_block(b, sample, suite)
             base += _tagged(b, _paired(b, bi, probs, notes))
