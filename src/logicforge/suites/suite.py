@@ -532,7 +532,9 @@ def expand_problems(
     notes = [] if notes is None else notes
     for bi, b in enumerate(suite.problems):
         before = len(base)
-        seed = child_seed(suite.seed, 0x5B1, bi)  # each block its own root, stable under edits elsewhere
+        seed = child_seed(
+            suite.seed, 0x5B1, bi
+        )  # each block its own root, stable under edits elsewhere
         if b.data is not None:
             probs, w = _data_block(b, sample, suite)
             base += _tagged(b, _paired(b, bi, probs, notes))
