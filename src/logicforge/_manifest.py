@@ -92,6 +92,7 @@ BUILTINS: dict[str, tuple[str, ...]] = {
     "transform": (*_FAMILY_MODULES, "logicforge.transforms"),
     "model": _MODEL_MODULES,
     "metric": ("logicforge.metrics.aggregate",),
+    "analysis": ("logicforge.reports.analyses", "logicforge.reports.analyses_papers"),
     "twin": (
         "logicforge.transforms.pair",
         *_FAMILY_MODULES,

@@ -376,7 +376,7 @@ def report(
     ``items`` (a list or an items.jsonl path) adds each prompt to the record drill-down;
     ``prices`` (a mapping or a YAML file, see :mod:`logicforge.metrics.usage`) adds costs;
     ``analyses`` names the analyses to run (default: every one that applies, see
-    :mod:`logicforge.reports.analyses`); ``headline`` (``table``, ``figure``, ``metric``)
+    :mod:`logicforge.reports.analysis`); ``headline`` (``table``, ``figure``, ``metric``)
     chooses the first screen's table and figure; ``scale`` (a suite's ``paper_scale``) states
     the paper's own scale in the overview, beside this run's counts. Without ``problems``, a
     ``problems.jsonl`` beside a records file (``generate``, ``import`` and ``rescore`` write

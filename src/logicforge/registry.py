@@ -117,6 +117,11 @@ class Registry(Generic[T]):
         self._load()
         return sorted(self._items)
 
+    def in_order(self) -> list[str]:
+        """Every name, built-ins and plug-ins loaded, in the order they were registered."""
+        self._load()
+        return list(self._items)
+
     def __contains__(self, name: object) -> bool:
         if isinstance(name, str):
             self._load_name(name)
@@ -139,5 +144,7 @@ TRANSFORMS: Registry[object] = Registry("transform")
 TWINS: Registry[object] = Registry("twin")  # a minimally different problem of the other label
 # reductions between kinds, keyed "<from>-><to>" (e.g. "cnf->vc", "coloring->cnf")
 REDUCTIONS: Registry[object] = Registry("reduction")
+# the report's analyses (logicforge.reports.analysis.Analysis), laid out in registration order
+ANALYSES: Registry[object] = Registry("analysis")
 # readers of published data files for suites' ``data:`` blocks, keyed by the family they load as
 DATASETS: Registry[object] = Registry("dataset")

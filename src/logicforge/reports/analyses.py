@@ -1,28 +1,34 @@
-"""The report's analyses: each declares when it applies and computes tables or figures from the
-records table; the report lays out, in registration order, those that apply.
-
-An :class:`Analysis` has a ``name``, ``applies(ctx)`` (a pure test of the records' columns —
-e.g. "items have several samples", "records carry a pair id") and ``run(ctx)``, which adds
-tables (``ctx.table``) and figures (``ctx.figure``). ``top=True`` puts its output above the
-generic tables. Suites may name the analyses they want (``analyses:``); by default every one that
-applies runs. Kinds contribute group columns through ``Kind.group_columns``.
+"""The report's general analyses (metrics by every grouping, the phase transition, accuracy
+against size, the conventional metrics, sweeps, ADR and the 2-SAT paper's tests); the papers'
+own tables are in :mod:`logicforge.reports.analyses_papers`, the contract in
+:mod:`logicforge.reports.analysis`. Kinds contribute group columns through
+``Kind.group_columns``.
 
 Example:
-    >>> [a.name for a in ANALYSES][:3]
-    ['metrics', 'phase_transition', 'accuracy_vs_n']
+    >>> groupings(["cnf"])[:2]
+    [('model',), ('model', 'label')]
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
-from ..errors import ConfigError
 from ..metrics.aggregate import METRIC_NAMES, aggregate, aggregate_rows
-from . import compute, plots, studies, twosat_studies
-from .tables import to_csv, to_markdown
+from . import plots, studies, twosat_studies
+from .analysis import (
+    Context,
+    all_analyses,
+    always,
+    analysis,
+    has,
+    has_pairs,
+    select,
+    several_renderings,
+    variants_of,
+)
+
+__all__ = ["Context", "all_analyses", "analysis", "groupings", "select", "several_renderings"]
 
 GROUPINGS: list[tuple[str, ...]] = [("model",), ("model", "label")]
 # where the kinds' group columns go, in this order (any other column after them, by name)
@@ -50,118 +56,7 @@ def groupings(kinds: Sequence[str]) -> list[tuple[str, ...]]:
     return [*GROUPINGS, *(("model", c) for c in ordered)]
 
 
-@dataclass
-class Context:
-    """What every analysis reads (the records, their flattened rows, problems, items, options)
-    and where it writes (``out``; the tables and figures so far)."""
-
-    records: Sequence[Mapping[str, Any]]
-    rows: list[dict[str, Any]]
-    problems: Sequence[Mapping[str, Any]]
-    items: Sequence[Mapping[str, Any]]
-    out: Path
-    colours: Mapping[str, str]
-    table1: Sequence[str] = ()
-    prices: Any = None
-    tables: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
-    figures: list[tuple[str, str]] = field(default_factory=list)
-    _top: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
-
-    @property
-    def cols(self) -> set[str]:
-        return {k for r in self.rows for k in r}
-
-    def table(
-        self,
-        file: str,
-        rows: list[dict[str, Any]],
-        caption: str = "",
-        columns: Sequence[str] | None = None,
-        top: bool = False,
-    ) -> None:
-        """Write ``rows`` as ``file``.csv / .md and show them under ``file (caption)``."""
-        cols = list(columns or dict.fromkeys(k for r in rows for k in r))
-        (self.out / f"{file}.csv").write_text(to_csv(rows, cols))
-        (self.out / f"{file}.md").write_text(to_markdown(rows, cols))
-        title = f"{file} ({caption})" if caption else file
-        (self._top if top else self.tables).append((title, rows))
-
-    def figure(self, fig: tuple[str, str] | None, top: bool = False) -> None:
-        if fig:
-            (self.figures.insert(0, fig) if top else self.figures.append(fig))
-
-    def shown(self, name: str) -> list[dict[str, Any]] | None:
-        """A table added earlier (by its file name)."""
-        for title, rows in [*self._top, *self.tables]:
-            if title.split(" ")[0] == name:
-                return rows
-        return None
-
-    def ordered_tables(self) -> list[tuple[str, list[dict[str, Any]]]]:
-        return [*reversed(self._top), *self.tables]
-
-
-@dataclass(frozen=True)
-class Analysis:
-    name: str
-    applies: Callable[[Context], bool]
-    run: Callable[[Context], None]
-    description: str = ""
-
-
-ANALYSES: list[Analysis] = []
-
-
-def analysis(
-    name: str, applies: Callable[[Context], bool], description: str = ""
-) -> Callable[[Callable[[Context], None]], Callable[[Context], None]]:
-    """Register ``run`` as the analysis ``name`` (order of registration = order in the report)."""
-
-    def wrap(run: Callable[[Context], None]) -> Callable[[Context], None]:
-        if any(a.name == name for a in ANALYSES):
-            raise ValueError(f"analysis {name!r} is already registered")
-        ANALYSES.append(Analysis(name, applies, run, description))
-        return run
-
-    return wrap
-
-
-def select(names: Sequence[str] | None) -> list[Analysis]:
-    """The analyses named (all when ``names`` is None), in report order; unknown names fail."""
-    if names is None:
-        return list(ANALYSES)
-    known = {a.name for a in ANALYSES}
-    for n in names:
-        if n not in known:
-            raise ConfigError("analyses", n, f"known analyses: {', '.join(sorted(known))}")
-    return [a for a in ANALYSES if a.name in names]
-
-
-def _always(ctx: Context) -> bool:
-    return True
-
-
-def _has(col: str) -> Callable[[Context], bool]:
-    return lambda ctx: col in ctx.cols
-
-
-def _pairs(ctx: Context) -> bool:
-    return any(r.get("pair_id") for r in ctx.rows)
-
-
-def _variants(ctx: Context) -> set[Any]:
-    return {r.get("variant") for r in ctx.rows} - {None}
-
-
-def _samples(ctx: Context) -> bool:
-    return any((r.get("sample") or 0) > 0 for r in ctx.rows)
-
-
-def several_renderings(ctx: Context) -> bool:
-    return len({r.get("rendering") for r in ctx.rows}) > 1
-
-
-@analysis("metrics", _always, "accuracy and the metrics that apply, by model and each grouping")
+@analysis("metrics", always, "accuracy and the metrics that apply, by model and each grouping")
 def _metrics(ctx: Context) -> None:
     """One number per prompt: with several renderings every table is split by rendering, and the
     one pooled table (``metrics_by_model``) says so in its caption."""
@@ -183,7 +78,7 @@ def _metrics_table(ctx: Context, by: tuple[str, ...], caption: str = "") -> None
     ctx.table("metrics_by_" + "_".join(by), agg, caption, columns=shown)
 
 
-@analysis("phase_transition", _always, "P(SAT) and accuracy against α")
+@analysis("phase_transition", always, "P(SAT) and accuracy against α")
 def _phase(ctx: Context) -> None:
     cap = plots.phase_transition(
         ctx.problems, ctx.rows, ctx.colours, ctx.out / "phase_transition.png"
@@ -266,7 +161,7 @@ def _zebralogic_table1(ctx: Context) -> None:
     ctx.table("zebralogic_table1", rows, f"%, the paper's layout{pooled}", top=True)
 
 
-@analysis("sweeps", _has("sweep_knob"), "Friedman tests and figures across sweep levels")
+@analysis("sweeps", has("sweep_knob"), "Friedman tests and figures across sweep levels")
 def _sweeps(ctx: Context) -> None:
     ctx.table(
         "sweep_tests",
@@ -296,7 +191,7 @@ def _solver_stats(ctx: Context) -> None:
 
 @analysis(
     "adr_by_variant",
-    lambda ctx: _pairs(ctx) and len(_variants(ctx)) > 1,
+    lambda ctx: has_pairs(ctx) and len(variants_of(ctx)) > 1,
     "ADR per representation",
 )
 def _adr_variant(ctx: Context) -> None:
@@ -311,7 +206,7 @@ def _adr_variant(ctx: Context) -> None:
     )
 
 
-@analysis("agreement", lambda ctx: len(_variants(ctx)) > 1, "decisions across representations")
+@analysis("agreement", lambda ctx: len(variants_of(ctx)) > 1, "decisions across representations")
 def _agreement(ctx: Context) -> None:
     ag = studies.representation_agreement(ctx.records)
     ctx.table("agreement", ag, "decisions on the same source formula", top=True)
@@ -340,7 +235,7 @@ def _pair_edits(ctx: Context) -> None:
     )
 
 
-@analysis("adr", _pairs, "Accurate Differentiation Rate on SAT/UNSAT pairs")
+@analysis("adr", has_pairs, "Accurate Differentiation Rate on SAT/UNSAT pairs")
 def _adr(ctx: Context) -> None:
     for name, t in studies.adr_tables(ctx.records):
         ctx.table(name, t, top=True)
@@ -363,272 +258,4 @@ def _variant_tests(ctx: Context) -> None:
             "filler_regimes",
             fr,
             "§5.2: Sat. per (core clauses, fillers) setting, paired t against the previous one",
-        )
-
-
-@analysis("test_time_compute", _samples, "pass@k and majority voting over samples")
-def _ttc(ctx: Context) -> None:
-    from ..metrics.ttc import majority_table, pass_at_k_table
-
-    pk = pass_at_k_table(ctx.records)
-    ctx.table("pass_at_k", pk, "unbiased estimator")
-    ctx.table("majority_vote", majority_table(ctx.records))
-    cap = plots.pass_at_k_figure(pk, ctx.colours, ctx.out / "pass_at_k.png")
-    ctx.figure(("pass_at_k.png", cap) if cap else None)
-
-
-@analysis(
-    "zebralogic_table2",
-    lambda ctx: (
-        any(r.get("size_group") for r in ctx.rows)
-        and (any("+" in str(r.get("model")) for r in ctx.rows) or _samples(ctx))
-    ),
-    "ZebraLogic Table 2: test-time compute methods per size group",
-)
-def _zebra_table2(ctx: Context) -> None:
-    from .zebra_tables import zebralogic_table2
-
-    ctx.table(
-        "zebralogic_table2",
-        zebralogic_table2(ctx.records),
-        "ZebraLogic Table 2: grid accuracy (%) of each model and its test-time compute methods",
-        top=True,
-    )
-
-
-@analysis(
-    "zebra_figures",
-    lambda ctx: any(r.get("size_group") for r in ctx.rows),
-    "ZebraLogic Figs. 1, 4-7: complexity heatmaps, tokens vs conflicts, pass@k per group",
-)
-def _zebra_figures(ctx: Context) -> None:
-    from . import zebra_figures as zf
-
-    grid = zf.complexity_grid(ctx.problems)
-    if grid:
-        ctx.table("complexity_grid", grid, "ZebraLogic Fig. 7: per N × M")
-        cap = zf.heatmaps(grid, ctx.out / "complexity_heatmaps.png")
-        ctx.figure(("complexity_heatmaps.png", cap) if cap else None)
-    tokens, points = zf.token_tables(ctx.records)
-    if tokens:
-        ctx.table("reasoning_tokens", tokens, "Figs. 4-5: hidden / visible tokens, per conflict")
-        ctx.figures += zf.token_figures(tokens, points, ctx.records, ctx.colours, ctx.out)
-    if _samples(ctx):
-        groups = zf.pass_at_k_groups(ctx.records)
-        ctx.table("pass_at_k_by_size_group", groups, "Fig. 6: pass@k per size group")
-        cap = zf.pass_at_k_group_figure(
-            groups, ctx.colours, ctx.out / "pass_at_k_by_size_group.png"
-        )
-        ctx.figure(("pass_at_k_by_size_group.png", cap) if cap else None)
-        bins = zf.pass_at_k_groups(ctx.records, "z3_conflicts_bin")
-        if bins:
-            ctx.table("pass_at_k_by_z3_conflicts", bins, "Fig. 1 right: pass@k per Z3-conflict bin")
-
-
-@analysis("z3_conflicts", _has("z3_conflicts"), "accuracy and reasoning tokens vs Z3 conflicts")
-def _z3(ctx: Context) -> None:
-    zc, fig = compute.conflicts_figure(ctx.records, ctx.colours, ctx.out)
-    ctx.table("accuracy_by_z3_conflicts", zc)
-    ctx.figure(fig)
-    tz = compute.tokens_vs_conflicts(ctx.records)
-    if tz:
-        ctx.table("reasoning_tokens_vs_z3_conflicts", tz, "Spearman ρ per model")
-
-
-@analysis(
-    "clue_mix",
-    lambda ctx: any("clue_types" in (p.get("metadata") or {}) for p in ctx.problems),
-    "realised clue mix, clues per puzzle and mean Z3 conflicts per size",
-)
-def _clue_mix(ctx: Context) -> None:
-    ctx.table(
-        "clue_mix",
-        compute.clue_mix(ctx.problems),
-        "share of each clue type, clues per puzzle and mean Z3 conflicts, per size "
-        "(ZebraLogic's public puzzles: docs/families/zebra.md)",
-    )
-
-
-@analysis("usage", _always, "tokens, latency and cost per model")
-def _usage(ctx: Context) -> None:
-    from ..metrics.usage import usage_table
-
-    usage = usage_table(ctx.records, ctx.prices)
-    if usage:
-        ctx.table("usage", usage, "tokens, latency" + (", cost" if ctx.prices else ""))
-
-
-@analysis("judged", _always, "error taxonomy, traces, stories, judge-coded records")
-def _judged(ctx: Context) -> None:
-    from ..llm.story import story_stats
-    from ..metrics import qualitative as qual
-    from ..metrics.trace_judge import judged_summary
-
-    coded = qual.qualitative_table(ctx.records)
-    optional: list[tuple[str, str, Any]] = [  # written and shown only when not empty
-        ("error_taxonomy", "rule-decided error classes; trace accuracy", compute.error_taxonomy),
-        ("trace_accuracy", "per bucket and label; SATBench Tables 3-4", compute.trace_table),
-        ("formula_vs_story", "same problems; SATBench Table 6", compute.formula_vs_story),
-        ("qualitative", "judge-coded PF / IV / AC / AL by edit level", lambda _: coded),
-        (
-            "qualitative_correlation",
-            "overall score vs correct",
-            lambda rs: qual.score_accuracy_correlation(rs) if coded else [],
-        ),
-        (
-            "negative_tokens",
-            "justification tokens of 0 scores",
-            lambda rs: qual.negative_tokens(rs) if coded else [],
-        ),
-        ("trace_judge", "judge-read traces; the solver checks every assignment", judged_summary),
-        (
-            "rescore_disagreements",
-            "re-scored replies: the source harness's verdict against logicforge's",
-            compute.rescore_disagreements,
-        ),
-        (
-            "story_validation",
-            "round-trip checks of LLM-written conditions",
-            lambda _: story_stats(list(ctx.items)),
-        ),
-    ]
-    for name, caption, table_of in optional:
-        t = table_of(ctx.records)
-        if t:
-            ctx.table(name, t, caption)
-
-
-@analysis(
-    "satbench",
-    lambda ctx: any((r.get("meta") or {}).get("bucket") for r in ctx.records),
-    "SATBench Tables 3-5 and Fig. 4 in the paper's layout",
-)
-def _satbench(ctx: Context) -> None:
-    from . import satbench_tables as sb
-    from .satbench_scaling import scaling_figure, scaling_rows
-
-    stories = sb.discard_note(ctx.out.parent)  # a suite's folder holds its discard counts
-    t3 = sb.table3(ctx.records)
-    ctx.table("satbench_table3", t3, "SATBench Table 3: accuracy (%)" + stories, top=True)
-    sized, unsized = scaling_rows(t3)
-    if sized:
-        ctx.table("satbench_fig3", sized, "SATBench Fig. 3: accuracy against model size" + stories)
-        cap = scaling_figure(sized, unsized, ctx.colours, ctx.out / "satbench_fig3.png")
-        ctx.figure(("satbench_fig3.png", cap) if cap else None)
-    for file, rows, caption in (
-        ("satbench_table4", sb.table4(ctx.records), "Table 4: prediction and trace accuracy (%)"),
-        ("satbench_table5", sb.table5(ctx.records), "Table 5: error classes (% of classified)"),
-        ("error_aware_fixes", sb.error_aware_fixes(ctx.records), "§6.2: failed items fixed"),
-        ("satbench_table2", sb.formula_stats(ctx.problems), "Table 2: the formulas' statistics"),
-        (
-            "satbench_table2_text",
-            sb.text_stats(ctx.items),
-            "Table 2: words and sentences per puzzle",
-        ),
-    ):
-        if rows:
-            ctx.table(file, rows, "SATBench " + caption + ("" if "table2" in file else stories))
-    fig4 = sb.accuracy_by_clauses(ctx.records)
-    ctx.table("accuracy_by_clauses", fig4, "SATBench Fig. 4: accuracy per clause count")
-    cap = sb.clauses_figure(fig4, ctx.colours, ctx.out / "accuracy_vs_clauses.png")
-    ctx.figure(("accuracy_vs_clauses.png", cap) if cap else None)
-
-
-@analysis("edits", _always, "Acc_norm, flips and retention under operator edits")
-def _edits(ctx: Context) -> None:
-    edit_tabs = compute.edit_tables(ctx.records)
-    for name, t in edit_tabs:
-        file = name.split(" ")[0]
-        ctx.table(file, t, top=True)
-        ctx._top[-1] = (name, t)  # the edit tables carry their own caption
-    if edit_tabs:
-        from ..metrics.edits import edit_stats
-
-        stats = edit_stats(ctx.problems)
-        if stats:
-            ctx.table(
-                "edits_available",
-                stats,
-                "LogicEdit Tables 6 and 8: records with a valid formal representation (and the "
-                "tool that solves them) and the edited records available per setting",
-            )
-        tr = compute.transition_counts(ctx.records)
-        if tr:
-            ctx.table("edit_transitions", tr, "chains per step k → k+1 (Fig. 3)")
-            ctx.figure(compute.transitions_figure(tr, ctx.out))
-
-
-@analysis("best_of_n", _always, "the answer best-of-n selected per item")
-def _bon(ctx: Context) -> None:
-    bon = compute.best_of_n_table(ctx.records)
-    if bon:
-        ctx.table("best_of_n", bon, "selected answer per item")
-
-
-@analysis(
-    "search_space",
-    lambda ctx: ctx.shown("metrics_by_model_log10_search_space") is not None,
-    "accuracy and cell accuracy against the search space",
-)
-def _search_space(ctx: Context) -> None:
-    agg = ctx.shown("metrics_by_model_log10_search_space") or []
-    for metric in ("accuracy", "cell_accuracy"):
-        file = f"{metric}_vs_search_space.png"
-        cap = plots.metric_vs(
-            agg,
-            "log10_search_space",
-            metric,
-            ctx.colours,
-            ctx.out / file,
-            f"{metric} vs log10 search space",
-        )
-        ctx.figure((file, cap) if cap else None)
-
-
-def _repair(ctx: Context) -> bool:
-    return any((r.get("extra") or {}).get("repair_mode") for r in ctx.records)
-
-
-@analysis(
-    "repair",
-    _repair,
-    "multi-turn repair: solver feedback against plain retries and self-review, turn by turn",
-)
-def _repair_tables(ctx: Context) -> None:
-    from . import repair
-
-    turns = repair.repair_turn_table(ctx.records)
-    if not turns:
-        return
-    ctx.table(
-        "repair_turns",
-        turns,
-        "accuracy of the answer in hand after each extra turn, turns used and tokens spent",
-        top=True,
-    )
-    ctx.table(
-        "repair_vs_retry",
-        repair.repair_vs_retry(ctx.records),
-        "final accuracy per arm; solver feedback − plain retries on the same items",
-        top=True,
-    )
-    ctx.figure(repair.repair_figure(turns, ctx.out))
-
-
-@analysis(
-    "proof_stats",
-    lambda ctx: any(r.get("answer_format") == "decision+proof" for r in ctx.rows),
-    "UNSAT proofs: given, valid, steps and width, against the solvers' own proof sizes",
-)
-def _proof_stats(ctx: Context) -> None:
-    from .proofs import proof_table
-
-    rows = proof_table(ctx.records, ctx.items)
-    if rows:
-        ctx.table(
-            "proof_stats",
-            rows,
-            "gold-UNSAT items; reference sizes: logicforge's RUP proof, Glucose 4's DRAT lemmas, "
-            "a minimal core",
-            top=True,
         )

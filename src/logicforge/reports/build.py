@@ -8,7 +8,7 @@ from typing import Any
 
 from ..metrics.aggregate import row_of
 from . import plots
-from .analyses import Context, select
+from .analysis import Context, select
 from .headline import choose, lead_order
 from .html import render_html
 
@@ -28,7 +28,7 @@ def build_report(
 ) -> Path:
     """Write tables, figures and a self-contained HTML report; returns the HTML path. With
     ``items`` (dicts), the record drill-down also shows each prompt. Every registered analysis
-    that applies to the records runs (:mod:`logicforge.reports.analyses`), or only those named in
+    that applies to the records runs (:mod:`logicforge.reports.analysis`), or only those named in
     ``analyses``. The first screen shows the ``headline`` table and figure (a suite's choice:
     ``table``, ``figure``, ``metric``; by default :data:`~.headline.DEFAULT_TABLES`)."""
     out = Path(out_dir)

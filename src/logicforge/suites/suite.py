@@ -202,7 +202,7 @@ class Suite(_Strict):
         from ..transforms.base import check_spec
 
         if self.analyses is not None:
-            from ..reports.analyses import select
+            from ..reports.analysis import select
 
             select(self.analyses)
 
