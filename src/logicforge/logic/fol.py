@@ -157,6 +157,11 @@ class _Parser:
     def peek(self) -> tuple[str, str, int] | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
 
+    def at(self, value: str) -> bool:
+        """Whether the next token is ``value``."""
+        t = self.peek()
+        return t is not None and t[1] == value
+
     def take(self, value: str | None = None) -> tuple[str, str, int]:
         t = self.peek()
         if t is None:
@@ -197,7 +202,7 @@ class _Parser:
         if t[1] in ("∀", "∃"):
             self.take()
             names = [self.take_id()]
-            while self.peek() is not None and self.peek()[1] == ",":  # type: ignore[index]
+            while self.at(","):
                 self.take(",")
                 names.append(self.take_id())
             self.bound += names
@@ -231,10 +236,10 @@ class _Parser:
 
     def term_or_pred(self) -> Pred | Term:
         name = self.take_id()
-        if self.peek() is not None and self.peek()[1] == "(":  # type: ignore[index]
+        if self.at("("):
             self.take("(")
             args = [self.term()]
-            while self.peek() is not None and self.peek()[1] == ",":  # type: ignore[index]
+            while self.at(","):
                 self.take(",")
                 args.append(self.term())
             self.take(")")
