@@ -136,7 +136,7 @@ def test_model_spec_parsing() -> None:
 
 
 def test_reasoning_tokens_are_recorded(small_items, tmp_path) -> None:
-    from logicforge.models.openai_compat import _parse_body
+    from logicforge.models.openai_wire import _parse_body
 
     body = json.dumps(
         {

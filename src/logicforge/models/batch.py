@@ -51,7 +51,7 @@ from ..errors import ConfigError, ModelError
 from ..registry import MODELS
 from .base import Prompt, Response, Sampling
 from .batch_providers import PROVIDERS, BatchHTTP, Provider
-from .openai_compat import redact, redact_response, split_head
+from .openai_wire import redact, redact_response, split_head
 
 ACTIVE = ("creating", "submitted")
 

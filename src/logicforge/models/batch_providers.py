@@ -22,7 +22,8 @@ from typing import Any
 
 from ..errors import ModelError
 from .base import Prompt, Response, Sampling
-from .openai_compat import OpenAICompatModel, _parse_body
+from .openai_compat import OpenAICompatModel
+from .openai_wire import _parse_body
 
 RETRY = {408, 409, 425, 429, 500, 502, 503, 504, 529}
 

@@ -249,7 +249,8 @@ class EndpointScorer:
     kind = "rm"
 
     def __init__(self, method: str, head: str) -> None:
-        from ..models.openai_compat import OpenAICompatModel, split_head
+        from ..models.openai_compat import OpenAICompatModel
+        from ..models.openai_wire import split_head
 
         if method not in ("reward", "logprob"):
             raise ConfigError("scorer", method, "choose reward or logprob")
