@@ -45,6 +45,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("export", "serve", "serve_guard"),
     (
         "api",
+        "files",
         "suites",
         "demo",
         "serve_verify",

@@ -180,10 +180,10 @@ def test_the_progress_line_shows_from_the_first_second(small_items, tmp_path) ->
     embedded model); it is drawn at once, with the requests in flight."""
     import io
 
-    from logicforge.models.base import Sampling
     from logicforge.runner.cache import ResponseCache  # noqa: F401  (the runner's own imports)
     from logicforge.runner.progress import Progress
     from logicforge.runner.runner import _run
+    from logicforge.runner.settings import RunSettings
     from logicforge.runner.store import RecordStore
 
     stream = io.StringIO()
@@ -195,21 +195,7 @@ def test_the_progress_line_shows_from_the_first_second(small_items, tmp_path) ->
         async def main() -> None:
             store = RecordStore(tmp_path / "r.jsonl")
             task = asyncio.create_task(
-                _run(
-                    small_items[:2],
-                    m,
-                    store,
-                    1,
-                    Sampling(),
-                    2,
-                    None,
-                    True,
-                    bar,
-                    [],
-                    None,
-                    None,
-                    "incorrect",
-                )  # fmt: skip
+                _run(small_items[:2], m, store, RunSettings(concurrency=2), None, bar, [], None)
             )
             await asyncio.sleep(1.4)  # before any reply
             seen.append(stream.getvalue())

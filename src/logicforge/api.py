@@ -2,24 +2,40 @@
 
 from __future__ import annotations
 
-import itertools
-import json
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
-from . import jsonfast
 from .errors import ConfigError, DataFileError
-from .models.base import Model, Sampling, load_model
+from .files import (
+    _SHAPES,
+    check_file_kind,
+    checked_rows,
+    count_lines,
+    dumps_params,
+    file_kind,
+    import_problems,
+    iter_items,
+    load_items,
+    load_problems,
+    rescore,
+)
+from .models.base import Model, load_model
 from .renderers.base import render_problem
 from .runner import manifest as _manifest
-from .runner.budget import Budget
 from .runner.cache import ResponseCache
 from .runner.records import TRUNCATION, error_summary, item_meta, score_response
 from .runner.runner import run_model
+from .runner.settings import RunOptions, RunSettings
 from .runner.store import read_jsonl
-from .schema import ImportLog, Item, LabelledProblem, Record
+from .schema import Item, LabelledProblem, Record
+
+__all__ = [  # the verbs, and the file readers they share with the command line
+    "check_file_kind", "checked_rows", "count_lines", "dumps_params", "file_kind", "generate",
+    "generate_mixture", "import_problems", "iter_items", "load_items", "load_problems", "read_jsonl",
+    "reduce", "render", "report", "rescore", "run", "score", "transform",
+]  # fmt: skip
 
 
 def generate(
@@ -185,77 +201,57 @@ def run(
     items: Iterable[Item],
     model: str | Model,
     records_path: str | Path,
+    settings: RunSettings | None = None,
     *,
-    samples: int = 1,
-    sampling: Sampling | None = None,
-    concurrency: int = 8,
-    cache_path: str | Path | None = None,
-    retry_errors: bool = True,
-    progress: bool | None = None,
     total_items: int | None = None,
-    tokenizer: str | None = "auto",
-    max_errors: int | None = None,
-    executor: str = "local",
-    ray_address: str | None = None,
-    truncation: str = "incorrect",
-    budget: Budget | None = None,
     manifest: bool = True,
+    **options: Unpack[RunOptions],
 ) -> dict[str, Any]:
     """Run a model over items, appending scored records to ``records_path`` (resumable), and
     write the manifest beside them (``manifest=False``: not; see
     :mod:`logicforge.runner.manifest`) — also when the run fails or is interrupted.
 
-    ``items`` may be a list or a stream (see :func:`iter_items`); ``total_items`` sizes the
-    progress line for streams. ``tokenizer`` (``auto``, ``smollm2``, ``words`` or None) counts
-    reasoning tokens for backends whose usage has none. ``max_errors`` is the run's error budget:
-    past it the run stops cleanly, every finished record kept. ``truncation`` scores replies cut
-    off by the token limit: ``incorrect`` (default, as the papers do) or ``as-parsed``.
+    How it runs is one :class:`~logicforge.runner.settings.RunSettings` value — ``settings``,
+    with any of its fields given as keywords over it (``samples=4``, ``sampling=Sampling(...)``,
+    ``concurrency``, ``cache_path``, ``retry_errors``, ``progress``, ``tokenizer``,
+    ``max_errors``, ``truncation``, ``executor``, ``ray_address``, ``budget``); an unknown
+    keyword fails naming it. ``items`` may be a list or a stream (see :func:`iter_items`);
+    ``total_items`` sizes the progress line for streams.
 
     Records that ended in an error (a dead endpoint, a time-out, a malformed reply) are retried
     by the next run unless ``retry_errors=False``; when this run has any, it says so on stderr
     (how many, the first distinct messages), and the returned counts hold ``errors`` and
     ``error_messages``. They are never scored: reports count them as ``errors``, outside n.
     ``progress`` (default: on in a terminal or a notebook) draws a progress line on stderr from
-    the first second, with the requests in flight. ``budget`` (:class:`Budget`: ``max_cost`` in
-    US dollars with a price table, ``max_tokens_total``; one budget may span several runs) stops
-    the run cleanly before any request that could pass a cap; ``counts["budget"]`` says what was
-    spent and ``stopped`` which cap was reached; rerun to resume."""
-    if truncation not in TRUNCATION:
-        raise ConfigError("truncation", truncation, f"choose one of {', '.join(TRUNCATION)}")
-    if samples < 1:
-        raise ConfigError("samples", samples, "must be ≥ 1")
-    if concurrency < 1:
-        raise ConfigError("concurrency", concurrency, "must be ≥ 1")
-    if executor not in ("local", "ray"):
-        raise ConfigError("executor", executor, "choose local or ray")
-    if executor == "ray" and not isinstance(model, str):
+    the first second, with the requests in flight. A ``budget`` (:class:`Budget`: ``max_cost``
+    in US dollars with a price table, ``max_tokens_total``; one budget may span several runs)
+    stops the run cleanly before any request that could pass a cap; ``counts["budget"]`` says
+    what was spent and ``stopped`` which cap was reached; rerun to resume.
+
+    Example:
+        >>> import tempfile, logicforge as lf
+        >>> items = lf.render(lf.generate("ksat/random", {"n_vars": 5}, count=2, seed=1), "formula")
+        >>> out = tempfile.mkdtemp() + "/r.jsonl"
+        >>> lf.run(items, "oracle", out, samples=2, progress=False)["done"]
+        4
+    """
+    cfg = RunSettings.of(settings, **options)
+    if cfg.executor == "ray" and not isinstance(model, str):
         raise ConfigError("model", model, "the Ray executor needs a model spec string")
     m = load_model(model) if isinstance(model, str) else model
-    if progress is None:  # a person is watching: a terminal, or a Jupyter kernel
-        progress = sys.stderr.isatty() or "ipykernel" in sys.modules
-    concurrency = getattr(m, "concurrency", None) or concurrency  # a model's own setting wins
-    cache = ResponseCache(cache_path) if cache_path else None
+    if cfg.progress is None:  # a person is watching: a terminal, or a Jupyter kernel
+        cfg = cfg.but(progress=sys.stderr.isatty() or "ipykernel" in sys.modules)
+    own = getattr(m, "concurrency", None)
+    if own:  # a model's own setting wins
+        cfg = cfg.but(concurrency=own)
+    cache = ResponseCache(cfg.cache_path) if cfg.cache_path else None
     started, rc = _manifest.now(), 2
     counts: dict[str, Any] = {}
     failed = False
     try:
-        counts = run_model(
-            items,
-            m,
-            records_path,
-            samples=samples,
-            sampling=sampling,
-            concurrency=concurrency,
-            cache=cache,
-            retry_errors=retry_errors,
-            progress=progress,
-            total_items=total_items,
-            tokenizer=tokenizer,
-            max_errors=max_errors,
-            ray=(model, ray_address) if executor == "ray" else None,  # type: ignore[arg-type]
-            truncation=truncation,
-            budget=budget,
-        )
+        spec = model if isinstance(model, str) else None
+        counts = run_model(items, m, records_path, cfg, cache=cache, total_items=total_items,
+                           spec=spec)  # fmt: skip
         rc = 3 if counts.get("errors") else 0
     except KeyboardInterrupt:
         rc = 130
@@ -268,7 +264,7 @@ def run(
         if cache:
             cache.close(quiet=failed)  # an error on its way out is the one said
         if manifest:
-            _run_manifest(records_path, items, m, model, started, rc, counts, samples, sampling)
+            _run_manifest(records_path, items, m, model, started, rc, counts, cfg)
     summary = error_summary(m.name, counts)
     if summary:  # never silent: an outage must not pass as a finished run
         print(f"logicforge: {summary}", file=sys.stderr)
@@ -283,8 +279,7 @@ def _run_manifest(
     started: str,
     rc: int,
     counts: Mapping[str, Any],
-    samples: int,
-    sampling: Sampling | None,
+    cfg: RunSettings,
 ) -> None:
     """The manifest of one :func:`run` call, beside its records (see ``runner.manifest``)."""
     import dataclasses
@@ -300,10 +295,10 @@ def _run_manifest(
             None,
             started=started,
             exit_code=rc,
-            call=_manifest.call_of("run", items, name, rec, samples=samples),
+            call=_manifest.call_of("run", items, name, rec, samples=cfg.samples),
             models=[_manifest.model_entry(name, m)],
-            sampling=dataclasses.asdict(sampling or Sampling()),
-            samples=samples,
+            sampling=dataclasses.asdict(cfg.sampling),
+            samples=cfg.samples,
             runs={m.name: run} if run else {},
             records=counts.get("file") or _manifest.record_counts(rec),
         ),
@@ -439,246 +434,3 @@ def _problems_beside(records: Path, recs: Sequence[Mapping[str, Any]]) -> list[d
         return []  # not a problems file: the report goes on without
     asked = {str((r.get("meta") or {}).get("problem_id")) for r in recs}
     return [p for p in rows if p.get("problem_id") in asked]
-
-
-READ_AHEAD = 64  # item lines parsed together by iter_items
-
-
-def iter_items(path: str | Path, read_ahead: int = READ_AHEAD) -> Iterator[Item]:
-    """Stream an items JSONL file, naming the line of any item that does not fit the schema.
-
-    Lines are read and parsed ``read_ahead`` at a time: a run keeps far fewer items in memory
-    than the file holds, and parsing a block in one go is cheaper than parsing each line between
-    requests (about 15 % of the client's CPU per sample on a zero-latency server). A bad line
-    raises only when the iteration reaches it, so the items before it are all yielded, and one
-    past a stop (``itertools.islice``) is never reported.
-
-    Example:
-        >>> import logicforge as lf, tempfile, os
-        >>> from logicforge.runner.store import write_jsonl
-        >>> f = os.path.join(tempfile.mkdtemp(), "items.jsonl")
-        >>> n = write_jsonl(f, lf.render(lf.generate("ksat/random", {"n_vars": 5, "alpha": 2.0}, count=3, seed=0)))
-        >>> len(list(iter_items(f, read_ahead=2)))
-        3
-    """
-    from pydantic import ValidationError
-
-    try:
-        f = open(path, "rb")  # noqa: SIM115 - closed by the generator
-    except FileNotFoundError:
-        raise DataFileError.missing(path) from None
-    block = max(1, read_ahead)
-    known: dict[tuple[str, str], Any] = {}  # labels (or the item's own) per (kind, format)
-    with f:
-        lines = enumerate(f, start=1)
-        while True:
-            chunk = list(itertools.islice(lines, block))
-            if not chunk:
-                return
-            items: list[Item] = []
-            bad: DataFileError | None = None
-            for i, line in chunk:
-                if line.isspace():
-                    continue
-                try:
-                    it = _parse_item(line)
-                except ValidationError as e:
-                    bad = _schema_error(path, "line", i, e, _row(line))
-                    break
-                why = _item_problem(it, known)
-                if why:
-                    bad = DataFileError(f"{path}: line {i}: {why}")
-                    break
-                items.append(it)
-            yield from items
-            if bad is not None:
-                raise bad
-
-
-def _row(line: bytes) -> Any:
-    """A line's JSON value for an error message (None when it is not JSON)."""
-    try:
-        return json.loads(line)
-    except ValueError:
-        return None
-
-
-def _parse_item(line: bytes) -> Item:
-    """One items line as an Item: read by orjson and validated as Python data (a fifth less
-    CPU than pydantic reading the JSON itself) where :func:`jsonfast.fast_loads` reads it
-    exactly; pydantic's own reader otherwise, and for a line that is not an object, so that its
-    error names what is wrong."""
-    try:
-        data = jsonfast.fast_loads(line)
-    except jsonfast.Unread:
-        data = None
-    return Item.model_validate(data) if isinstance(data, dict) else Item.model_validate_json(line)
-
-
-def _kind_labels(it: Item, known: dict[tuple[str, str], Any]) -> tuple[str, ...]:
-    """The gold labels ``it`` may carry (none for an unknown kind), looked up once per (kind,
-    answer format) in ``known``; a format whose labels are the item's own (multiple choice)
-    is asked per item."""
-    key = (it.kind, it.answer_format)
-    labels = known.get(key)
-    if labels is None:
-        from .kinds.base import format_of, gold_labels
-
-        f = format_of(*key)
-        own = None if f is None else f.item_labels
-        labels = known[key] = own if own is not None else gold_labels(it)
-    if isinstance(labels, tuple):
-        return labels
-    return tuple(str(x) for x in labels(it))
-
-
-def _item_problem(it: Item, known: dict[tuple[str, str], Any]) -> str:
-    """What is wrong with a schema-valid item's contents ("" when nothing): a gold label its
-    kind (or, for multiple choice, its own options) does not have, a name mapped to a variable
-    the problem does not declare (``known``: the labels seen so far, kept by the caller across
-    items)."""
-    labels = _kind_labels(it, known)
-    gold = it.gold.get("label")
-    if labels and gold not in (*labels, "UNKNOWN"):
-        return f"gold.label: {str(gold)[:40]!r} is not a {it.kind} label ({', '.join(labels)})"
-    n = it.problem.get("num_vars")
-    if isinstance(n, int):
-        bad = [k for k, v in it.mapping.items() if not 1 <= v <= n]
-        if bad:
-            return f"mapping: {bad[0][:40]!r} names variable {it.mapping[bad[0]]}, not in 1..{n}"
-    return ""
-
-
-def count_lines(path: str | Path) -> int:
-    """Non-empty lines of a JSONL file (for progress totals), without parsing them."""
-    with open(path, "rb") as f:  # a file yields no empty line; isspace() copies nothing
-        return sum(not line.isspace() for line in f)
-
-
-def load_items(path: str | Path) -> list[Item]:
-    """Read a whole items JSONL file (see :func:`iter_items`)."""
-    return list(iter_items(path))
-
-
-def checked_rows(path: str | Path, model: Any, what: str) -> list[dict[str, Any]]:
-    """The rows of a JSONL file, each checked against ``model`` (kept as dicts); the first that
-    does not fit is a :class:`DataFileError` naming the line and the field."""
-    from pydantic import ValidationError
-
-    rows = []
-    for i, obj in enumerate(read_jsonl(path), start=1):
-        try:
-            model.model_validate(obj)
-        except ValidationError as e:
-            raise _schema_error(path, what, i, e, obj) from None
-        rows.append(obj)
-    return rows
-
-
-_SHAPES = {  # the fields that tell logicforge's files apart
-    "record": ("record_id", "item_id", "model"),
-    "item": ("item_id", "messages", "gold"),
-    "problem": ("problem_id", "label", "problem"),
-}
-
-
-def file_kind(row: Any) -> str | None:
-    """Which of logicforge's files a row comes from (``record``, ``item``, ``problem``), by
-    its fields, or None.
-
-    Example:
-        >>> file_kind({"record_id": "r", "item_id": "i", "model": "m", "text": "SAT"})
-        'record'
-    """
-    if not isinstance(row, dict):
-        return None
-    return next((k for k, keys in _SHAPES.items() if all(f in row for f in keys)), None)
-
-
-def _schema_error(path: str | Path, what: str, i: int, e: Any, row: Any = None) -> DataFileError:
-    """The first field of a row that does not fit its schema, named with file and row; a row
-    of another of logicforge's files (records given as items …) is named as such."""
-    label, what = (what, "item") if what == "line" else (what, what)  # items: "line i"
-    got = file_kind(row)
-    if got is not None and got != what:
-        a = "an" if got[0] in "aeiou" else "a"
-        return DataFileError(
-            f"{path}: this is {a} {got}s file (line {i} has {a} {got}'s fields: "
-            f"{', '.join(_SHAPES[got])}), not a file of {what}s — give it as --{got}s, and the "
-            f"{what}s file as --{what}s"
-        )
-    err = e.errors()[0]
-    where = ".".join(map(str, err["loc"])) or "(the row)"
-    return DataFileError(f"{path}: {label} {i}: {where}: {err['msg']}")
-
-
-def check_file_kind(path: str | Path, want: str) -> None:
-    """Refuse at once a file whose first row is another of logicforge's files (records given
-    as items …), before any work or output; a row of no known shape is left to the reader.
-
-    Example:
-        >>> import tempfile, pathlib
-        >>> p = pathlib.Path(tempfile.mkdtemp()) / "r.jsonl"
-        >>> _ = p.write_text('{"record_id": "r", "item_id": "i", "model": "m"}\\n')
-        >>> check_file_kind(p, "item")
-        Traceback (most recent call last):
-        ...
-        logicforge.errors.DataFileError: ...: this is a records file (line 1 has a record's fields: record_id, item_id, model), not a file of items — give it as --records, and the items file as --items
-    """
-    with open(path, "rb") as f:
-        for i, line in enumerate(f, start=1):
-            if line.strip():
-                try:
-                    row = json.loads(line)
-                except ValueError:
-                    return
-                got = file_kind(row)
-                if got is not None and got != want:
-                    raise _schema_error(path, want, i, None, row)
-                return
-
-
-def load_problems(path: str | Path) -> list[LabelledProblem]:
-    from pydantic import ValidationError
-
-    out = []
-    for i, obj in enumerate(read_jsonl(path), start=1):
-        try:
-            out.append(LabelledProblem.model_validate(obj))
-        except ValidationError as e:
-            raise _schema_error(path, "problem", i, e, obj) from None
-    return out
-
-
-def dumps_params(p: Mapping[str, Any]) -> str:
-    return json.dumps(p, sort_keys=True)
-
-
-def import_problems(
-    dataset: str, paths: Sequence[str | Path], **options: Any
-) -> tuple[list[LabelledProblem], ImportLog]:
-    """Published problem files as labelled problems, every label re-proved, with a log of what
-    was refused, timed out or contradicted (see :mod:`logicforge.imports`).
-
-    Example:
-        >>> import tempfile, pathlib
-        >>> d = pathlib.Path(tempfile.mkdtemp())
-        >>> _ = (d / "a.cnf").write_text("p cnf 1 2\\n1 0\\n-1 0\\n")
-        >>> problems, log = import_problems("dimacs", [d])
-        >>> problems[0].label, log.imported
-        ('UNSAT', 1)
-    """
-    from .imports.base import import_problems as _imp
-
-    return _imp(dataset, paths, **options)
-
-
-def rescore(
-    fmt: str, paths: Sequence[str | Path], **options: Any
-) -> tuple[list[Record], list[Item], list[LabelledProblem], ImportLog]:
-    """Replies collected by another harness (``zeroeval``, ``jsonl``, ``dimacs-reply``) as
-    ordinary records scored by logicforge's parser and verifiers; see
-    :func:`logicforge.imports.replies.rescore`."""
-    from .imports.replies import rescore as _rescore
-
-    return _rescore(fmt, paths, **options)

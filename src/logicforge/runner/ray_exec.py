@@ -79,34 +79,31 @@ def _eval_shard(
 def run_on_ray(
     items: Iterable[Item],
     spec: str,
-    name: str,
+    model: Any,
     store: Any,
-    *,
-    samples: int,
-    sampling: Any,
-    concurrency: int,
-    retry_errors: bool,
-    tokenizer: str | None,
+    settings: Any,
     order: list[str],
     progress: Any,
-    address: str | None = None,
     cache: Any = None,
-    cache_id: str | None = None,
-    max_errors: int | None = None,
-    truncation: str = "incorrect",
-    config: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Evaluate ``items`` with the model ``spec`` on Ray, appending to ``store`` (driver only).
+    """Evaluate ``items`` with the model ``spec`` (built here as ``model``) on Ray as the run's
+    ``settings`` say (:class:`~logicforge.runner.settings.RunSettings`: samples, sampling,
+    concurrency, retries, tokenizer, truncation, error budget, ``ray_address``), appending to
+    ``store`` (driver only).
 
     The response cache lives at the driver, as in a local run: hits are scored here and never
-    shipped; workers' responses are cached as they arrive. Past ``max_errors`` error records the
-    pending shards are cancelled and the run stops with the local run's message."""
+    shipped; workers' responses are cached as they arrive. Past ``settings.max_errors`` error
+    records the pending shards are cancelled and the run stops with the local run's message."""
     import dataclasses
 
     from ..models.base import Response
     from .cache import cache_key
-    from .records import note_error, over_budget, record_id, score_response
+    from .records import note_error, over_budget, record_id, run_config, score_response
 
+    name, cache_id, sampling = model.name, model.cache_id, settings.sampling
+    samples, retry_errors, tokenizer = settings.samples, settings.retry_errors, settings.tokenizer
+    truncation, max_errors = settings.truncation, settings.max_errors
+    config = run_config(model, sampling)
     tokens = None
     if tokenizer and cache is not None:
         from ..models.tokens import TokenCounter
@@ -115,7 +112,7 @@ def run_on_ray(
     keys: dict[str, tuple[Item, int]] = {}  # record id → (item, sample) of uncached requests
     counts: dict[str, Any] = {"done": 0, "errors": 0, "cached": 0, "error_messages": []}
 
-    ray = ray_init(address)
+    ray = ray_init(settings.ray_address)
     task = ray.remote(max_retries=3, retry_exceptions=False)(_eval_shard)
     samp = dataclasses.asdict(sampling)
 
@@ -164,7 +161,8 @@ def run_on_ray(
         if js:
             yield js, ks
 
-    per_task = max(1, concurrency // max(1, int(ray.cluster_resources().get("CPU", 1))))
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    per_task = max(1, settings.concurrency // cpus)
     gen = shards()
     pending: list[Any] = []
     for sh in (next(gen, None) for _ in range(ray_window(ray))):

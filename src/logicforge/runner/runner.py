@@ -14,10 +14,10 @@ from typing import Any
 
 from ..aio import run_async
 from ..errors import ConfigError
-from ..models.base import Model, Prompt, Response, Sampling
+from ..models.base import Model, Prompt, Response
 from ..models.tokens import TokenCounter
 from ..schema import Item
-from .budget import Budget, calls_per_sample
+from .budget import calls_per_sample
 from .cache import ResponseCache, cache_key
 from .progress import Progress
 from .records import (
@@ -29,6 +29,7 @@ from .records import (
     run_config,
     score_response,
 )
+from .settings import RunSettings
 from .store import RecordStore, facts_of
 
 
@@ -36,18 +37,15 @@ async def _run(
     items: Iterable[Item],
     model: Model,
     store: RecordStore,
-    samples: int,
-    sampling: Sampling,
-    concurrency: int,
+    settings: RunSettings,
     cache: ResponseCache | None,
-    retry_errors: bool,
     progress: Progress,
     order: list[str],
     tokens: TokenCounter | None,
-    max_errors: int | None,
-    truncation: str,
-    budget: Budget | None = None,
 ) -> dict[str, Any]:
+    samples, sampling, budget = settings.samples, settings.sampling, settings.budget
+    retry_errors, max_errors = settings.retry_errors, settings.max_errors
+
     def todo() -> Iterator[tuple[Item, int, str]]:
         for it in items:
             for s in range(samples):
@@ -97,7 +95,7 @@ async def _run(
                 r,
                 cached=hit,
                 tokens=tokens,
-                truncation=truncation,
+                truncation=settings.truncation,
                 config=config,
                 rid=rid,
             )
@@ -118,7 +116,7 @@ async def _run(
             progress.draw()
 
     tick = asyncio.create_task(ticker())
-    tasks = [asyncio.create_task(worker()) for _ in range(max(1, concurrency))]
+    tasks = [asyncio.create_task(worker()) for _ in range(max(1, settings.concurrency))]
     try:
         await asyncio.gather(*tasks)
     finally:
@@ -135,37 +133,36 @@ def run_model(
     items: Iterable[Item],
     model: Model,
     records_path: str | Path,
+    settings: RunSettings | None = None,
     *,
-    samples: int = 1,
-    sampling: Sampling | None = None,
-    concurrency: int = 8,
     cache: ResponseCache | None = None,
-    retry_errors: bool = True,
-    progress: bool = True,
     total_items: int | None = None,
-    tokenizer: str | None = "auto",
-    max_errors: int | None = None,
-    ray: tuple[str, str | None] | None = None,
-    truncation: str = "incorrect",
-    budget: Budget | None = None,
+    spec: str | None = None,
 ) -> dict[str, Any]:
-    """Run every (item, sample) not yet in ``records_path`` and append its scored record.
+    """Run every (item, sample) not yet in ``records_path`` and append its scored record, as
+    ``settings`` say (:class:`~logicforge.runner.settings.RunSettings`; its ``cache_path`` is
+    the caller's to open: pass the open ``cache``).
 
     ``items`` may be any iterable (a list, or a generator streaming a large file); it is read once.
-    ``tokenizer`` counts reasoning tokens when the backend reports none (see
-    :mod:`logicforge.models.tokens`; ``None`` leaves them unknown). With ``max_errors``, the run
-    stops cleanly (:class:`ModelError`) once more records than that have ended in an error.
-    ``ray=(model spec, address)`` runs the shards on a Ray cluster (see :mod:`.ray_exec`); the
-    store, resume and compaction are the same. With a ``budget`` (:mod:`.budget`), no request is
-    sent that could pass its cost or token cap; at the cap the run stops cleanly (counts
+    ``settings.tokenizer`` counts reasoning tokens when the backend reports none (see
+    :mod:`logicforge.models.tokens`). Past ``settings.max_errors`` error records the run stops
+    cleanly (:class:`ModelError`). With ``settings.executor == "ray"`` the shards run on a Ray
+    cluster (see :mod:`.ray_exec`), each worker building the model from ``spec``; the store,
+    resume and compaction are the same. With a ``settings.budget`` (:mod:`.budget`), no request
+    is sent that could pass its cost or token cap; at the cap the run stops cleanly (counts
     ``budget.stopped``) and a rerun resumes.
     Returns counts: ``done`` (this call), ``errors``, ``cached``, ``total`` (records in the file),
     ``file`` (per model: records, errors, truncated, excluded in the file).
     """
-    sampling = sampling or Sampling()
+    settings = settings or RunSettings()
+    sampling, budget = settings.sampling, settings.budget
+    ray = settings.executor == "ray"
+    if ray and spec is None:
+        raise ConfigError("model", model.name, "the Ray executor needs a model spec string")
+    tokenizer = settings.tokenizer
     tokens = TokenCounter(tokenizer) if tokenizer else None
     if budget is not None:
-        if ray is not None:
+        if ray:
             raise ConfigError("executor", "ray", "cost and token caps need the local executor")
         budget.check_model(model.name)
     store = RecordStore(records_path)
@@ -181,54 +178,26 @@ def run_model(
         w = getattr(model, "waited_s", 0.0)
         return f"waited {w:.0f} s to retry" if w >= 1 else ""
 
-    bar = Progress((total_items or 0) * samples, f"{model.name}", enabled=progress, note=waits)
+    bar = Progress(
+        (total_items or 0) * settings.samples,
+        model.name,
+        enabled=bool(settings.progress),
+        note=waits,
+    )
     order: list[str] = []
 
     async def main() -> dict[str, Any]:
         try:
-            return await _run(
-                items,
-                model,
-                store,
-                samples,
-                sampling,
-                concurrency,
-                cache,
-                retry_errors,
-                bar,
-                order,
-                tokens,
-                max_errors,
-                truncation,
-                budget,
-            )
+            return await _run(items, model, store, settings, cache, bar, order, tokens)
         finally:
             await model.aclose()
 
     def execute() -> dict[str, Any]:
-        if ray is None:
+        if not ray:
             return run_async(main())
         from .ray_exec import run_on_ray
 
-        return run_on_ray(
-            items,
-            ray[0],
-            model.name,
-            store,
-            samples=samples,
-            sampling=sampling,
-            concurrency=concurrency,
-            retry_errors=retry_errors,
-            tokenizer=tokenizer,
-            order=order,
-            progress=bar,
-            address=ray[1],
-            cache=cache,
-            truncation=truncation,
-            cache_id=model.cache_id,
-            max_errors=max_errors,
-            config=run_config(model, sampling),
-        )
+        return run_on_ray(items, spec or "", model, store, settings, order, bar, cache)
 
     try:  # one store discipline for both executors: close the bar, compact, release the lock
         try:
