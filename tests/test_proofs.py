@@ -18,9 +18,8 @@ from logicforge.logic.proofs import (
     check_proof,
     parse_proof,
     proof_text,
-    refute,
-    refute_rup,
 )
+from logicforge.logic.provers import refute, refute_rup
 
 from .fuzzing import texts
 
@@ -215,7 +214,7 @@ def test_the_2sat_scc_certificate_is_a_valid_proof_and_agrees_with_the_solver() 
 def test_drup_refutations_check_and_stay_short_at_scale() -> None:
     """The proof oracle's refutation (Glucose's DRUP lemmas) passes the trusted checker on
     random 3-SAT up to N = 68 (level 10), where DPLL's took up to a minute per formula."""
-    from logicforge.logic.proofs import refute_drup
+    from logicforge.logic.provers import refute_drup
 
     ps = lf.generate("ksat/random", level=10, count=6, seed=110)
     ps += lf.generate("ksat/random", {"n_vars": 30, "alpha": 6.0}, count=3, seed=1)

@@ -17,7 +17,7 @@ checked step by step by the trusted checker.
 * oracle: for SAT the solver's assignment; for an unsatisfiable 2-CNF the SCC certificate's two
   implication paths resolved into units x and ¬x and then the empty clause
   (:func:`~logicforge.logic.twosat.two_path_proof`); otherwise the RUP lemmas of Glucose's DRUP
-  proof (:func:`~logicforge.logic.proofs.refute_drup`), up to 20,000 lemmas (beyond that the
+  proof (:func:`~logicforge.logic.provers.refute_drup`), up to 20,000 lemmas (beyond that the
   oracle answers UNSAT without a proof and its witness is invalid).
 
 Example:
@@ -42,8 +42,8 @@ from ..logic.proofs import (
     parse_proof,
     proof_text,
     refutation_progress,
-    refute_drup,
 )
+from ..logic.provers import refute_drup
 from ..logic.sat import solve
 from ..schema import Answer, Item, Verdict
 from . import cnf_decision as decision

@@ -4,7 +4,7 @@ For every model × family × size on gold-UNSAT items answered in the proof form
 model said UNSAT, gave a proof, and gave a valid one; the mean steps, the share of steps valid
 before the first error and the widest clause of the proofs given; beside them, for the same
 formulas, three reference sizes — the RUP refutation logicforge's own prover reads off DPLL
-(:func:`~logicforge.logic.proofs.refute_rup`), on 2-CNFs the SCC certificate's two-path proof
+(:func:`~logicforge.logic.provers.refute_rup`), on 2-CNFs the SCC certificate's two-path proof
 (:func:`~logicforge.logic.twosat.two_path_proof`), the lemmas of Glucose 4's DRAT proof (PySAT's
 ``with_proof``), and a minimal unsatisfiable core's clause count — and the mean ratio of a
 valid proof's steps to the DRAT lemmas.
@@ -28,7 +28,8 @@ def _reference(clauses: tuple[tuple[int, ...], ...], n: int) -> dict[str, int | 
     from pysat.solvers import Solver
 
     from ..logic.optimum import mus
-    from ..logic.proofs import ProofError, refute_rup
+    from ..logic.proofs import ProofError
+    from ..logic.provers import refute_rup
 
     try:
         rup: int | None = len(refute_rup(list(clauses), n, max_steps=20_000) or [])
