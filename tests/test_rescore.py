@@ -14,7 +14,7 @@ import pytest
 
 import logicforge as lf
 from logicforge.cli import main
-from logicforge.imports.zebralogic import PuzzleError, parse_clue
+from logicforge.imports.zebralogic_text import PuzzleError, parse_clue
 
 ZE = "zebra-grid_Meta-Llama-3.1-405B-Instruct@hyperbolic.json"
 

@@ -1,11 +1,7 @@
-"""Graph k-colouring: the problem kind ``coloring``, the standard CNF encoding, a loader for
-SATLIB "flat" instances, the planted family ``coloring/planted``, and UNSAT twins made by a
-minimal graph edit.
-
-Encoding (as SATLIB's edge2cnf): variable x(v, c) = v·k + c + 1 for node v = 0..n−1 and colour
-c = 0..k−1; per node "at least one colour" (x(v,0) ∨ … ∨ x(v,k−1)) and "at most one" (¬x(v,c) ∨
-¬x(v,c′)); per edge and colour ¬x(u,c) ∨ ¬x(v,c). A model's colouring is the colour true at each
-node; the graph is k-colourable iff the encoding is satisfiable.
+"""Graph k-colouring: a loader for SATLIB "flat" instances, the planted family
+``coloring/planted``, UNSAT twins made by a minimal graph edit, the reduction to CNF, the
+renderer, and the registration of the kind ``coloring`` (its encoding and answers are
+:mod:`logicforge.kinds.coloring`).
 
 ``coloring/planted``: nodes split into k planted colour classes as evenly as possible, then edges
 drawn uniformly between nodes of different classes until the edge count is reached — so the
@@ -19,7 +15,6 @@ counted, never paired by clause tricks.
 
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,57 +23,26 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, DimacsError, certify
-from ..kinds import Kind, register_kind, yes_no_format, yes_no_head, yes_no_verdict
+from ..kinds import Kind, register_kind, yes_no_format
+from ..kinds.coloring import (
+    KIND,
+    budgeted,
+    check_colouring,
+    colouring_from_model,
+    encode,
+    oracle,
+    parse,
+    verify,
+)
 from ..kinds.items import build_kind_item
-from ..logic.cnf import CNF, read_dimacs
+from ..logic.cnf import read_dimacs
 from ..logic.sat import solve
 from ..registry import DATASETS, FAMILIES, REDUCTIONS, RENDERERS, TWINS
 from ..rng import shuffled
-from ..schema import Answer, Item, LabelledProblem, Verdict
+from ..schema import Item, LabelledProblem
 from .base import Dataset
 from .knobs import TOL, Knob, exact, ratio
 from .levels import Levels, log10
-
-KIND = "coloring"
-
-
-def encode(num_nodes: int, edges: list[list[int]], k: int) -> CNF:
-    """The standard CNF encoding (nodes numbered 1..n in ``edges``)."""
-
-    def x(v: int, c: int) -> int:
-        return (v - 1) * k + c + 1
-
-    cl: list[list[int]] = []
-    for v in range(1, num_nodes + 1):
-        cl.append([x(v, c) for c in range(k)])
-        cl += [[-x(v, a), -x(v, b)] for a, b in itertools.combinations(range(k), 2)]
-    for u, v in edges:
-        cl += [[-x(u, c), -x(v, c)] for c in range(k)]
-    return CNF(cl, num_nodes * k)
-
-
-def colouring_from_model(model: dict[int, bool], num_nodes: int, k: int) -> dict[int, int]:
-    return {
-        v: next(c for c in range(k) if model.get((v - 1) * k + c + 1, False))
-        for v in range(1, num_nodes + 1)
-    }
-
-
-def check_colouring(num_nodes: int, edges: list[list[int]], k: int, col: dict[int, int]) -> str:
-    """'' if ``col`` properly k-colours the graph, else why not."""
-    missing = [v for v in range(1, num_nodes + 1) if v not in col]
-    if missing:
-        return f"nodes without a colour: {missing[:5]}"
-    extra = [v for v in col if not 1 <= v <= num_nodes]
-    if extra:
-        return f"unknown nodes {extra[:5]}"
-    bad = [c for c in col.values() if not (isinstance(c, int) and 0 <= c < k)]
-    if bad:
-        return f"colours must be integers 0..{k - 1}"
-    for u, v in edges:
-        if col[u] == col[v]:
-            return f"edge {u}-{v} joins two nodes of colour {col[u]}"
-    return ""
 
 
 def load_flat(path: str | Path) -> tuple[int, list[list[int]], int]:
@@ -336,72 +300,6 @@ class ColoringRenderer:
             "required": ["answer"],
         }
         return build_kind_item(problem, "coloring", prompt, schema)
-
-
-_LINE = re.compile(
-    r"^\s*(?:node\s*)?(\d+)\s*[:=→-]+\s*(?:colou?r\s*)?(\d+)\s*[,;.]?\s*$", re.I | re.M
-)
-
-
-def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
-    final, rule = yes_no_head(body, objs)
-    if final is not None:
-        return final
-    for obj in reversed(objs):
-        col = obj.get("colouring", obj.get("coloring"))
-        if isinstance(col, dict):
-            try:
-                return Answer(
-                    label="SAT",
-                    rule=rule,
-                    certificate={
-                        "colouring": {
-                            str(int(str(a).strip().lstrip("nv"))): int(b) for a, b in col.items()
-                        }
-                    },
-                )
-            except (TypeError, ValueError):
-                return Answer(label="SAT", rule=rule, parse_error="colouring holds a non-number")
-    pairs = _LINE.findall(body)
-    if pairs:
-        return Answer(
-            label="SAT", rule=rule, certificate={"colouring": {a: int(b) for a, b in pairs}}
-        )
-    return Answer(label="SAT", rule=rule)
-
-
-def verify(item: Item, answer: Answer) -> Verdict:
-    d = item.problem
-
-    def check(col: dict[str, int]) -> str:
-        return check_colouring(
-            d["num_nodes"], d["edges"], d["k"], {int(a): b for a, b in col.items()}
-        )
-
-    return yes_no_verdict(item, answer, "colouring", check)
-
-
-def oracle(item: Item) -> Answer:
-    return _decided(
-        item, solve(encode(item.problem["num_nodes"], item.problem["edges"], item.problem["k"]))
-    )
-
-
-def budgeted(item: Item, conflicts: int) -> Answer | None:
-    """The colouring (or NO) MiniSat finds on the encoding within ``conflicts`` conflicts."""
-    from ..logic.sat import solve_within
-
-    d = item.problem
-    sol = solve_within(encode(d["num_nodes"], d["edges"], d["k"]), conflicts)
-    return None if sol.label == "UNKNOWN" else _decided(item, sol)
-
-
-def _decided(item: Item, sol: Any) -> Answer:
-    d = item.problem
-    if sol.label != "SAT":
-        return Answer(label="UNSAT")
-    col = colouring_from_model(sol.assignment or {}, d["num_nodes"], d["k"])
-    return Answer(label="SAT", certificate={"colouring": {str(v): c for v, c in col.items()}})
 
 
 def _twin(

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..errors import DataFileError
 from ..families.zebra.z3measure import z3_complexity
-from .zebralogic import parse_puzzle
+from .zebralogic_text import parse_puzzle
 
 MIN_PUBLISHED = 3.0  # puzzles whose published mean is below this are shown, not held to a ratio
 
