@@ -150,7 +150,7 @@ def test_csp_parse_errors_name_the_line_and_never_run_code(text: str, why: str) 
 
 def test_logicaldeduction_questions_as_deduction_items(shared_data, tmp_path) -> None:
     import logicforge as lf
-    from logicforge.families.ordering import load_logicaldeduction
+    from logicforge.families.logicaldeduction import load_logicaldeduction
 
     d = shared_data / "logiclm"
     ps = load_logicaldeduction(

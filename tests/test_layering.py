@@ -370,3 +370,13 @@ print(json.dumps(sorted(m for m in sys.modules
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == []
+
+
+def test_no_module_is_over_450_lines() -> None:
+    """One module per concept, around 400 lines: a module past 450 is split by topic."""
+    long = {
+        str(p.relative_to(SRC)): n
+        for p in SRC.rglob("*.py")
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 450
+    }
+    assert not long, f"split these by topic: {long}"

@@ -84,7 +84,7 @@ def test_budget_refuses_formats_without_a_budgeted_solver(tmp_path, shared_data)
     lf.run(items, "budget:100", tmp_path / "r.jsonl")
     recs = [__import__("json").loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
     assert all("no budgeted solver for yes-no+cover answers" in r["error"] for r in recs)
-    from logicforge.families.ordering import load_logicaldeduction
+    from logicforge.families.logicaldeduction import load_logicaldeduction
 
     ld = lf.render(
         load_logicaldeduction(shared_data / "logiclm" / "logicaldeduction_dev.json")[:2],

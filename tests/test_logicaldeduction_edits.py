@@ -10,8 +10,12 @@ import json
 import pytest
 
 import logicforge as lf
-from logicforge.families.logicaldeduction import ld_cumulative, ld_individual, same_constraint
-from logicforge.families.ordering import load_logicaldeduction
+from logicforge.families.logicaldeduction import (
+    ld_cumulative,
+    ld_individual,
+    load_logicaldeduction,
+    same_constraint,
+)
 from logicforge.llm.backtranslate import backtranslate
 from logicforge.logic.csp import parse_program
 

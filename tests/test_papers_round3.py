@@ -22,7 +22,7 @@ def test_filler_arms_have_the_stated_core_and_the_table_counts_every_filler() ->
     """`filler_regimes.md` printed `(75, 0) | core 75 | fillers 0` for implication cycles whose
     generator had put 36 fillers beside a 39-clause core."""
     import logicforge as lf
-    from logicforge.reports.twosat_studies import _fillers
+    from logicforge.reports.twosat_fillers import _fillers
     from logicforge.suites.suite import load_suite
 
     suite = load_suite("twosat-fillers")

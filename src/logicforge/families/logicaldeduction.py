@@ -1,7 +1,7 @@
 """Operator edits of Logic-LM's LogicalDeduction programs (the symbolic-edits paper on its
 external deduction data), with the text brought along by back-translation.
 
-A loaded question (:func:`logicforge.families.ordering.load_logicaldeduction` with programs)
+A loaded question (:func:`load_logicaldeduction` with programs)
 carries its constraint program; each constraint line ``a op b ::: sentence`` glosses one sentence
 of the question's context. An edit swaps ``<`` ↔ ``>`` or ``==`` ↔ ``!=`` in one line and the CSP
 oracle re-solves the program — cumulative label-preserving chains and individual preserving /
@@ -22,15 +22,17 @@ Example:
 from __future__ import annotations
 
 import itertools
+import json
 from pathlib import Path
 from typing import Any
 
-from ..errors import CertificationError
+from ..errors import CertificationError, DataFileError, LogicforgeError
 from ..logic.csp import CSPParseError, parse_constraint, parse_program, solve_csp
 from ..registry import DATASETS
 from ..schema import LabelledProblem
 from ._edits import SWAP, edit_variant
 from .base import Dataset
+from .ordering import KIND, NAME
 
 
 def constraint_lines(program: str) -> list[int]:
@@ -133,9 +135,58 @@ def same_constraint(a: str, b: str, program: str) -> bool | None:
     return True
 
 
-def _load_ld(path: Path) -> list[LabelledProblem]:
-    from .ordering import load_logicaldeduction
+def load_logicaldeduction(
+    questions: str | Path, programs: str | Path | None = None
+) -> list[LabelledProblem]:
+    """BIG-bench LogicalDeduction questions (Logic-LM's ``logicaldeduction_dev.json``) as
+    ``deduction`` problems with the dataset's answer as label; with ``programs`` (Logic-LM's
+    ``…_programs_gpt-4.json``) each problem also carries its constraint program and the CSP
+    oracle's answer to it (``program_answer``) in the metadata."""
+    try:
+        rows = json.loads(Path(questions).read_text(encoding="utf-8"))
+        progs = (
+            {
+                x["id"]: x["raw_logic_programs"][0]
+                for x in json.loads(Path(programs).read_text(encoding="utf-8"))
+            }
+            if programs
+            else {}
+        )
+    except (OSError, ValueError, KeyError) as e:
+        raise DataFileError(f"cannot read LogicalDeduction files: {e}") from None
+    out = []
+    for i, r in enumerate(rows):
+        prog = progs.get(r["id"])
+        meta: dict[str, Any] = {"n_objects": len(r["options"]), "source": "logicaldeduction"}
+        if prog is not None:
+            try:
+                meta["program_answer"] = solve_csp(parse_program(prog))
+            except LogicforgeError as e:
+                meta["program_answer"] = f"unparsed: {e}"
+        out.append(
+            LabelledProblem(
+                problem_id=str(r["id"]),
+                family=NAME,
+                kind=KIND,
+                params={"source": Path(questions).name},
+                seed=0,
+                spawn_key=[0, i],
+                problem={
+                    "context": r["context"],
+                    "question": r["question"],
+                    "options": r["options"],
+                    "n_objects": len(r["options"]),
+                    **({"program": prog} if prog else {}),
+                },
+                label=r["answer"].strip("()"),
+                oracle={"source": "dataset answer"},
+                metadata=meta,
+            )
+        )
+    return out
 
+
+def _load_ld(path: Path) -> list[LabelledProblem]:
     programs = path.with_name(path.stem + "_programs_gpt-4.json")
     return load_logicaldeduction(path, programs if programs.exists() else None)
 

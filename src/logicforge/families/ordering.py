@@ -23,16 +23,14 @@ Example:
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError, DataFileError, LogicforgeError, certify
+from ..errors import ConfigError, certify
 from ..kinds import Kind, choice_format, register_kind
 from ..logic.csp import parse_program, solutions, solve_csp
 from ..parse.decision import hedged
@@ -376,57 +374,6 @@ def parse(body: str, objs: list[dict[str, Any]], item: Item) -> Answer:
     if ph:
         return Answer(label=ph[-1], rule="phrase")
     return Answer(parse_error="no answer: no option letter found")
-
-
-def load_logicaldeduction(
-    questions: str | Path, programs: str | Path | None = None
-) -> list[LabelledProblem]:
-    """BIG-bench LogicalDeduction questions (Logic-LM's ``logicaldeduction_dev.json``) as
-    ``deduction`` problems with the dataset's answer as label; with ``programs`` (Logic-LM's
-    ``…_programs_gpt-4.json``) each problem also carries its constraint program and the CSP
-    oracle's answer to it (``program_answer``) in the metadata."""
-    try:
-        rows = json.loads(Path(questions).read_text(encoding="utf-8"))
-        progs = (
-            {
-                x["id"]: x["raw_logic_programs"][0]
-                for x in json.loads(Path(programs).read_text(encoding="utf-8"))
-            }
-            if programs
-            else {}
-        )
-    except (OSError, ValueError, KeyError) as e:
-        raise DataFileError(f"cannot read LogicalDeduction files: {e}") from None
-    out = []
-    for i, r in enumerate(rows):
-        prog = progs.get(r["id"])
-        meta: dict[str, Any] = {"n_objects": len(r["options"]), "source": "logicaldeduction"}
-        if prog is not None:
-            try:
-                meta["program_answer"] = solve_csp(parse_program(prog))
-            except LogicforgeError as e:
-                meta["program_answer"] = f"unparsed: {e}"
-        out.append(
-            LabelledProblem(
-                problem_id=str(r["id"]),
-                family=NAME,
-                kind=KIND,
-                params={"source": Path(questions).name},
-                seed=0,
-                spawn_key=[0, i],
-                problem={
-                    "context": r["context"],
-                    "question": r["question"],
-                    "options": r["options"],
-                    "n_objects": len(r["options"]),
-                    **({"program": prog} if prog else {}),
-                },
-                label=r["answer"].strip("()"),
-                oracle={"source": "dataset answer"},
-                metadata=meta,
-            )
-        )
-    return out
 
 
 def budgeted(item: Item, checks: int) -> Answer | None:

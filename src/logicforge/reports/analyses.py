@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..metrics.aggregate import METRIC_NAMES, aggregate, aggregate_rows
-from . import plots, studies, twosat_studies
+from . import plots, solver_studies, studies, twosat_fillers, twosat_studies
 from .analysis import (
     Context,
     all_analyses,
@@ -183,7 +183,7 @@ def _sweeps(ctx: Context) -> None:
     "reported branches / conflicts against MiniSat's",
 )
 def _solver_stats(ctx: Context) -> None:
-    st, fig = studies.solver_stats_comparison(ctx.records, ctx.colours, ctx.out)
+    st, fig = solver_studies.solver_stats_comparison(ctx.records, ctx.colours, ctx.out)
     if st:
         ctx.table("reported_vs_solver", st, "Spearman ρ: reported counts vs MiniSat")
     ctx.figure(fig)
@@ -201,7 +201,7 @@ def _adr_variant(ctx: Context) -> None:
     ctx.table("adr_by_model_variant", adr, top=True)
     ctx.table(
         "conventional_vs_adr",
-        studies.conventional_vs_adr(ctx.records, adr),
+        solver_studies.conventional_vs_adr(ctx.records, adr),
         "the ADR paper's §9 layout: single-instance metrics beside ADR, per model and variant",
     )
 
@@ -252,7 +252,7 @@ def _adr(ctx: Context) -> None:
 )
 def _variant_tests(ctx: Context) -> None:
     ctx.table("variant_tests", twosat_studies.variant_tests(ctx.records), "paired t per formula")
-    fr = twosat_studies.filler_regimes(ctx.records)
+    fr = twosat_fillers.filler_regimes(ctx.records)
     if fr:
         ctx.table(
             "filler_regimes",
