@@ -87,3 +87,39 @@ def test_every_shipped_family_passed_the_check() -> None:
         check_family(name, FAMILIES.get(name))
         fam = FAMILIES.get(name)
         fam.Params(**fam.example)  # type: ignore[attr-defined]
+
+
+def test_a_family_whose_kind_has_no_formal_renderer_fails_at_registration(monkeypatch) -> None:
+    from logicforge.kinds.base import Kind
+    from logicforge.registry import KINDS
+
+    fmt = KINDS.get("cnf").formats[0]  # type: ignore[attr-defined]
+    for kind, says in (
+        (Kind("toykind", ("SAT",), (fmt,), words_renderer="toy"), "declares no formal renderer"),
+        (
+            Kind("toykind", ("SAT",), (fmt,), formal_renderer="toy-f"),
+            "declares no renderer in words",
+        ),
+    ):
+        monkeypatch.setitem(KINDS._items, "toykind", kind)
+        with pytest.raises(ConfigError, match="family") as e:
+            _registry().register("toy", _toy(kind="toykind"))
+        assert says in str(e.value) and "formal_renderer" in str(e.value), str(e.value)
+
+
+def test_a_family_of_an_unregistered_kind_fails_at_registration() -> None:
+    with pytest.raises(ConfigError, match="not registered: register the kind"):
+        _registry().register("toy", _toy(kind="no-such-kind"))
+
+
+def test_every_kind_with_families_has_its_two_renderers() -> None:
+    """What a kind declares exists: its prompt in words and in formal notation are registered
+    renderers of that kind (and the shared family tests render every family through both)."""
+    from logicforge.kinds.base import get_kind
+    from logicforge.registry import RENDERERS
+
+    for kind in sorted({FAMILIES.get(f).kind for f in FAMILIES.names()}):  # type: ignore[attr-defined]
+        k = get_kind(kind)
+        for r in (k.words_renderer, k.formal_renderer):
+            assert r in RENDERERS, (kind, r)
+            assert getattr(RENDERERS.get(r), "kind", "cnf") == kind, (kind, r)

@@ -275,6 +275,21 @@ def coloring_to_cnf(p: LabelledProblem) -> LabelledProblem:
     )
 
 
+_ASK = (
+    "Reply with your reasoning if you like, then end with one final JSON object on its own line.\n"
+    'If yes: {"answer": "YES", "colouring": {"1": colour, "2": colour, ...}} giving every node a colour\n'
+    'If no: {"answer": "NO"}'
+)
+_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "answer": {"type": "string", "enum": ["YES", "NO"]},
+        "colouring": {"type": "object", "additionalProperties": {"type": "integer"}},
+    },
+    "required": ["answer"],
+}
+
+
 class ColoringRenderer:
     name = "coloring"
     kind = KIND
@@ -286,20 +301,31 @@ class ColoringRenderer:
         prompt = (
             f"Consider an undirected graph with nodes 1 to {d['num_nodes']} and these {len(d['edges'])} edges:\n{edges}\n\n"
             f"Can every node get one of {k} colours (numbered 0 to {k - 1}) so that the two ends of every edge "
-            "have different colours?\n\n"
-            "Reply with your reasoning if you like, then end with one final JSON object on its own line.\n"
-            'If yes: {"answer": "YES", "colouring": {"1": colour, "2": colour, ...}} giving every node a colour\n'
-            'If no: {"answer": "NO"}'
+            f"have different colours?\n\n{_ASK}"
         )
-        schema = {
-            "type": "object",
-            "properties": {
-                "answer": {"type": "string", "enum": ["YES", "NO"]},
-                "colouring": {"type": "object", "additionalProperties": {"type": "integer"}},
-            },
-            "required": ["answer"],
-        }
-        return build_kind_item(problem, "coloring", prompt, schema)
+        return build_kind_item(problem, self.name, prompt, _SCHEMA)
+
+
+class ColoringFormalRenderer:
+    """``coloring-formal``: the same question as a constraint system over colour variables."""
+
+    name = "coloring-formal"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        k, n = d["k"], d["num_nodes"]
+        lines = [f"c[v] ∈ {{0, …, {k - 1}}} for v in 1..{n}"]
+        lines += [f"c[{u}] ≠ c[{v}]" for u, v in d["edges"]]
+        prompt = (
+            "Is this constraint system satisfiable (is there a value for every c[v])?\n\n"
+            + "\n".join(lines)
+            + "\n\n"
+            + _ASK.replace('"colouring": {"1": colour', '"colouring": {"1": c[1]')
+            .replace('"2": colour', '"2": c[2]')
+            .replace("giving every node a colour", "giving every c[v]")
+        )
+        return build_kind_item(problem, self.name, prompt, _SCHEMA)
 
 
 def _twin(
@@ -324,12 +350,15 @@ register_kind(
                 budgeted,
             ),
         ),
+        words_renderer="coloring",
+        formal_renderer="coloring-formal",
         group_columns=("n_vars",),
     )
 )
 TWINS.register(KIND, _twin)
 REDUCTIONS.register(f"{KIND}->cnf", coloring_to_cnf)
 RENDERERS.register("coloring", ColoringRenderer())
+RENDERERS.register("coloring-formal", ColoringFormalRenderer())
 FAMILIES.register("coloring/planted", PlantedColoringFamily())
 
 

@@ -31,6 +31,8 @@ _HOW = {
     "levels": "`levels = Levels(...)` (logicforge.families.levels) with its parameters at "
     "levels 0-10",
     "example": "`example = {...}`: small parameters every contract test can use",
+    "renderer": "a prompt in words and one in formal notation: its kind's `words_renderer` and "
+    "`formal_renderer` (`register_puzzle` names `<kind>` and `<kind>-formal`)",
 }
 
 
@@ -57,6 +59,7 @@ def check_family(name: str, fam: Any) -> None:
     example = getattr(fam, "example", None)
     if not isinstance(example, dict):
         raise _missing(name, "example")
+    _check_renderers(name, fam.kind)
     fields = {f.name for f in dataclasses.fields(params)}
     unknown = sorted(set(example) - fields)
     if unknown:
@@ -67,3 +70,20 @@ def check_family(name: str, fam: Any) -> None:
         params(**example)
     except (ConfigError, TypeError, ValueError) as e:
         raise ConfigError("family", name, f"its `example` is not valid: {e}") from None
+
+
+def _check_renderers(name: str, kind_name: str) -> None:
+    """The family's kind is registered and names a prompt in words and one in formal notation
+    (the renderers themselves register beside it; the contract tests render both)."""
+    from ..registry import KINDS
+
+    kind = KINDS.find(kind_name)
+    if kind is None:
+        raise ConfigError(
+            "family", name, f"its kind {kind_name!r} is not registered: register the kind "
+            "(`register_puzzle(...)` or `register_kind(...)`) before the family"
+        )  # fmt: skip
+    words, formal = getattr(kind, "words_renderer", ""), getattr(kind, "formal_renderer", "")
+    if not words or not formal:
+        missing = "renderer in words" if not words else "formal renderer"
+        raise ConfigError("family", name, f"declares no {missing}: give it {_HOW['renderer']}")

@@ -340,6 +340,32 @@ class DeductionRenderer:
         return cot_item(build_kind_item(problem, self.name, prompt, schema))
 
 
+class DeductionFormalRenderer:
+    """``deduction-formal``: the question as its constraint program — variables, constraints and
+    the options as formulas (an edited question's program as edited: no sentence to rewrite)."""
+
+    name = "deduction-formal"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        from ..errors import ConfigError
+        from ..kinds.items import build_kind_item
+        from .ordering_text import formal_question
+
+        body = formal_question(problem.problem)
+        if body is None:
+            raise ConfigError("renderer", self.name, f"{problem.problem_id} carries no program "
+                              "to state formally (load it with its programs file)")  # fmt: skip
+        prompt = (
+            f"Which option must hold?\n\n{body}\n\nThink step by step, then give the letter of "
+            "the correct option as \\boxed{<letter>} at the end of your answer."
+        )
+        letters = [chr(65 + i) for i in range(problem.problem["n_objects"])]
+        schema = {"type": "object", "properties": {"answer": {"type": "string", "enum": letters}},
+                  "required": ["answer"]}  # fmt: skip
+        return build_kind_item(problem, self.name, prompt, schema)
+
+
 _BOXED = re.compile(r"\\boxed\{\s*\(?([A-G])\)?\s*\}")
 _PHRASE = re.compile(
     r"(?i:answer|option)\s*(?i:is)?\s*[:=]?\s*\(?([A-G])\)(?![A-Za-z])|(?i:answer)\s*(?i:is)?\s*[:=]?\s*\(?([A-G])\b"
@@ -410,7 +436,10 @@ register_kind(
         (),
         (dataclasses.replace(_CHOICE, budgeted=budgeted, feedback=deduction_facts), ARRANGEMENT),
         training_renderer="deduction-order",
+        words_renderer="deduction",
+        formal_renderer="deduction-formal",
     )
 )
 FAMILIES.register(NAME, OrderingFamily())
 RENDERERS.register("deduction", DeductionRenderer())
+RENDERERS.register("deduction-formal", DeductionFormalRenderer())

@@ -137,3 +137,40 @@ def holds(clues: list[list[str]], pos: tuple[int, ...], index: Mapping[str, int]
     return all(
         OPS[op](pos[index[a]], int(b) if b.isdigit() else pos[index[b]]) for a, op, b in clues
     )
+
+
+def program_sections(program: str) -> dict[str, list[str]]:
+    """A Logic-LM-style constraint program's sections (``Domain``, ``Variables``,
+    ``Constraints``, ``Query``), each line without its ``::: sentence``.
+
+    Example:
+        >>> program_sections("Variables:\\na [IN] [1, 2]\\nConstraints:\\na == 1 ::: A is first.")
+        {'Variables': ['a [IN] [1, 2]'], 'Constraints': ['a == 1']}
+    """
+    out: dict[str, list[str]] = {}
+    section = ""
+    for line in program.splitlines():
+        head = line.strip().rstrip(":")
+        if line.strip().endswith(":") and head in ("Domain", "Variables", "Constraints", "Query"):
+            section = head
+            out[section] = []
+        elif section and line.strip():
+            out[section].append(line.split(":::")[0].strip())
+    return out
+
+
+def formal_question(d: Mapping[str, Any]) -> str | None:
+    """An ordering question as its constraint program states it — positions, constraints, the
+    options as formulas — or None when the question carries no program."""
+    prog = d.get("program")
+    if not prog:
+        return None
+    sec = program_sections(str(prog))
+    if not sec.get("Variables") or not sec.get("Query"):
+        return None
+    n = d.get("n_objects") or len(sec["Variables"])
+    lines = [f"Positions 1 (leftmost) to {n} (rightmost); every object at a different position."]
+    lines += ["Variables:", *sec["Variables"], "Constraints:"]
+    lines += [c for c in sec.get("Constraints", []) if not c.startswith("AllDifferent")]
+    lines += ["Options:", *sec["Query"]]
+    return "\n".join(lines)

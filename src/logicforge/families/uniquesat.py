@@ -173,7 +173,11 @@ class UniqueSatFormalRenderer:
         return build_kind_item(problem, self.name, prompt, None)
 
 
-register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="uniquesat"))
+register_puzzle(
+    PuzzleKind(
+        KIND, check, encode, default_renderer="uniquesat", formal_renderer="uniquesat-dimacs"
+    )
+)
 FAMILIES.register(NAME, UniqueSatFamily())
 RENDERERS.register("uniquesat", UniqueSatRenderer())
 RENDERERS.register("uniquesat-dimacs", UniqueSatFormalRenderer())

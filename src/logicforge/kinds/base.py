@@ -105,7 +105,8 @@ class AnswerFormat:
 class Kind:
     """One problem kind. ``labels`` is empty when the labels are per item (the options of a
     multiple-choice question); ``default_renderer`` renders it when no renderer is named (the
-    kind's name when empty); ``group_columns`` are record columns the report groups it by;
+    kind's name when empty); ``words_renderer`` / ``formal_renderer`` name its prompt in words
+    and in formal notation; ``group_columns`` are record columns the report groups it by;
     ``exports`` maps an export format to a function of the problem data."""
 
     name: str
@@ -115,6 +116,10 @@ class Kind:
     # what the training paths render when no renderer is named: a prompt that asks for a
     # certificate of every label (the default renderer when empty)
     training_renderer: str = ""
+    # the kind's prompt in words and its prompt in formal notation (a family of this kind can
+    # be asked both ways; registering a family checks its kind names both)
+    words_renderer: str = ""
+    formal_renderer: str = ""
     group_columns: tuple[str, ...] = ()
     exports: dict[str, Callable[[dict[str, Any]], Any]] = field(default_factory=dict)
     # a key of the problem data up to the kind's symmetries (duplicates and train/test leakage);

@@ -69,6 +69,8 @@ KIND = register_kind(
         ),
         default_renderer="formula",
         training_renderer="formula-proof",
+        words_renderer="team",
+        formal_renderer="formula",
         group_columns=("alpha", "n_vars"),
         exports={"dimacs": lambda problem: CNF.from_json(problem)},
         canonical=lambda d: cnf_key(d["clauses"], int(d.get("num_vars") or 0)),

@@ -291,6 +291,8 @@ class PuzzleKind:
     check: Check
     encode: Encode
     default_renderer: str = ""
+    # the prompt in formal notation; by convention ``<kind>-formal``
+    formal_renderer: str = ""
 
 
 def _format(pk: PuzzleKind) -> AnswerFormat:
@@ -382,6 +384,15 @@ def _format(pk: PuzzleKind) -> AnswerFormat:
 
 def register_puzzle(pk: PuzzleKind) -> Kind:
     """Register the kind of a solution-puzzle family (one ``solution`` answer format)."""
+    words = pk.default_renderer or pk.name
+    formal = pk.formal_renderer or f"{pk.name}-formal"
     return register_kind(
-        Kind(pk.name, ("SAT",), (_format(pk),), default_renderer=pk.default_renderer)
+        Kind(
+            pk.name,
+            ("SAT",),
+            (_format(pk),),
+            default_renderer=pk.default_renderer,
+            words_renderer=words,
+            formal_renderer=formal,
+        )  # fmt: skip
     )

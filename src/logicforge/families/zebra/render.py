@@ -123,6 +123,46 @@ class ZebraRenderer:
         return build_kind_item(problem, self.name, prompt, _schema(d), gold=gold)
 
 
+_STATED = {  # a clue type as the relation it states over house numbers x, y (h: a house)
+    "FoundAt": "{x} = {h}", "NotAt": "{x} ≠ {h}", "SameHouse": "{x} = {y}",
+    "DirectLeft": "{x} + 1 = {y}", "DirectRight": "{x} = {y} + 1", "LeftOf": "{x} < {y}",
+    "RightOf": "{x} > {y}", "SideBySide": "|{x} − {y}| = 1", "OneBetween": "|{x} − {y}| = 2",
+    "TwoBetween": "|{x} − {y}| = 3",
+}  # fmt: skip
+
+
+class ZebraFormalRenderer:
+    """``zebra-formal``: the puzzle as equations over house numbers — one variable per value,
+    ``Attribute[value]`` ∈ 1..N, the values of an attribute in different houses, each clue the
+    relation it states — with the same JSON answer as ``zebra``."""
+
+    name = "zebra-formal"
+    kind = KIND
+
+    def render(self, problem: LabelledProblem) -> Item:
+        d = problem.problem
+        n, attrs, vals = d["n_houses"], d["attributes"], d["values"]
+
+        def x(item: Any) -> str:
+            return f"{attrs[item[0]]}[{vals[item[0]][item[1]]}]"
+
+        lines = [f"Variables: X[v] ∈ {{1, …, {n}}}, the house of value v of attribute X."]
+        lines += [f"{a}: " + ", ".join(vs) + " (all in different houses)"
+                  for a, vs in zip(attrs, vals, strict=True)]  # fmt: skip
+        lines.append("Constraints:")
+        for c in d["clues"]:
+            y = x(c["b"]) if "b" in c else ""
+            h = c.get("house", -1) + 1
+            lines.append(_STATED[c["type"]].format(x=x(c["a"]), y=y, h=h))
+        prompt = (
+            "Find the house of every value.\n\n" + "\n".join(lines) + "\n\n"
+            "Present your reasoning and solution in the following json format:\n\n"
+            + answer_template(d)
+        )
+        gold = {"label": problem.label, "solution": d.get("solution")}
+        return build_kind_item(problem, self.name, prompt, _schema(d), gold=gold)
+
+
 def _schema(d: dict[str, Any]) -> dict[str, Any]:
     house = {
         "type": "object",
@@ -277,11 +317,14 @@ register_kind(
         KIND,
         ("SAT", "UNSAT"),
         (GRID, choice_format(parse_mc, _letters)),
+        words_renderer="zebra",
+        formal_renderer="zebra-formal",
         group_columns=("size_group", "size", "log10_search_space"),
         exports={"zebra-json": lambda problem: problem},
         canonical=zebra_key,
     )
 )
 RENDERERS.register("zebra", ZebraRenderer())
+RENDERERS.register("zebra-formal", ZebraFormalRenderer())
 RENDERERS.register("zebra-pairs", ZebraRenderer("zebra-pairs"))
 RENDERERS.register("zebra-mc", ZebraMCRenderer())
