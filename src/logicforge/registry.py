@@ -74,8 +74,10 @@ class Registry(Generic[T]):
     def _load_name(self, name: str) -> None:
         """Import the one built-in module the manifest names for ``name`` (all of them, and the
         plug-ins, when it names none or that module does not register it)."""
-        if self._loaded or name in self._items:
+        if name in self._items:
             return
+        # also while the registry is loading (a module it imports may look a name up before the
+        # module that registers that name is reached)
         manifest = importlib.import_module("logicforge._manifest")
         module = manifest.NAMED.get(self.what, {}).get(name)
         if module is not None:
