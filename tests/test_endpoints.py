@@ -23,16 +23,25 @@ def _recs(path) -> list[dict]:
 def test_requests_rotate_and_fail_over_when_one_endpoint_dies(tmp_path) -> None:
     items = _items(60)
     a = FakeServer(delay=0.02).__enter__()
+    killer: threading.Thread | None = None
     try:
         with FakeServer(delay=0.02) as b:
             spec = f"openai-compatible:{a.base_url}|{b.base_url}:m;max_retries=3;backoff=0.01"
-            killer = threading.Timer(0.4, a.__exit__)  # endpoint a goes away mid-run
+
+            def kill_a_once_it_served() -> None:  # endpoint a goes away mid-run, however slow
+                deadline = time.monotonic() + 30  # the machine is: never before a has served
+                while a.requests < 3 and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                a.__exit__(None, None, None)
+
+            killer = threading.Thread(target=kill_a_once_it_served)
             killer.start()
             c = lf.run(items, spec, tmp_path / "r.jsonl", concurrency=4)
             killer.join()
             served_b = b.requests
     finally:
-        killer.cancel()
+        if killer is not None:
+            killer.join()
     served_a = a.requests
     recs = _recs(tmp_path / "r.jsonl")
     assert c["errors"] == 0 and len(recs) == len(items)
