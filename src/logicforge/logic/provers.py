@@ -115,6 +115,7 @@ def refute_drup(
     2 ms, where DPLL's took 13–78 s); deterministic for the same clause order.
 
     Example:
+        >>> from logicforge.logic.proofs import check_proof
         >>> steps = refute_drup([(1, 2), (-1, 2), (1, -2), (-1, -2)])
         >>> steps[-1].clause, check_proof([(1, 2), (-1, 2), (1, -2), (-1, -2)], steps).valid
         (frozenset(), True)
