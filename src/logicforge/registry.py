@@ -56,7 +56,8 @@ class Registry(Generic[T]):
     def __init__(self, what: str, check: str | None = None) -> None:
         self.what = what
         self._items: dict[str, T] = {}
-        self._loaded = False
+        self._loaded = False  # loading has begun (its built-in modules may look names up)
+        self._complete = False  # every built-in module and plug-in is imported
         # "module:function" that checks an object's contract when it is registered, imported by
         # name on the first registration (the registry imports nothing of logicforge itself)
         self._check_at = check
@@ -70,11 +71,12 @@ class Registry(Generic[T]):
         for module in manifest.BUILTINS.get(self.what, ()):
             importlib.import_module(module)
         _load_plugins()
+        self._complete = True
 
     def _load_name(self, name: str) -> None:
         """Import the one built-in module the manifest names for ``name`` (all of them, and the
         plug-ins, when it names none or that module does not register it)."""
-        if name in self._items:
+        if self._complete or name in self._items:
             return
         # also while the registry is loading (a module it imports may look a name up before the
         # module that registers that name is reached)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,11 @@ from ..kinds import Kind, choice_format, register_kind
 from ..logic.lsat import LsatProgramError, parse_lsat, solve_lsat
 from ..registry import DATASETS, RENDERERS
 from ..schema import Item, LabelledProblem
-from ._edits import edit_variant
+from ._edits import (
+    cumulative_program_edits,
+    individual_program_edits,
+    require_verified_words,
+)
 from .base import Dataset
 
 KIND = "lsat"
@@ -172,46 +177,38 @@ def _trial(lines: list[str], i: int, edit: str) -> list[str] | None:
     return [*lines[:i], f"{new} {sep}{gloss}" if sep else new, *lines[i + 1 :]]
 
 
-def arlsat_cumulative(p: LabelledProblem, allow_and_to_or: bool = True) -> list[LabelledProblem]:
-    """Levels 0 … K of the label-preserving chain over the program's constraint lines."""
-    out = [edit_variant(p, p.problem, p.label, 0, "cumulative", [], [])]
-    if not _editable(p):
-        return out
-    lines = p.problem["program"].splitlines()
-    pos: list[int] = []
-    ops: list[str] = []
-    for i in constraint_lines(p.problem["program"]):
+def _candidates(allow_and_to_or: bool = True) -> Any:
+    def edits(lines: list[str], i: int) -> Iterator[tuple[list[str], str]]:
         for e in EDIT_ORDER:
             if e == "and→or" and not allow_and_to_or:
                 continue
             trial = _trial(lines, i, e)
-            if trial is None or program_answers("\n".join(trial)) != [p.label]:
-                continue
-            lines, pos, ops = trial, [*pos, i], [*ops, e]
-            problem = {**p.problem, "program": "\n".join(lines)}
-            out.append(edit_variant(p, problem, p.label, len(pos), "cumulative", pos, ops))
-            break
-    return out
+            if trial is not None:
+                yield trial, e
+
+    return edits
+
+
+def _single_answer(lines: list[str]) -> str | None:
+    got = program_answers("\n".join(lines))
+    return got[0] if isinstance(got, list) and len(got) == 1 else None
+
+
+def arlsat_cumulative(p: LabelledProblem, allow_and_to_or: bool = True) -> list[LabelledProblem]:
+    """Levels 0 … K of the label-preserving chain over the program's constraint lines."""
+    positions = constraint_lines(p.problem["program"]) if _editable(p) else []
+    return cumulative_program_edits(
+        p, positions, _candidates(allow_and_to_or),
+        lambda lines: program_answers("\n".join(lines)) == [p.label],
+    )  # fmt: skip
 
 
 def arlsat_individual(p: LabelledProblem, mode: str = "preserve") -> list[LabelledProblem]:
     """One-edit variants; ``alter`` keeps edits that make exactly one other option hold."""
     if not _editable(p):
         return []
-    lines = p.problem["program"].splitlines()
-    out = []
-    for i in constraint_lines(p.problem["program"]):
-        for e in EDIT_ORDER:
-            trial = _trial(lines, i, e)
-            if trial is None:
-                continue
-            got = program_answers("\n".join(trial))
-            if not isinstance(got, list) or len(got) != 1:
-                continue
-            if (got == [p.label]) == (mode == "preserve"):
-                problem = {**p.problem, "program": "\n".join(trial)}
-                out.append(edit_variant(p, problem, got[0], 1, mode, [i], [e], tag=e))
-    return out
+    positions = constraint_lines(p.problem["program"])
+    return individual_program_edits(p, positions, _candidates(), _single_answer, mode, True)
 
 
 ANSWER_SCHEMA = {"type": "object", "properties": {"answer": {"type": "string", "enum": list(LETTERS)}},
@@ -241,15 +238,7 @@ class LsatRenderer:
     needs_backtranslation = True
 
     def render(self, problem: LabelledProblem) -> Item:
-        from ..errors import ConfigError
-
-        if problem.metadata.get("edit_level") and not problem.metadata.get("nl_verified"):
-            raise ConfigError(
-                "renderer",
-                "lsat",
-                f"{problem.problem_id} is edited but its context was not back-translated; run "
-                "`logicforge backtranslate` (or give the suite a `story:` writer) first",
-            )
+        require_verified_words(problem, self.name, "context was")
         return _item(problem, self.name, problem.problem["context"])
 
 

@@ -35,7 +35,7 @@ from ..logic.fol import BinOp, FOLParseError, Formula, Not, Quant, entails, pars
 from ..parse.decision import hedged
 from ..registry import DATASETS, RENDERERS
 from ..schema import Answer, Item, LabelledProblem
-from ._edits import edit_variant
+from ._edits import edit_variant, require_verified_words
 from .base import Dataset
 
 KIND = "fol"
@@ -244,13 +244,7 @@ class FOLNLRenderer:
         from ..errors import ConfigError
 
         d = problem.problem
-        if problem.metadata.get("edit_level") and not problem.metadata.get("nl_verified"):
-            raise ConfigError(
-                "renderer",
-                "fol-nl",
-                f"{problem.problem_id} is edited but its sentences were not back-translated; "
-                "run `logicforge backtranslate` (or give the suite a `story:` writer) first",
-            )
+        require_verified_words(problem, "fol-nl", "sentences were")
         if not d.get("premises_nl") or not d.get("conclusion_nl"):
             raise ConfigError("renderer", "fol-nl", f"{problem.problem_id} has no sentences")
         return _fol_item(

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ from ..errors import CertificationError, DataFileError, LogicforgeError
 from ..logic.csp import CSPParseError, parse_constraint, parse_program, solve_csp
 from ..registry import DATASETS
 from ..schema import LabelledProblem
-from ._edits import SWAP, edit_variant
+from ._edits import SWAP, cumulative_program_edits, individual_program_edits
 from .base import Dataset
 from .ordering import KIND, NAME
 
@@ -71,51 +72,37 @@ def _solve(program: str) -> str:
     return solve_csp(parse_program(program))
 
 
-def _with(p: LabelledProblem, lines: list[str]) -> tuple[dict[str, Any], str]:
-    prog = "\n".join(lines)
-    return {**p.problem, "program": prog}, _solve(prog)
-
-
 def _editable(p: LabelledProblem) -> bool:
     return "program" in p.problem and p.metadata.get("program_answer") == p.label
 
 
+def _edit(lines: list[str], i: int) -> Iterator[tuple[list[str], str]]:
+    """The one edit of a comparison line (its operator swapped)."""
+    e = edit_line(lines[i])
+    if e is None:
+        raise CertificationError("certification failed: every editable constraint has an edit")
+    yield [*lines[:i], e[0], *lines[i + 1 :]], e[1]
+
+
+def _single_answer(lines: list[str]) -> str | None:
+    got = _solve("\n".join(lines))
+    return got if len(got) == 1 else None
+
+
 def ld_cumulative(p: LabelledProblem) -> list[LabelledProblem]:
     """Levels 0 … K of the label-preserving chain over the program's comparison lines."""
-    out = [edit_variant(p, p.problem, p.label, 0, "cumulative", [], [])]
-    if not _editable(p):
-        return out
-    lines = p.problem["program"].splitlines()
-    pos: list[int] = []
-    ops: list[str] = []
-    for i in constraint_lines(p.problem["program"]):
-        e = edit_line(lines[i])
-        if e is None:
-            raise CertificationError("certification failed: every editable constraint has an edit")
-        trial = [*lines[:i], e[0], *lines[i + 1 :]]
-        problem, answer = _with(p, trial)
-        if answer != p.label:
-            continue
-        lines, pos, ops = trial, [*pos, i], [*ops, e[1]]
-        out.append(edit_variant(p, problem, answer, len(pos), "cumulative", pos, ops))
-    return out
+    positions = constraint_lines(p.problem["program"]) if _editable(p) else []
+    return cumulative_program_edits(
+        p, positions, _edit, lambda lines: _solve("\n".join(lines)) == p.label
+    )
 
 
 def ld_individual(p: LabelledProblem, mode: str = "preserve") -> list[LabelledProblem]:
     """One-edit variants; ``alter`` keeps edits that make another single option true."""
     if not _editable(p):
         return []
-    lines = p.problem["program"].splitlines()
-    out = []
-    for i in constraint_lines(p.problem["program"]):
-        e = edit_line(lines[i])
-        if e is None:
-            raise CertificationError("certification failed: every editable constraint has an edit")
-        problem, answer = _with(p, [*lines[:i], e[0], *lines[i + 1 :]])
-        keep = answer == p.label if mode == "preserve" else (answer != p.label and len(answer) == 1)
-        if keep:
-            out.append(edit_variant(p, problem, answer, 1, mode, [i], [e[1]]))
-    return out
+    positions = constraint_lines(p.problem["program"])
+    return individual_program_edits(p, positions, _edit, _single_answer, mode)
 
 
 def same_constraint(a: str, b: str, program: str) -> bool | None:

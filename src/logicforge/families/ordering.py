@@ -36,6 +36,7 @@ from ..logic.csp import parse_program, solutions, solve_csp
 from ..parse.decision import hedged
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Answer, Item, LabelledProblem
+from ._edits import require_verified_words
 from .knobs import Knob, exact
 from .levels import Levels, log10_factorial
 from .ordering_arrangement import ARRANGEMENT, ArrangementRenderer
@@ -309,19 +310,8 @@ class DeductionRenderer:
         from ..kinds.items import build_kind_item
 
         d = problem.problem
-        if (
-            "context" in d
-            and problem.metadata.get("edit_level")
-            and not problem.metadata.get("nl_verified")
-        ):
-            from ..errors import ConfigError
-
-            raise ConfigError(
-                "renderer",
-                "deduction",
-                f"{problem.problem_id} is an edited LogicalDeduction question whose context was "
-                "not back-translated; run `logicforge backtranslate` (or a suite `story:` writer)",
-            )
+        if "context" in d:  # a loaded question's own words; generated clues are templates
+            require_verified_words(problem, self.name, "context was")
         text, opts = (
             (d["context"], d["options"]) if "context" in d else (story(d), options(d))
         )  # loaded LogicalDeduction questions carry their own text
