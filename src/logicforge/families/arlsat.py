@@ -40,6 +40,7 @@ from ..logic.lsat import LsatProgramError, parse_lsat, solve_lsat
 from ..registry import DATASETS, RENDERERS
 from ..schema import Item, LabelledProblem
 from ._edits import (
+    Candidates,
     cumulative_program_edits,
     individual_program_edits,
     require_verified_words,
@@ -177,7 +178,7 @@ def _trial(lines: list[str], i: int, edit: str) -> list[str] | None:
     return [*lines[:i], f"{new} {sep}{gloss}" if sep else new, *lines[i + 1 :]]
 
 
-def _candidates(allow_and_to_or: bool = True) -> Any:
+def _candidates(allow_and_to_or: bool = True) -> Candidates:
     def edits(lines: list[str], i: int) -> Iterator[tuple[list[str], str]]:
         for e in EDIT_ORDER:
             if e == "and→or" and not allow_and_to_or:
