@@ -22,9 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
-from ..kinds.items import build_kind_item
 from ..kinds.puzzle import (
-    PuzzleKind,
     binary_decode,
     cell_index,
     certify_unique,
@@ -33,13 +31,11 @@ from ..kinds.puzzle import (
     givens_grid,
     grid_cells,
     minimal_clues,
-    register_puzzle,
 )
 from ..logic.cnf import CNF
-from ..registry import FAMILIES, RENDERERS
-from ..schema import Item, LabelledProblem
 from .knobs import Knob, exact
 from .levels import Levels
+from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "binairo"
 
@@ -153,9 +149,7 @@ class BinairoFamily:
         "the number of empty cells (log2 of the search space)",
     )
 
-    def generate(
-        self, p: BinairoParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: BinairoParams, rng: np.random.Generator) -> Built:
         from ..logic.sat import new_solver
 
         n = p.size
@@ -194,51 +188,33 @@ class BinairoFamily:
         cnf, _ = encode(data)
         certify_unique(cnf, list(range(1, n * n + 1)), lits)
         meta = {"size": n, "n_givens_actual": len(kept), "n_empty": n * n - len(kept)}
-        return data, "SAT", {"solver": "minisat22+glucose4", "unique": True}, meta
+        return solved(data, "minisat22+glucose4", meta)
 
 
-ASK = (
-    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
-    '{"solution": ["row 1 as digits", "row 2 as digits", ...]}'
-)
+ASK = ask('{"solution": ["row 1 as digits", "row 2 as digits", ...]}')
 
 
-class BinairoRenderer:
-    name = "binairo"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        n = d["rows"]
-        grid = givens_grid(d)
-        prompt = (
-            f"Solve this {n}×{n} binary puzzle (Binairo). Fill every empty cell (.) with 0 or 1 so that "
-            f"every row and every column contains exactly {n // 2} zeros and {n // 2} ones, no three equal "
-            "digits are next to each other in a row or a column, and no two rows and no two columns are "
-            f"identical.\n\n{grid}\n\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+def words(d: dict[str, Any]) -> str:
+    n = d["rows"]
+    grid = givens_grid(d)
+    return (
+        f"Solve this {n}×{n} binary puzzle (Binairo). Fill every empty cell (.) with 0 or 1 so that "
+        f"every row and every column contains exactly {n // 2} zeros and {n // 2} ones, no three equal "
+        "digits are next to each other in a row or a column, and no two rows and no two columns are "
+        f"identical.\n\n{grid}\n\n{ASK}"
+    )
 
 
-class BinairoFormalRenderer:
-    name = "binairo-formal"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        n = d["rows"]
-        v = functools.partial(formal_cell, name="b")
-        lines = [
-            f"Variables: b[i][j] in {{0, 1}} for i, j in 1..{n}.",
-            f"For every row and every column: sum = {n // 2}; no three consecutive equal values.",
-            "All rows pairwise different; all columns pairwise different.",
-            "Givens: " + (", ".join(f"{v(k)} = {x}" for k, x in d["givens"].items()) or "none"),
-        ]
-        prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + "\n\n" + ASK
-        return build_kind_item(problem, self.name, prompt, None)
+def formal(d: dict[str, Any]) -> str:
+    n = d["rows"]
+    v = functools.partial(formal_cell, name="b")
+    lines = [
+        f"Variables: b[i][j] in {{0, 1}} for i, j in 1..{n}.",
+        f"For every row and every column: sum = {n // 2}; no three consecutive equal values.",
+        "All rows pairwise different; all columns pairwise different.",
+        "Givens: " + (", ".join(f"{v(k)} = {x}" for k, x in d["givens"].items()) or "none"),
+    ]
+    return "Find the values of all variables.\n\n" + "\n".join(lines) + "\n\n" + ASK
 
 
-register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="binairo"))
-FAMILIES.register(NAME, BinairoFamily())
-RENDERERS.register("binairo", BinairoRenderer())
-RENDERERS.register("binairo-formal", BinairoFormalRenderer())
+register_solution_puzzle(BinairoFamily(), check, encode, words, formal)

@@ -16,13 +16,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, GenerationError, certify
-from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, certify_unique, register_puzzle
+from ..kinds.puzzle import certify_unique
 from ..logic.cnf import CNF
-from ..registry import FAMILIES, RENDERERS
-from ..schema import Item, LabelledProblem
 from .knobs import Knob, exact
 from .levels import Levels
+from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "circuit"
 OPS = ("AND", "OR", "XOR", "NAND", "NOR", "NOT")
@@ -108,9 +106,7 @@ class CircuitFamily:
         "of gates to evaluate",
     )
 
-    def generate(
-        self, p: CircuitParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: CircuitParams, rng: np.random.Generator) -> Built:
         for attempt in range(1, p.max_attempts + 1):
             inputs = {f"i{k + 1}": int(rng.random() < 0.5) for k in range(p.n_inputs)}
             wires = list(inputs)
@@ -138,60 +134,42 @@ class CircuitFamily:
             certify_unique(cnf, list(range(1, cnf.num_vars + 1)), lits)
             certify(check(data, data["solution"]) == "", "the values are the circuit's")
             meta = {"n_inputs": n_in, "n_gates": len(gates), "ones": sum(outs), "attempts": attempt}
-            return data, "SAT", {"solver": "evaluation+glucose4", "unique": True}, meta
+            return solved(data, "evaluation+glucose4", meta)
         raise GenerationError(f"{NAME}: every draw gave all gates one value; raise n_gates")
 
 
-ASK = (
-    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
-    '{"solution": {"g1": 0 or 1, "g2": 0 or 1, ...}} for every gate'
-)
+ASK = ask('{"solution": {"g1": 0 or 1, "g2": 0 or 1, ...}} for every gate')
 
 
 def _line(g: dict[str, Any]) -> str:
     return f"{g['name']} = {g['op']}({', '.join(g['args'])})"
 
 
-class CircuitRenderer:
-    name = "circuit"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        ins = ", ".join(f"{k} = {v}" for k, v in d["inputs"].items())
-        prompt = (
-            "A Boolean circuit: the inputs are 0 or 1 and every gate computes AND, OR, XOR, NAND, NOR "
-            f"or NOT of earlier wires.\n\nInputs: {ins}\n\nGates:\n"
-            + "\n".join(_line(g) for g in d["gates"])
-            + f"\n\nWhat is the value of every gate?\n\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+def words(d: dict[str, Any]) -> str:
+    ins = ", ".join(f"{k} = {v}" for k, v in d["inputs"].items())
+    return (
+        "A Boolean circuit: the inputs are 0 or 1 and every gate computes AND, OR, XOR, NAND, NOR "
+        f"or NOT of earlier wires.\n\nInputs: {ins}\n\nGates:\n"
+        + "\n".join(_line(g) for g in d["gates"])
+        + f"\n\nWhat is the value of every gate?\n\n{ASK}"
+    )
 
 
-class CircuitFormalRenderer:
-    name = "circuit-formal"
-    kind = KIND
+def formal(d: dict[str, Any]) -> str:
+    sym = {"AND": "∧", "OR": "∨", "XOR": "⊕"}
 
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        sym = {"AND": "∧", "OR": "∨", "XOR": "⊕"}
+    def expr(g: dict[str, Any]) -> str:
+        a = g["args"]
+        if g["op"] == "NOT":
+            return f"¬{a[0]}"
+        if g["op"] in sym:
+            return f"{a[0]} {sym[g['op']]} {a[1]}"
+        return f"¬({a[0]} {sym[g['op'][1:] if g['op'] == 'NOR' else 'AND']} {a[1]})"
 
-        def expr(g: dict[str, Any]) -> str:
-            a = g["args"]
-            if g["op"] == "NOT":
-                return f"¬{a[0]}"
-            if g["op"] in sym:
-                return f"{a[0]} {sym[g['op']]} {a[1]}"
-            return f"¬({a[0]} {sym[g['op'][1:] if g['op'] == 'NOR' else 'AND']} {a[1]})"
-
-        lines = [f"{k} := {v}" for k, v in d["inputs"].items()] + [
-            f"{g['name']} := {expr(g)}" for g in d["gates"]
-        ]
-        prompt = "Evaluate (1 = true, 0 = false):\n\n" + "\n".join(lines) + f"\n\n{ASK}"
-        return build_kind_item(problem, self.name, prompt, None)
+    lines = [f"{k} := {v}" for k, v in d["inputs"].items()] + [
+        f"{g['name']} := {expr(g)}" for g in d["gates"]
+    ]
+    return "Evaluate (1 = true, 0 = false):\n\n" + "\n".join(lines) + f"\n\n{ASK}"
 
 
-register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="circuit"))
-FAMILIES.register(NAME, CircuitFamily())
-RENDERERS.register("circuit", CircuitRenderer())
-RENDERERS.register("circuit-formal", CircuitFormalRenderer())
+register_solution_puzzle(CircuitFamily(), check, encode, words, formal)

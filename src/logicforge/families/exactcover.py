@@ -18,14 +18,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, GenerationError, certify
-from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, certify_unique, register_puzzle
+from ..kinds.puzzle import certify_unique
 from ..logic.cnf import CNF
-from ..registry import FAMILIES, RENDERERS
 from ..rng import shuffled
-from ..schema import Item, LabelledProblem
 from .knobs import Knob, exact
 from .levels import Levels
+from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "exactcover"
 
@@ -95,9 +93,7 @@ class ExactCoverFamily:
         "measure is the number of subsets (log2 of the choices)",
     )
 
-    def generate(
-        self, p: ExactCoverParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: ExactCoverParams, rng: np.random.Generator) -> Built:
         from ..logic.sat import new_solver
 
         n = p.n_elements
@@ -137,53 +133,33 @@ class ExactCoverFamily:
                 "n_cover": len(cover),
                 "attempts": attempt,
             }
-            return data, "SAT", {"solver": "minisat22+glucose4", "unique": True}, meta
+            return solved(data, "minisat22+glucose4", meta)
         raise GenerationError(
             f"{NAME}: no instance with one exact cover in {p.max_attempts} draws; use fewer decoys"
         )
 
 
-ASK = (
-    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
-    '{"solution": {"S1": 1 or 0, "S2": 1 or 0, ...}} (1 = chosen) for every subset'
-)
+ASK = ask('{"solution": {"S1": 1 or 0, "S2": 1 or 0, ...}} (1 = chosen) for every subset')
 
 
-class ExactCoverRenderer:
-    name = "exactcover"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        sets = "\n".join(
-            f"S{k + 1} = {{{', '.join(map(str, s))}}}" for k, s in enumerate(d["subsets"])
-        )
-        prompt = (
-            f"Choose some of these subsets of {{1, …, {d['n_elements']}}} so that every number from 1 to "
-            f"{d['n_elements']} is in exactly one chosen subset:\n\n{sets}\n\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+def words(d: dict[str, Any]) -> str:
+    sets = "\n".join(f"S{k + 1} = {{{', '.join(map(str, s))}}}" for k, s in enumerate(d["subsets"]))
+    return (
+        f"Choose some of these subsets of {{1, …, {d['n_elements']}}} so that every number from 1 to "
+        f"{d['n_elements']} is in exactly one chosen subset:\n\n{sets}\n\n{ASK}"
+    )
 
 
-class ExactCoverFormalRenderer:
-    name = "exactcover-formal"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        eqs = []
-        for e in range(1, d["n_elements"] + 1):
-            having = [f"S{k + 1}" for k, s in enumerate(d["subsets"]) if e in s]
-            eqs.append(" + ".join(having) + " = 1")
-        prompt = (
-            f"Variables S1 … S{len(d['subsets'])} in {{0, 1}}. Solve:\n\n"
-            + "\n".join(eqs)
-            + f"\n\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+def formal(d: dict[str, Any]) -> str:
+    eqs = []
+    for e in range(1, d["n_elements"] + 1):
+        having = [f"S{k + 1}" for k, s in enumerate(d["subsets"]) if e in s]
+        eqs.append(" + ".join(having) + " = 1")
+    return (
+        f"Variables S1 … S{len(d['subsets'])} in {{0, 1}}. Solve:\n\n"
+        + "\n".join(eqs)
+        + f"\n\n{ASK}"
+    )
 
 
-register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="exactcover"))
-FAMILIES.register(NAME, ExactCoverFamily())
-RENDERERS.register("exactcover", ExactCoverRenderer())
-RENDERERS.register("exactcover-formal", ExactCoverFormalRenderer())
+register_solution_puzzle(ExactCoverFamily(), check, encode, words, formal)

@@ -21,18 +21,13 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
-from ..kinds.items import build_kind_item
 from ..kinds.puzzle import (
-    PuzzleKind,
     cell_index,
     digit_decode,
     formal_cell,
     minimal_clues,
-    register_puzzle,
 )
 from ..logic.cnf import CNF
-from ..registry import FAMILIES, RENDERERS
-from ..schema import Item, LabelledProblem
 from ._latin import (
     certify_solution,
     check_latin,
@@ -48,6 +43,7 @@ from ._latin import (
 )
 from .knobs import Knob, exact
 from .levels import Levels
+from .shape import GRID_ASK, Built, register_solution_puzzle, solved
 
 NAME = KIND = "futoshiki"
 
@@ -123,9 +119,7 @@ class FutoshikiFamily:
         "space = cells without a given digit · log10 n",
     )
 
-    def generate(
-        self, p: FutoshikiParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: FutoshikiParams, rng: np.random.Generator) -> Built:
         n = p.size
         sq = latin_square(n, rng)
         pairs = [((i, j), (i, j + 1)) for i in range(n) for j in range(n - 1)]
@@ -152,7 +146,7 @@ class FutoshikiFamily:
         certify_solution(cnf, n, sol_lits, base=rules(n), solver="minisat22")
         certify(check(data, data["solution"]) == "", "the solution keeps every rule")
         meta = {"size": n, "n_givens": len(given), "n_inequalities": len(lt)}
-        return data, "SAT", {"solver": "cadical153+minisat22", "unique": True}, meta
+        return solved(data, "cadical153+minisat22", meta)
 
 
 def _board(d: dict[str, Any]) -> str:
@@ -178,45 +172,24 @@ def _board(d: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-ASK = (
-    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
-    '{"solution": [[row 1 values], [row 2 values], ...]}'
-)
+def words(d: dict[str, Any]) -> str:
+    n = d["rows"]
+    return (
+        f"Solve this {n}×{n} Futoshiki puzzle. Fill every cell with a digit from 1 to {n} so that each "
+        f"row and each column contains every digit exactly once, and every inequality holds: '<' or "
+        "'>' between two cells of a row, '^' (the upper cell is smaller) or 'v' (the upper cell is "
+        f"larger) between two cells of a column. Empty cells are shown as '.'.\n\n{_board(d)}\n\n{GRID_ASK}"
+    )
 
 
-class FutoshikiRenderer:
-    name = "futoshiki"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        n = d["rows"]
-        prompt = (
-            f"Solve this {n}×{n} Futoshiki puzzle. Fill every cell with a digit from 1 to {n} so that each "
-            f"row and each column contains every digit exactly once, and every inequality holds: '<' or "
-            "'>' between two cells of a row, '^' (the upper cell is smaller) or 'v' (the upper cell is "
-            f"larger) between two cells of a column. Empty cells are shown as '.'.\n\n{_board(d)}\n\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+def formal(d: dict[str, Any]) -> str:
+    n = d["rows"]
+    v = formal_cell
+    lines = [f"Variables: x[i][j] for i, j in 1..{n}, each in {{1..{n}}}.",
+             "Every row and every column: alldifferent.",
+             "Givens: " + (", ".join(f"{v(k)} = {x}" for k, x in d["givens"].items()) or "none"),
+             "Inequalities: " + (", ".join(f"{v(a)} < {v(b)}" for a, b in d["less"]) or "none")]  # fmt: skip
+    return "Find the values of all variables.\n\n" + "\n".join(lines) + "\n\n" + GRID_ASK
 
 
-class FutoshikiFormalRenderer:
-    name = "futoshiki-formal"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        n = d["rows"]
-        v = formal_cell
-        lines = [f"Variables: x[i][j] for i, j in 1..{n}, each in {{1..{n}}}.",
-                 "Every row and every column: alldifferent.",
-                 "Givens: " + (", ".join(f"{v(k)} = {x}" for k, x in d["givens"].items()) or "none"),
-                 "Inequalities: " + (", ".join(f"{v(a)} < {v(b)}" for a, b in d["less"]) or "none")]  # fmt: skip
-        prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + "\n\n" + ASK
-        return build_kind_item(problem, self.name, prompt, None)
-
-
-register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="futoshiki"))
-FAMILIES.register(NAME, FutoshikiFamily())
-RENDERERS.register("futoshiki", FutoshikiRenderer())
-RENDERERS.register("futoshiki-formal", FutoshikiFormalRenderer())
+register_solution_puzzle(FutoshikiFamily(), check, encode, words, formal)

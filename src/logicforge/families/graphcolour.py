@@ -18,15 +18,13 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
-from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, certify_unique, minimal_clues, register_puzzle
+from ..kinds.puzzle import certify_unique, minimal_clues
 from ..logic.cnf import CNF
-from ..registry import FAMILIES, RENDERERS
-from ..schema import Item, LabelledProblem
 from .coloring import check_colouring, planted_graph
 from .coloring import encode as colour_cnf
 from .knobs import Knob, exact
 from .levels import Levels
+from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "graphcolour"
 COLOURS = ("red", "green", "blue", "yellow", "purple", "orange")
@@ -103,9 +101,7 @@ class GraphColourFamily:
         "the measure is the number of nodes without a given colour",
     )
 
-    def generate(
-        self, p: GraphColourParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: GraphColourParams, rng: np.random.Generator) -> Built:
         n, k = p.n_nodes, p.k
         planted, edges = planted_graph(n, k, p.edge_density, rng)
         col = {v: planted[v - 1] for v in range(1, n + 1)}
@@ -123,50 +119,28 @@ class GraphColourFamily:
         full = [x if x in set(lits) else -x for x in range(1, n * k + 1)]
         certify_unique(cnf, list(range(1, n * k + 1)), full)
         certify(check(data, data["solution"]) == "", "the colouring keeps every edge")
-        return (
-            data,
-            "SAT",
-            {"solver": "minisat22+glucose4", "unique": True},
-            {"n_nodes": n, "k": k, "n_edges": len(edges), "n_givens": len(kept)},
-        )
+        meta = {"n_nodes": n, "k": k, "n_edges": len(edges), "n_givens": len(kept)}
+        return solved(data, "minisat22+glucose4", meta)
 
 
-ASK = (
-    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
-    '{"solution": {"v1": "colour", "v2": "colour", ...}} for every node'
-)
+ASK = ask('{"solution": {"v1": "colour", "v2": "colour", ...}} for every node')
 
 
-class GraphColourRenderer:
-    name = "graphcolour"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        edges = ", ".join(f"v{u}–v{v}" for u, v in d["edges"])
-        given = ", ".join(f"{v} is {c}" for v, c in d["givens"].items()) or "none"
-        prompt = (
-            f"A graph has nodes v1 … v{d['n_nodes']} and these edges: {edges}.\n\nColour every node {', '.join(d['domain'][:-1])} "
-            f"or {d['domain'][-1]} so that the two ends of every edge have different colours. Already coloured: {given}. "
-            f"Exactly one way completes it.\n\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+def words(d: dict[str, Any]) -> str:
+    edges = ", ".join(f"v{u}–v{v}" for u, v in d["edges"])
+    given = ", ".join(f"{v} is {c}" for v, c in d["givens"].items()) or "none"
+    return (
+        f"A graph has nodes v1 … v{d['n_nodes']} and these edges: {edges}.\n\nColour every node {', '.join(d['domain'][:-1])} "
+        f"or {d['domain'][-1]} so that the two ends of every edge have different colours. Already coloured: {given}. "
+        f"Exactly one way completes it.\n\n{ASK}"
+    )
 
 
-class GraphColourFormalRenderer:
-    name = "graphcolour-formal"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        lines = [f"c: {{v1..v{d['n_nodes']}}} → {{{', '.join(d['domain'])}}}"]
-        lines += [f"c(v{u}) ≠ c(v{v})" for u, v in d["edges"]]
-        lines += [f"c({v}) = {c}" for v, c in d["givens"].items()]
-        prompt = "Find c.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
-        return build_kind_item(problem, self.name, prompt, None)
+def formal(d: dict[str, Any]) -> str:
+    lines = [f"c: {{v1..v{d['n_nodes']}}} → {{{', '.join(d['domain'])}}}"]
+    lines += [f"c(v{u}) ≠ c(v{v})" for u, v in d["edges"]]
+    lines += [f"c({v}) = {c}" for v, c in d["givens"].items()]
+    return "Find c.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
 
 
-register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="graphcolour"))
-FAMILIES.register(NAME, GraphColourFamily())
-RENDERERS.register("graphcolour", GraphColourRenderer())
-RENDERERS.register("graphcolour-formal", GraphColourFormalRenderer())
+register_solution_puzzle(GraphColourFamily(), check, encode, words, formal)

@@ -24,18 +24,13 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
-from ..kinds.items import build_kind_item
 from ..kinds.puzzle import (
-    PuzzleKind,
     cell_index,
     digit_decode,
     formal_cell,
     minimal_clues,
-    register_puzzle,
 )
 from ..logic.cnf import CNF
-from ..registry import FAMILIES, RENDERERS
-from ..schema import Item, LabelledProblem
 from ._latin import (
     certify_solution,
     check_latin,
@@ -51,6 +46,7 @@ from ._latin import (
 )
 from .knobs import Knob, exact
 from .levels import Levels
+from .shape import GRID_ASK, Built, register_solution_puzzle, solved
 
 NAME = KIND = "kenken"
 SIGN = {"+": "+", "*": "×", "-": "−", "/": "÷", "=": ""}
@@ -172,9 +168,7 @@ class KenKenFamily:
         "cells · log10 n (given digits are few: the cages fix most squares alone)",
     )
 
-    def generate(
-        self, p: KenKenParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: KenKenParams, rng: np.random.Generator) -> Built:
         n = p.size
         sq = latin_square(n, rng)
         cages = _cages(n, sq, p.max_cage, rng)
@@ -188,18 +182,8 @@ class KenKenFamily:
         cnf, _ = encode(data)
         certify_solution(cnf, n, lits)
         certify(check(data, data["solution"]) == "", "the square keeps every cage")
-        return (
-            data,
-            "SAT",
-            {"solver": "minisat22+glucose4", "unique": True},
-            {"size": n, "n_cages": len(cages), "n_givens": len(kept)},
-        )
-
-
-ASK = (
-    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
-    '{"solution": [[row 1 values], [row 2 values], ...]}'
-)
+        meta = {"size": n, "n_cages": len(cages), "n_givens": len(kept)}
+        return solved(data, "minisat22+glucose4", meta)
 
 
 def _cage_line(c: dict[str, Any]) -> str:
@@ -209,58 +193,43 @@ def _cage_line(c: dict[str, Any]) -> str:
     return f"- {cells}: {c['target']}{SIGN[c['op']]}"
 
 
-class KenKenRenderer:
-    name = "kenken"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        n = d["rows"]
-        given = (
-            f"\nGiven digits: {', '.join(f'{k} = {v}' for k, v in d['givens'].items())}.\n"
-            if d["givens"]
-            else ""
-        )
-        prompt = (
-            f"Solve this {n}×{n} KenKen. Fill the grid with digits 1 to {n} so that every row and every column "
-            "contains each digit exactly once, and the digits of every cage make its target with its "
-            "operation: + (they add up to it), × (they multiply to it), − (the larger minus the smaller), "
-            "÷ (the larger divided by the smaller); a cage with no operation is a single cell holding its "
-            f"target. Cells are named r<row>c<column>.\n\nCages:\n"
-            + "\n".join(_cage_line(c) for c in d["cages"])
-            + f"\n{given}\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+def words(d: dict[str, Any]) -> str:
+    n = d["rows"]
+    given = (
+        f"\nGiven digits: {', '.join(f'{k} = {v}' for k, v in d['givens'].items())}.\n"
+        if d["givens"]
+        else ""
+    )
+    return (
+        f"Solve this {n}×{n} KenKen. Fill the grid with digits 1 to {n} so that every row and every column "
+        "contains each digit exactly once, and the digits of every cage make its target with its "
+        "operation: + (they add up to it), × (they multiply to it), − (the larger minus the smaller), "
+        "÷ (the larger divided by the smaller); a cage with no operation is a single cell holding its "
+        f"target. Cells are named r<row>c<column>.\n\nCages:\n"
+        + "\n".join(_cage_line(c) for c in d["cages"])
+        + f"\n{given}\n{GRID_ASK}"
+    )
 
 
-class KenKenFormalRenderer:
-    name = "kenken-formal"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        n = d["rows"]
-        v = formal_cell
-        lines = [
-            f"Variables: x[i][j] for i, j in 1..{n}, each in {{1..{n}}}.",
-            "Every row and every column: alldifferent.",
-        ]
-        for c in d["cages"]:
-            xs = [v(k) for k in c["cells"]]
-            if c["op"] == "=":
-                lines.append(f"{xs[0]} = {c['target']}")
-            elif c["op"] in "+*":
-                lines.append(f" {'+' if c['op'] == '+' else '*'} ".join(xs) + f" = {c['target']}")
-            elif c["op"] == "-":
-                lines.append(f"|{xs[0]} - {xs[1]}| = {c['target']}")
-            else:
-                lines.append(f"max({xs[0]}, {xs[1]}) = {c['target']} * min({xs[0]}, {xs[1]})")
-        lines += [f"{v(k)} = {x}" for k, x in d["givens"].items()]
-        prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
-        return build_kind_item(problem, self.name, prompt, None)
+def formal(d: dict[str, Any]) -> str:
+    n = d["rows"]
+    v = formal_cell
+    lines = [
+        f"Variables: x[i][j] for i, j in 1..{n}, each in {{1..{n}}}.",
+        "Every row and every column: alldifferent.",
+    ]
+    for c in d["cages"]:
+        xs = [v(k) for k in c["cells"]]
+        if c["op"] == "=":
+            lines.append(f"{xs[0]} = {c['target']}")
+        elif c["op"] in "+*":
+            lines.append(f" {'+' if c['op'] == '+' else '*'} ".join(xs) + f" = {c['target']}")
+        elif c["op"] == "-":
+            lines.append(f"|{xs[0]} - {xs[1]}| = {c['target']}")
+        else:
+            lines.append(f"max({xs[0]}, {xs[1]}) = {c['target']} * min({xs[0]}, {xs[1]})")
+    lines += [f"{v(k)} = {x}" for k, x in d["givens"].items()]
+    return "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{GRID_ASK}"
 
 
-register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="kenken"))
-FAMILIES.register(NAME, KenKenFamily())
-RENDERERS.register("kenken", KenKenRenderer())
-RENDERERS.register("kenken-formal", KenKenFormalRenderer())
+register_solution_puzzle(KenKenFamily(), check, encode, words, formal)

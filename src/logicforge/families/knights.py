@@ -23,13 +23,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, GenerationError, certify
-from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, register_puzzle
 from ..logic.cnf import CNF
-from ..registry import FAMILIES, RENDERERS
-from ..schema import Item, LabelledProblem
 from .knobs import Knob, exact
 from .levels import Levels
+from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "knights"
 NAMES = ("Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace", "Heidi", "Ivan", "Judy",
@@ -177,7 +174,7 @@ def say(st: dict[str, Any], speaker: str) -> str:
     return f"exactly one of {who(st['a'])} and {who(st['b'])} is a knight"
 
 
-def formal(st: dict[str, Any]) -> str:
+def statement_formula(st: dict[str, Any]) -> str:
     def atom(x: str, role: str = "knight") -> str:
         return f"K({x})" if role == "knight" else f"¬K({x})"
 
@@ -254,9 +251,7 @@ class KnightsFamily:
         "of inhabitants (log2 of the assignments)",
     )
 
-    def generate(
-        self, p: KnightsParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: KnightsParams, rng: np.random.Generator) -> Built:
         people = list(NAMES[: p.n_people])
         but = {q: [x for x in people if x != q] for q in people}
         for attempt in range(1, p.max_attempts + 1):
@@ -286,56 +281,39 @@ class KnightsFamily:
             }
             certify(check(data, sol) == "", "the solution keeps every statement")
             meta = {"n_people": len(people), "n_knights": sum(hidden.values()), "attempts": attempt}
-            return data, "SAT", {"solver": "truth-table", "unique": True}, meta
+            return solved(data, "truth-table", meta)
         raise GenerationError(
             f"{NAME}: no puzzle with one solution in {p.max_attempts} draws; raise max_attempts"
         )
 
 
-ASK = (
-    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
-    '{"solution": {"Name": "knight" or "knave", ...}} naming everyone'
-)
+ASK = ask('{"solution": {"Name": "knight" or "knave", ...}} naming everyone')
 
 
-class KnightsRenderer:
-    name = "knights"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        lines = [
-            f'{q} says: "{say(st, q)[0].upper() + say(st, q)[1:]}."'
-            for q, st in zip(d["cells"], d["statements"], strict=True)
-        ]
-        prompt = (
-            "On an island, every inhabitant is either a knight, who always tells the truth, or a knave, "
-            f"who always lies. You meet {len(d['cells'])} inhabitants: {', '.join(d['cells'])}.\n\n"
-            + "\n".join(lines)
-            + f"\n\nWho is a knight and who is a knave?\n\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+def words(d: dict[str, Any]) -> str:
+    lines = [
+        f'{q} says: "{say(st, q)[0].upper() + say(st, q)[1:]}."'
+        for q, st in zip(d["cells"], d["statements"], strict=True)
+    ]
+    return (
+        "On an island, every inhabitant is either a knight, who always tells the truth, or a knave, "
+        f"who always lies. You meet {len(d['cells'])} inhabitants: {', '.join(d['cells'])}.\n\n"
+        + "\n".join(lines)
+        + f"\n\nWho is a knight and who is a knave?\n\n{ASK}"
+    )
 
 
-class KnightsFormalRenderer:
-    name = "knights-formal"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        eqs = [
-            f"K({q}) ↔ ({formal(st)})" for q, st in zip(d["cells"], d["statements"], strict=True)
-        ]
-        prompt = (
-            f"K(x) is true when x is a knight and false when x is a knave, for x in {{{', '.join(d['cells'])}}}; "
-            "count(K) is how many K(x) are true. All of these hold:\n\n"
-            + "\n".join(eqs)
-            + f"\n\nGive K for everyone as knight (true) or knave (false).\n\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+def formal(d: dict[str, Any]) -> str:
+    eqs = [
+        f"K({q}) ↔ ({statement_formula(st)})"
+        for q, st in zip(d["cells"], d["statements"], strict=True)
+    ]
+    return (
+        f"K(x) is true when x is a knight and false when x is a knave, for x in {{{', '.join(d['cells'])}}}; "
+        "count(K) is how many K(x) are true. All of these hold:\n\n"
+        + "\n".join(eqs)
+        + f"\n\nGive K for everyone as knight (true) or knave (false).\n\n{ASK}"
+    )
 
 
-register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="knights"))
-FAMILIES.register(NAME, KnightsFamily())
-RENDERERS.register("knights", KnightsRenderer())
-RENDERERS.register("knights-formal", KnightsFormalRenderer())
+register_solution_puzzle(KnightsFamily(), check, encode, words, formal)

@@ -16,18 +16,13 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
-from ..kinds.items import build_kind_item
 from ..kinds.puzzle import (
-    PuzzleKind,
     digit_decode,
     formal_cell,
     givens_grid,
     minimal_clues,
-    register_puzzle,
 )
 from ..logic.cnf import CNF
-from ..registry import FAMILIES, RENDERERS
-from ..schema import Item, LabelledProblem
 from ._latin import (
     certify_solution,
     empty_space,
@@ -43,6 +38,7 @@ from ._latin import (
 from ._latin import check_latin as check
 from .knobs import Knob, exact
 from .levels import Levels
+from .shape import GRID_ASK, Built, register_solution_puzzle, solved
 
 NAME = KIND = "latinsquare"
 
@@ -82,9 +78,7 @@ class LatinSquareFamily:
         "size = 3 + ⌊level / 2⌋ (3 … 8), minimal givens; log10 search space = empty cells · log10 n",
     )
 
-    def generate(
-        self, p: LatinSquareParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: LatinSquareParams, rng: np.random.Generator) -> Built:
         n = p.size
         sq = latin_square(n, rng)
         lits = literals(n, sq)
@@ -103,51 +97,26 @@ class LatinSquareFamily:
         cnf, _ = encode(data)
         certify_solution(cnf, n, lits, base=rules(n), solver="minisat22")
         certify(check(data, data["solution"]) == "", "the square keeps every rule")
-        return (
-            data,
-            "SAT",
-            {"solver": "cadical153+minisat22", "unique": True},
-            {"size": n, "n_givens_actual": len(kept)},
-        )
+        meta = {"size": n, "n_givens_actual": len(kept)}
+        return solved(data, "cadical153+minisat22", meta)
 
 
-ASK = (
-    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
-    '{"solution": [[row 1 values], [row 2 values], ...]}'
-)
+def words(d: dict[str, Any]) -> str:
+    n = d["rows"]
+    grid = givens_grid(d)
+    return (
+        f"Complete this {n}×{n} Latin square: fill every empty cell (.) with a number from 1 to {n} so "
+        f"that every row and every column contains each number exactly once.\n\n{grid}\n\n{GRID_ASK}"
+    )
 
 
-class LatinSquareRenderer:
-    name = "latinsquare"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        n = d["rows"]
-        grid = givens_grid(d)
-        prompt = (
-            f"Complete this {n}×{n} Latin square: fill every empty cell (.) with a number from 1 to {n} so "
-            f"that every row and every column contains each number exactly once.\n\n{grid}\n\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+def formal(d: dict[str, Any]) -> str:
+    n = d["rows"]
+    v = formal_cell
+    lines = [f"Variables: x[i][j] for i, j in 1..{n}, each in {{1..{n}}}.",
+             "Every row and every column: alldifferent.",
+             "Givens: " + (", ".join(f"{v(k)} = {x}" for k, x in d["givens"].items()) or "none")]  # fmt: skip
+    return "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{GRID_ASK}"
 
 
-class LatinSquareFormalRenderer:
-    name = "latinsquare-formal"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        n = d["rows"]
-        v = formal_cell
-        lines = [f"Variables: x[i][j] for i, j in 1..{n}, each in {{1..{n}}}.",
-                 "Every row and every column: alldifferent.",
-                 "Givens: " + (", ".join(f"{v(k)} = {x}" for k, x in d["givens"].items()) or "none")]  # fmt: skip
-        prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
-        return build_kind_item(problem, self.name, prompt, None)
-
-
-register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="latinsquare"))
-FAMILIES.register(NAME, LatinSquareFamily())
-RENDERERS.register("latinsquare", LatinSquareRenderer())
-RENDERERS.register("latinsquare-formal", LatinSquareFormalRenderer())
+register_solution_puzzle(LatinSquareFamily(), check, encode, words, formal)

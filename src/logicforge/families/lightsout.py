@@ -23,13 +23,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
-from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, binary_decode, grid_cells, register_puzzle
+from ..kinds.puzzle import binary_decode, grid_cells
 from ..logic.cnf import CNF
-from ..registry import FAMILIES, RENDERERS
-from ..schema import Item, LabelledProblem
 from .knobs import Knob, exact
 from .levels import Levels
+from .shape import Built, ask, register_solution_puzzle
 
 NAME = KIND = "lightsout"
 
@@ -183,9 +181,7 @@ class LightsOutFamily:
         "patterns); level 0 has 512 patterns, so no constant answer is right more than by chance",
     )
 
-    def generate(
-        self, p: LightsOutParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: LightsOutParams, rng: np.random.Generator) -> Built:
         r, c = p.rows, p.cols
         press = (rng.random(r * c) < p.density).astype(np.uint8)
         if not press.any():
@@ -213,53 +209,33 @@ class LightsOutFamily:
         return data, "SAT", {"solver": "gf2", "unique": True, "rank": rk}, meta
 
 
-ASK = (
-    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
-    '{"solution": [[row 1: 1 = press, 0 = do not press], [row 2 …], ...]}'
-)
+ASK = ask('{"solution": [[row 1: 1 = press, 0 = do not press], [row 2 …], ...]}')
 
 
-class LightsOutRenderer:
-    name = "lightsout"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        grid = "\n".join(" ".join(str(v) for v in row) for row in d["lights"])
-        prompt = (
-            f"Lights Out on a {d['rows']}×{d['cols']} board. Pressing a cell toggles that light and the "
-            "lights directly above, below, left and right of it (on becomes off, off becomes on). "
-            "This is the board (1 = on, 0 = off):\n\n"
-            f"{grid}\n\nWhich cells must be pressed, each at most once, to switch every light off?\n\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+def words(d: dict[str, Any]) -> str:
+    grid = "\n".join(" ".join(str(v) for v in row) for row in d["lights"])
+    return (
+        f"Lights Out on a {d['rows']}×{d['cols']} board. Pressing a cell toggles that light and the "
+        "lights directly above, below, left and right of it (on becomes off, off becomes on). "
+        "This is the board (1 = on, 0 = off):\n\n"
+        f"{grid}\n\nWhich cells must be pressed, each at most once, to switch every light off?\n\n{ASK}"
+    )
 
 
-class LightsOutFormalRenderer:
+def formal(d: dict[str, Any]) -> str:
     """The same puzzle as a linear system over GF(2)."""
 
-    name = "lightsout-formal"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        r, c = d["rows"], d["cols"]
-        a = toggles(r, c)
-        eqs = []
-        for k in range(r * c):
-            terms = " ⊕ ".join(
-                f"p[{v // c + 1}][{v % c + 1}]" for v in np.flatnonzero(a[k]).tolist()
-            )
-            eqs.append(f"{terms} = {d['lights'][k // c][k % c]}")
-        prompt = (
-            f"Solve this system over GF(2) (⊕ is XOR) for p[i][j] ∈ {{0, 1}}, i in 1..{r}, j in 1..{c}:\n\n"
-            + "\n".join(eqs)
-            + f"\n\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+    r, c = d["rows"], d["cols"]
+    a = toggles(r, c)
+    eqs = []
+    for k in range(r * c):
+        terms = " ⊕ ".join(f"p[{v // c + 1}][{v % c + 1}]" for v in np.flatnonzero(a[k]).tolist())
+        eqs.append(f"{terms} = {d['lights'][k // c][k % c]}")
+    return (
+        f"Solve this system over GF(2) (⊕ is XOR) for p[i][j] ∈ {{0, 1}}, i in 1..{r}, j in 1..{c}:\n\n"
+        + "\n".join(eqs)
+        + f"\n\n{ASK}"
+    )
 
 
-register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="lightsout"))
-FAMILIES.register(NAME, LightsOutFamily())
-RENDERERS.register("lightsout", LightsOutRenderer())
-RENDERERS.register("lightsout-formal", LightsOutFormalRenderer())
+register_solution_puzzle(LightsOutFamily(), check, encode, words, formal)

@@ -22,22 +22,18 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
-from ..kinds.items import build_kind_item
 from ..kinds.puzzle import (
-    PuzzleKind,
     binary_decode,
     cell_index,
     certify_unique,
     grid_cells,
     minimal_clues,
-    register_puzzle,
 )
 from ..logic.cnf import CNF
-from ..registry import FAMILIES, RENDERERS
 from ..rng import shuffled
-from ..schema import Item, LabelledProblem
 from .knobs import Knob, exact
 from .levels import Levels
+from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "minesweeper"
 
@@ -158,9 +154,7 @@ class MinesweeperFamily:
         "the number of hidden cells",
     )
 
-    def generate(
-        self, p: MinesweeperParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: MinesweeperParams, rng: np.random.Generator) -> Built:
         r, c = p.rows, p.cols
         where = set(shuffled(rng, r * c)[: p.n_mines])
         mine = {(k // c, k % c) for k in where}
@@ -183,7 +177,7 @@ class MinesweeperFamily:
         certify_unique(cnf, list(range(1, r * c + 1)), lits)
         certify(check(data, data["solution"]) == "", "the mine map keeps every revealed count")
         meta = {"rows": r, "cols": c, "n_mines": p.n_mines, "n_revealed_actual": len(kept)}
-        return data, "SAT", {"solver": "minisat22+glucose4", "unique": True}, meta
+        return solved(data, "minisat22+glucose4", meta)
 
 
 def _board(d: dict[str, Any]) -> str:
@@ -193,46 +187,28 @@ def _board(d: dict[str, Any]) -> str:
     )
 
 
-ASK = (
-    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
-    '{"solution": [[row 1: 1 = mine, 0 = safe], [row 2 …], ...]} for every cell'
-)
+ASK = ask('{"solution": [[row 1: 1 = mine, 0 = safe], [row 2 …], ...]} for every cell')
 
 
-class MinesweeperRenderer:
-    name = "minesweeper"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        prompt = (
-            f"A {d['rows']}×{d['cols']} Minesweeper board hides exactly {d['n_mines']} mines. A number is a "
-            "revealed cell (it holds no mine) and says how many of its up to eight neighbours "
-            "(horizontal, vertical and diagonal) hold a mine; '?' is a hidden cell.\n\n"
-            f"{_board(d)}\n\nWhere are all the mines?\n\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+def words(d: dict[str, Any]) -> str:
+    return (
+        f"A {d['rows']}×{d['cols']} Minesweeper board hides exactly {d['n_mines']} mines. A number is a "
+        "revealed cell (it holds no mine) and says how many of its up to eight neighbours "
+        "(horizontal, vertical and diagonal) hold a mine; '?' is a hidden cell.\n\n"
+        f"{_board(d)}\n\nWhere are all the mines?\n\n{ASK}"
+    )
 
 
-class MinesweeperFormalRenderer:
-    name = "minesweeper-formal"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        r, c = d["rows"], d["cols"]
-        v = lambda i, j: f"m[{i + 1}][{j + 1}]"  # noqa: E731
-        lines = [f"Variables: m[i][j] in {{0, 1}} for i in 1..{r}, j in 1..{c}.",
-                 f"sum of all m = {d['n_mines']}"]  # fmt: skip
-        for k, count in d["revealed"].items():
-            i, j = cell_index(k)
-            ns = " + ".join(v(a, b) for a, b in neighbours(r, c, i, j))
-            lines.append(f"{v(i, j)} = 0;  {ns} = {count}")
-        prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
-        return build_kind_item(problem, self.name, prompt, None)
+def formal(d: dict[str, Any]) -> str:
+    r, c = d["rows"], d["cols"]
+    v = lambda i, j: f"m[{i + 1}][{j + 1}]"  # noqa: E731
+    lines = [f"Variables: m[i][j] in {{0, 1}} for i in 1..{r}, j in 1..{c}.",
+             f"sum of all m = {d['n_mines']}"]  # fmt: skip
+    for k, count in d["revealed"].items():
+        i, j = cell_index(k)
+        ns = " + ".join(v(a, b) for a, b in neighbours(r, c, i, j))
+        lines.append(f"{v(i, j)} = 0;  {ns} = {count}")
+    return "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
 
 
-register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="minesweeper"))
-FAMILIES.register(NAME, MinesweeperFamily())
-RENDERERS.register("minesweeper", MinesweeperRenderer())
-RENDERERS.register("minesweeper-formal", MinesweeperFormalRenderer())
+register_solution_puzzle(MinesweeperFamily(), check, encode, words, formal)

@@ -22,9 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
-from ..kinds.items import build_kind_item
 from ..kinds.puzzle import (
-    PuzzleKind,
     binary_decode,
     cell_index,
     certify_unique,
@@ -32,13 +30,11 @@ from ..kinds.puzzle import (
     formal_cell,
     grid_cells,
     minimal_clues,
-    register_puzzle,
 )
 from ..logic.cnf import CNF
-from ..registry import FAMILIES, RENDERERS
-from ..schema import Item, LabelledProblem
 from .knobs import Knob, exact
 from .levels import Levels
+from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "nonogram"
 
@@ -159,9 +155,7 @@ class NonogramFamily:
         "the measure is the number of cells not given",
     )
 
-    def generate(
-        self, p: NonogramParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: NonogramParams, rng: np.random.Generator) -> Built:
         r, c = p.rows, p.cols
         pic = (rng.random((r, c)) < p.density).astype(int)
         cells = grid_cells(r, c)
@@ -178,61 +172,39 @@ class NonogramFamily:
         cnf, _ = encode(data)
         certify_unique(cnf, list(range(1, r * c + 1)), lits)
         certify(check(data, data["solution"]) == "", "the picture reads its own clues")
-        return (
-            data,
-            "SAT",
-            {"solver": "minisat22+glucose4", "unique": True},
-            {"rows": r, "cols": c, "n_givens": len(kept)},
-        )
+        meta = {"rows": r, "cols": c, "n_givens": len(kept)}
+        return solved(data, "minisat22+glucose4", meta)
 
 
-ASK = (
-    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
-    '{"solution": ["row 1 as 0s and 1s", "row 2 …", ...]} (1 = filled)'
-)
+ASK = ask('{"solution": ["row 1 as 0s and 1s", "row 2 …", ...]} (1 = filled)')
 
 
 def _clue(cl: list[int]) -> str:
     return " ".join(map(str, cl)) or "0"
 
 
-class NonogramRenderer:
-    name = "nonogram"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        rows = "\n".join(f"row {i + 1}: {_clue(cl)}" for i, cl in enumerate(d["row_clues"]))
-        cols = "\n".join(f"column {j + 1}: {_clue(cl)}" for j, cl in enumerate(d["col_clues"]))
-        given = (
-            f"\nGiven cells: {', '.join(f'{k} = {v}' for k, v in d['givens'].items())}.\n"
-            if d["givens"]
-            else ""
-        )
-        prompt = (
-            f"Solve this {d['rows']}×{d['cols']} nonogram. Each clue lists, in order, the lengths of the runs of "
-            "filled cells in that row (left to right) or column (top to bottom), separated by at least one "
-            f"empty cell; 0 means the line is empty.\n\n{rows}\n\n{cols}\n{given}\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+def words(d: dict[str, Any]) -> str:
+    rows = "\n".join(f"row {i + 1}: {_clue(cl)}" for i, cl in enumerate(d["row_clues"]))
+    cols = "\n".join(f"column {j + 1}: {_clue(cl)}" for j, cl in enumerate(d["col_clues"]))
+    given = (
+        f"\nGiven cells: {', '.join(f'{k} = {v}' for k, v in d['givens'].items())}.\n"
+        if d["givens"]
+        else ""
+    )
+    return (
+        f"Solve this {d['rows']}×{d['cols']} nonogram. Each clue lists, in order, the lengths of the runs of "
+        "filled cells in that row (left to right) or column (top to bottom), separated by at least one "
+        f"empty cell; 0 means the line is empty.\n\n{rows}\n\n{cols}\n{given}\n{ASK}"
+    )
 
 
-class NonogramFormalRenderer:
-    name = "nonogram-formal"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        lines = [f"Variables: b[i][j] in {{0, 1}} for i in 1..{d['rows']}, j in 1..{d['cols']}.",
-                 "runs(line) = the lengths of its maximal blocks of 1s, in order."]  # fmt: skip
-        lines += [f"runs(b[{i + 1}][·]) = {cl}" for i, cl in enumerate(d["row_clues"])]
-        lines += [f"runs(b[·][{j + 1}]) = {cl}" for j, cl in enumerate(d["col_clues"])]
-        lines += [f"{formal_cell(k, 'b')} = {v}" for k, v in d["givens"].items()]
-        prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
-        return build_kind_item(problem, self.name, prompt, None)
+def formal(d: dict[str, Any]) -> str:
+    lines = [f"Variables: b[i][j] in {{0, 1}} for i in 1..{d['rows']}, j in 1..{d['cols']}.",
+             "runs(line) = the lengths of its maximal blocks of 1s, in order."]  # fmt: skip
+    lines += [f"runs(b[{i + 1}][·]) = {cl}" for i, cl in enumerate(d["row_clues"])]
+    lines += [f"runs(b[·][{j + 1}]) = {cl}" for j, cl in enumerate(d["col_clues"])]
+    lines += [f"{formal_cell(k, 'b')} = {v}" for k, v in d["givens"].items()]
+    return "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
 
 
-register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="nonogram"))
-FAMILIES.register(NAME, NonogramFamily())
-RENDERERS.register("nonogram", NonogramRenderer())
-RENDERERS.register("nonogram-formal", NonogramFormalRenderer())
+register_solution_puzzle(NonogramFamily(), check, encode, words, formal)

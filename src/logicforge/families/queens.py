@@ -21,23 +21,19 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, GenerationError, certify
-from ..kinds.items import build_kind_item
 from ..kinds.puzzle import (
-    PuzzleKind,
     binary_decode,
     cell_index,
     certify_unique,
     formal_cell,
     grid_cells,
     minimal_clues,
-    register_puzzle,
 )
 from ..logic.cnf import CNF
-from ..registry import FAMILIES, RENDERERS
 from ..rng import shuffled
-from ..schema import Item, LabelledProblem
 from .knobs import Knob, exact
 from .levels import Levels
+from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "queens"
 LETTERS = "ABCDEFGHIJKLMNOP"
@@ -154,9 +150,7 @@ class QueensFamily:
         "placements with one queen per row and column)",
     )
 
-    def generate(
-        self, p: QueensParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: QueensParams, rng: np.random.Generator) -> Built:
         n = p.size
         cols = _placement(n, rng, p.max_attempts)
         regions = _regions(n, cols, rng)
@@ -173,58 +167,38 @@ class QueensFamily:
         certify_unique(cnf, list(range(1, n * n + 1)), lits)
         certify(check(data, data["solution"]) == "", "the placement keeps every rule")
         meta = {"size": n, "n_givens": len(kept)}
-        return data, "SAT", {"solver": "minisat22+glucose4", "unique": True}, meta
+        return solved(data, "minisat22+glucose4", meta)
 
 
-ASK = (
-    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
-    '{"solution": [[row 1: 1 = queen, 0 = empty], [row 2 …], ...]}'
-)
+ASK = ask('{"solution": [[row 1: 1 = queen, 0 = empty], [row 2 …], ...]}')
 
 
-class QueensRenderer:
-    name = "queens"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        n = d["rows"]
-        given = (
-            f"\nGiven queens: {', '.join(d['givens'])} (r = row, c = column).\n"
-            if d["givens"]
-            else ""
-        )
-        prompt = (
-            f"Place {n} queens on this {n}×{n} grid of {n} regions (each letter is one region) so that every "
-            "row, every column and every region holds exactly one queen, and no two queens touch — not "
-            f"even diagonally.\n\n"
-            + "\n".join(" ".join(row) for row in d["regions"])
-            + f"\n{given}\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+def words(d: dict[str, Any]) -> str:
+    n = d["rows"]
+    given = (
+        f"\nGiven queens: {', '.join(d['givens'])} (r = row, c = column).\n" if d["givens"] else ""
+    )
+    return (
+        f"Place {n} queens on this {n}×{n} grid of {n} regions (each letter is one region) so that every "
+        "row, every column and every region holds exactly one queen, and no two queens touch — not "
+        f"even diagonally.\n\n"
+        + "\n".join(" ".join(row) for row in d["regions"])
+        + f"\n{given}\n{ASK}"
+    )
 
 
-class QueensFormalRenderer:
-    name = "queens-formal"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        n = d["rows"]
-        v = lambda i, j: f"q[{i + 1}][{j + 1}]"  # noqa: E731
-        lines = [f"Variables: q[i][j] in {{0, 1}} for i, j in 1..{n}.",
-                 "Every row and every column: sum = 1.",
-                 "No two 1s in horizontally, vertically or diagonally adjacent cells."]  # fmt: skip
-        for letter in sorted(set("".join(d["regions"]))):
-            cells = [v(i, j) for i in range(n) for j in range(n) if d["regions"][i][j] == letter]
-            lines.append(f"region {letter}: " + " + ".join(cells) + " = 1")
-        for k in d["givens"]:
-            lines.append(f"{formal_cell(k, 'q')} = 1")
-        prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
-        return build_kind_item(problem, self.name, prompt, None)
+def formal(d: dict[str, Any]) -> str:
+    n = d["rows"]
+    v = lambda i, j: f"q[{i + 1}][{j + 1}]"  # noqa: E731
+    lines = [f"Variables: q[i][j] in {{0, 1}} for i, j in 1..{n}.",
+             "Every row and every column: sum = 1.",
+             "No two 1s in horizontally, vertically or diagonally adjacent cells."]  # fmt: skip
+    for letter in sorted(set("".join(d["regions"]))):
+        cells = [v(i, j) for i in range(n) for j in range(n) if d["regions"][i][j] == letter]
+        lines.append(f"region {letter}: " + " + ".join(cells) + " = 1")
+    for k in d["givens"]:
+        lines.append(f"{formal_cell(k, 'q')} = 1")
+    return "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
 
 
-register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="queens"))
-FAMILIES.register(NAME, QueensFamily())
-RENDERERS.register("queens", QueensRenderer())
-RENDERERS.register("queens-formal", QueensFormalRenderer())
+register_solution_puzzle(QueensFamily(), check, encode, words, formal)

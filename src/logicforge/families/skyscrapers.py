@@ -21,11 +21,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
-from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, digit_decode, formal_cell, minimal_clues, register_puzzle
+from ..kinds.puzzle import digit_decode, formal_cell, minimal_clues
 from ..logic.cnf import CNF
-from ..registry import FAMILIES, RENDERERS
-from ..schema import Item, LabelledProblem
 from ._latin import (
     certify_solution,
     check_latin,
@@ -41,6 +38,7 @@ from ._latin import (
 )
 from .knobs import Knob, exact
 from .levels import Levels
+from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "skyscrapers"
 SIDES = ("top", "bottom", "left", "right")
@@ -134,9 +132,7 @@ class SkyscrapersFamily:
         "cells · log10 n",
     )
 
-    def generate(
-        self, p: SkyscrapersParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: SkyscrapersParams, rng: np.random.Generator) -> Built:
         n = p.size
         sq = latin_square(n, rng)
         edges = [(s, k) for s in SIDES for k in range(n)]
@@ -159,18 +155,11 @@ class SkyscrapersFamily:
         cnf, _ = encode(data)
         certify_solution(cnf, n, lits)
         certify(check(data, data["solution"]) == "", "the square keeps every clue")
-        return (
-            data,
-            "SAT",
-            {"solver": "minisat22+glucose4", "unique": True},
-            {"size": n, "n_clues": len(data["clues"]), "n_givens": len(data["givens"])},
-        )
+        meta = {"size": n, "n_clues": len(data["clues"]), "n_givens": len(data["givens"])}
+        return solved(data, "minisat22+glucose4", meta)
 
 
-ASK = (
-    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
-    '{"solution": [[row 1 heights], [row 2 heights], ...]}'
-)
+ASK = ask('{"solution": [[row 1 heights], [row 2 heights], ...]}')
 
 
 def _board(d: dict[str, Any]) -> str:
@@ -184,43 +173,26 @@ def _board(d: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-class SkyscrapersRenderer:
-    name = "skyscrapers"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        n = d["rows"]
-        prompt = (
-            f"Skyscrapers on a {n}×{n} grid. Put a building of height 1 to {n} in every cell so that every row "
-            f"and every column holds each height once. A number outside the grid says how many buildings "
-            "are visible from there looking along that row or column: a taller building hides every "
-            f"shorter one behind it. '.' is an empty cell; a blank outside the grid is no clue.\n\n{_board(d)}\n\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+def words(d: dict[str, Any]) -> str:
+    n = d["rows"]
+    return (
+        f"Skyscrapers on a {n}×{n} grid. Put a building of height 1 to {n} in every cell so that every row "
+        f"and every column holds each height once. A number outside the grid says how many buildings "
+        "are visible from there looking along that row or column: a taller building hides every "
+        f"shorter one behind it. '.' is an empty cell; a blank outside the grid is no clue.\n\n{_board(d)}\n\n{ASK}"
+    )
 
 
-class SkyscrapersFormalRenderer:
-    name = "skyscrapers-formal"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        n = d["rows"]
-        lines = [f"Variables: h[i][j] for i, j in 1..{n}, each in {{1..{n}}}.",
-                 "Every row and every column: alldifferent.",
-                 "visible(a1, …, an) = the number of k with ak > max(a1, …, a(k−1))."]  # fmt: skip
-        for c in d["clues"]:
-            cells = ", ".join(
-                f"h[{i + 1}][{j + 1}]" for i, j in line_cells(n, c["side"], c["index"])
-            )
-            lines.append(f"visible({cells}) = {c['count']}")
-        lines += [f"{formal_cell(k, 'h')} = {v}" for k, v in d["givens"].items()]
-        prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
-        return build_kind_item(problem, self.name, prompt, None)
+def formal(d: dict[str, Any]) -> str:
+    n = d["rows"]
+    lines = [f"Variables: h[i][j] for i, j in 1..{n}, each in {{1..{n}}}.",
+             "Every row and every column: alldifferent.",
+             "visible(a1, …, an) = the number of k with ak > max(a1, …, a(k−1))."]  # fmt: skip
+    for c in d["clues"]:
+        cells = ", ".join(f"h[{i + 1}][{j + 1}]" for i, j in line_cells(n, c["side"], c["index"]))
+        lines.append(f"visible({cells}) = {c['count']}")
+    lines += [f"{formal_cell(k, 'h')} = {v}" for k, v in d["givens"].items()]
+    return "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
 
 
-register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="skyscrapers"))
-FAMILIES.register(NAME, SkyscrapersFamily())
-RENDERERS.register("skyscrapers", SkyscrapersRenderer())
-RENDERERS.register("skyscrapers-formal", SkyscrapersFormalRenderer())
+register_solution_puzzle(SkyscrapersFamily(), check, encode, words, formal)

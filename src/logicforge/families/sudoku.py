@@ -29,21 +29,16 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
-from ..kinds.items import build_kind_item
 from ..kinds.puzzle import (
-    PuzzleKind,
     check_givens,
     digit_decode,
     formal_cell,
     givens_grid,
     grid_cells,
     minimal_clues,
-    register_puzzle,
 )
 from ..logic.cnf import CNF
-from ..registry import FAMILIES, RENDERERS
 from ..rng import shuffled
-from ..schema import Item, LabelledProblem
 from ._latin import (
     cell_rules,
     certify_solution,
@@ -55,6 +50,7 @@ from ._latin import (
 )
 from .knobs import Knob, exact
 from .levels import Levels
+from .shape import GRID_ASK, Built, register_solution_puzzle, solved
 
 NAME = KIND = "sudoku"
 BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3)}
@@ -312,9 +308,7 @@ class SudokuFamily:
         "minimal); log10 search space = empty cells · log10 n",
     )
 
-    def generate(
-        self, p: SudokuParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: SudokuParams, rng: np.random.Generator) -> Built:
         n = p.size
         if n == 4:  # decided on all 288 grids at once: the proof is the enumeration
             return _emit(_generate4(rng, p.n_givens), "enumeration", checked=True)
@@ -360,56 +354,35 @@ def _emit(
         certify(check(data, data["solution"]) == "", "the solution keeps every rule")
     n, k = data["rows"], len(data["givens"])
     meta = {"size": n, "n_givens_actual": k, "n_empty": n * n - k}
-    return data, "SAT", {"solver": proof, "unique": True}, meta
+    return solved(data, proof, meta)
 
 
-ASK = (
-    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
-    '{"solution": [[row 1 values], [row 2 values], ...]}'
-)
+def words(d: dict[str, Any]) -> str:
+    n, (r, c) = d["rows"], d["box"]
+    return (
+        f"Solve this {n}×{n} sudoku. Fill every empty cell (.) with a digit from 1 to {n} so that "
+        f"each row, each column and each {r}×{c} box contains every digit from 1 to {n} exactly once.\n\n"
+        f"{givens_grid(d)}\n\n{GRID_ASK}"
+    )
 
 
-class SudokuRenderer:
-    name = "sudoku"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        n, (r, c) = d["rows"], d["box"]
-        prompt = (
-            f"Solve this {n}×{n} sudoku. Fill every empty cell (.) with a digit from 1 to {n} so that "
-            f"each row, each column and each {r}×{c} box contains every digit from 1 to {n} exactly once.\n\n"
-            f"{givens_grid(d)}\n\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
-
-
-class SudokuFormalRenderer:
+def formal(d: dict[str, Any]) -> str:
     """The same puzzle as constraints: domains, all-different groups and the givens."""
 
-    name = "sudoku-formal"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        n = d["rows"]
-        gs = groups(n)
-        lines = [f"Variables: x[i][j] for i, j in 1..{n}, each in {{1..{n}}}.", "Constraints:"]
-        for g in gs:
-            lines.append("alldifferent(" + ", ".join(f"x[{i + 1}][{j + 1}]" for i, j in g) + ")")
-        lines.append(
-            "Givens: " + ", ".join(f"{formal_cell(k, 'x')} = {v}" for k, v in d["givens"].items())
-        )
-        prompt = (
-            "Find the values of all variables.\n\n"
-            + "\n".join(lines)
-            + "\n\n"
-            + ASK.replace("row 1", "x[1][·]").replace("row 2", "x[2][·]")
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+    n = d["rows"]
+    gs = groups(n)
+    lines = [f"Variables: x[i][j] for i, j in 1..{n}, each in {{1..{n}}}.", "Constraints:"]
+    for g in gs:
+        lines.append("alldifferent(" + ", ".join(f"x[{i + 1}][{j + 1}]" for i, j in g) + ")")
+    lines.append(
+        "Givens: " + ", ".join(f"{formal_cell(k, 'x')} = {v}" for k, v in d["givens"].items())
+    )
+    return (
+        "Find the values of all variables.\n\n"
+        + "\n".join(lines)
+        + "\n\n"
+        + GRID_ASK.replace("row 1", "x[1][·]").replace("row 2", "x[2][·]")
+    )
 
 
-register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="sudoku"))
-FAMILIES.register(NAME, SudokuFamily())
-RENDERERS.register("sudoku", SudokuRenderer())
-RENDERERS.register("sudoku-formal", SudokuFormalRenderer())
+register_solution_puzzle(SudokuFamily(), check, encode, words, formal)

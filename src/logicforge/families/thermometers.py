@@ -22,9 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
-from ..kinds.items import build_kind_item
 from ..kinds.puzzle import (
-    PuzzleKind,
     binary_decode,
     cell_index,
     certify_unique,
@@ -32,13 +30,11 @@ from ..kinds.puzzle import (
     formal_cell,
     grid_cells,
     minimal_clues,
-    register_puzzle,
 )
 from ..logic.cnf import CNF
-from ..registry import FAMILIES, RENDERERS
-from ..schema import Item, LabelledProblem
 from .knobs import Knob, exact
 from .levels import Levels
+from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "thermometers"
 
@@ -157,9 +153,7 @@ class ThermometersFamily:
         "number of cells (log2 of the fillings)",
     )
 
-    def generate(
-        self, p: ThermometersParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: ThermometersParams, rng: np.random.Generator) -> Built:
         n = p.size
         thermos = _tiling(n, p.max_length, rng)
         filled: set[tuple[int, int]] = set()
@@ -190,71 +184,47 @@ class ThermometersFamily:
         data["givens"] = {cells[k]: int((k // n, k % n) in filled) for k in kept}
         cnf, _ = encode(data)
         certify_unique(cnf, list(range(1, n * n + 1)), lits)
-        return (
-            data,
-            "SAT",
-            {"solver": "minisat22+glucose4", "unique": True},
-            {"size": n, "n_thermometers": len(thermos), "n_givens": len(kept)},
-        )
+        meta = {"size": n, "n_thermometers": len(thermos), "n_givens": len(kept)}
+        return solved(data, "minisat22+glucose4", meta)
 
 
-ASK = (
-    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
-    '{"solution": ["row 1 as 0s and 1s", "row 2 …", ...]} (1 = filled)'
-)
+ASK = ask('{"solution": ["row 1 as 0s and 1s", "row 2 …", ...]} (1 = filled)')
 
 
-class ThermometersRenderer:
-    name = "thermometers"
-    kind = KIND
+def words(d: dict[str, Any]) -> str:
 
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
+    def name(c: list[int]) -> str:
+        return f"r{c[0] + 1}c{c[1] + 1}"
 
-        def name(c: list[int]) -> str:
-            return f"r{c[0] + 1}c{c[1] + 1}"
-
-        thermos = "\n".join("- " + " → ".join(name(c) for c in t) for t in d["thermometers"])
-        given = (
-            f"\nGiven cells: {', '.join(f'{k} = {v}' for k, v in d['givens'].items())}.\n"
-            if d["givens"]
-            else ""
-        )
-        prompt = (
-            f"Thermometers on a {d['rows']}×{d['cols']} grid (cells r<row>c<column>). Each thermometer below is "
-            "listed from its bulb to its top. Fill some cells with mercury: on every thermometer the "
-            "mercury starts at the bulb and goes up without gaps (a thermometer may also stay empty), "
-            f"and every row and column holds the number of filled cells given.\n\n{thermos}\n\n"
-            f"Filled cells per row: {d['row_counts']}\nFilled cells per column: {d['col_counts']}\n{given}\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+    thermos = "\n".join("- " + " → ".join(name(c) for c in t) for t in d["thermometers"])
+    given = (
+        f"\nGiven cells: {', '.join(f'{k} = {v}' for k, v in d['givens'].items())}.\n"
+        if d["givens"]
+        else ""
+    )
+    return (
+        f"Thermometers on a {d['rows']}×{d['cols']} grid (cells r<row>c<column>). Each thermometer below is "
+        "listed from its bulb to its top. Fill some cells with mercury: on every thermometer the "
+        "mercury starts at the bulb and goes up without gaps (a thermometer may also stay empty), "
+        f"and every row and column holds the number of filled cells given.\n\n{thermos}\n\n"
+        f"Filled cells per row: {d['row_counts']}\nFilled cells per column: {d['col_counts']}\n{given}\n{ASK}"
+    )
 
 
-class ThermometersFormalRenderer:
-    name = "thermometers-formal"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        n = d["rows"]
-        v = lambda c: f"f[{c[0] + 1}][{c[1] + 1}]"  # noqa: E731
-        lines = [f"Variables: f[i][j] in {{0, 1}} for i, j in 1..{n}."]
-        for t in d["thermometers"]:
-            lines += [f"{v(b)} → {v(a)}" for a, b in zip(t, t[1:], strict=False)]
-        lines += [
-            " + ".join(v((i, j)) for j in range(n)) + f" = {k}"
-            for i, k in enumerate(d["row_counts"])
-        ]
-        lines += [
-            " + ".join(v((i, j)) for i in range(n)) + f" = {k}"
-            for j, k in enumerate(d["col_counts"])
-        ]
-        lines += [f"{formal_cell(k, 'f')} = {x}" for k, x in d["givens"].items()]
-        prompt = "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
-        return build_kind_item(problem, self.name, prompt, None)
+def formal(d: dict[str, Any]) -> str:
+    n = d["rows"]
+    v = lambda c: f"f[{c[0] + 1}][{c[1] + 1}]"  # noqa: E731
+    lines = [f"Variables: f[i][j] in {{0, 1}} for i, j in 1..{n}."]
+    for t in d["thermometers"]:
+        lines += [f"{v(b)} → {v(a)}" for a, b in zip(t, t[1:], strict=False)]
+    lines += [
+        " + ".join(v((i, j)) for j in range(n)) + f" = {k}" for i, k in enumerate(d["row_counts"])
+    ]
+    lines += [
+        " + ".join(v((i, j)) for i in range(n)) + f" = {k}" for j, k in enumerate(d["col_counts"])
+    ]
+    lines += [f"{formal_cell(k, 'f')} = {x}" for k, x in d["givens"].items()]
+    return "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
 
 
-register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="thermometers"))
-FAMILIES.register(NAME, ThermometersFamily())
-RENDERERS.register("thermometers", ThermometersRenderer())
-RENDERERS.register("thermometers-formal", ThermometersFormalRenderer())
+register_solution_puzzle(ThermometersFamily(), check, encode, words, formal)

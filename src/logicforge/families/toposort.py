@@ -18,14 +18,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
-from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, certify_unique, register_puzzle
+from ..kinds.puzzle import certify_unique
 from ..logic.cnf import CNF
-from ..registry import FAMILIES, RENDERERS
 from ..rng import shuffled
-from ..schema import Item, LabelledProblem
 from .knobs import Knob, exact
 from .levels import Levels
+from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "toposort"
 TASKS = ("wash", "dry", "fold", "iron", "pack", "label", "ship", "scan", "sort", "seal", "weigh",
@@ -125,9 +123,7 @@ class TopoSortFamily:
         "orders)",
     )
 
-    def generate(
-        self, p: TopoSortParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: TopoSortParams, rng: np.random.Generator) -> Built:
         n = p.n_tasks
         names = sorted(TASKS[k] for k in shuffled(rng, len(TASKS))[:n])
         order = [names[k] for k in shuffled(rng, n)]
@@ -146,48 +142,26 @@ class TopoSortFamily:
         full = [v if v in set(lits) else -v for v in range(1, n * n + 1)]
         certify_unique(cnf, list(range(1, n * n + 1)), full)
         certify(check(data, data["solution"]) == "", "the order keeps every constraint")
-        return (
-            data,
-            "SAT",
-            {"solver": "kahn+glucose4", "unique": True},
-            {"n_tasks": n, "n_constraints": len(before)},
-        )
+        meta = {"n_tasks": n, "n_constraints": len(before)}
+        return solved(data, "kahn+glucose4", meta)
 
 
-ASK = (
-    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
-    '{"solution": {"task": position, ...}} giving every task its position (1 = first)'
-)
+ASK = ask('{"solution": {"task": position, ...}} giving every task its position (1 = first)')
 
 
-class TopoSortRenderer:
-    name = "toposort"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        rules = "\n".join(f"- {a} must be done before {b}" for a, b in d["before"])
-        prompt = (
-            f"These {len(d['cells'])} tasks are done one at a time: {', '.join(d['cells'])}.\n\n{rules}\n\n"
-            f"Exactly one order keeps every rule. Which position does each task take?\n\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+def words(d: dict[str, Any]) -> str:
+    rules = "\n".join(f"- {a} must be done before {b}" for a, b in d["before"])
+    return (
+        f"These {len(d['cells'])} tasks are done one at a time: {', '.join(d['cells'])}.\n\n{rules}\n\n"
+        f"Exactly one order keeps every rule. Which position does each task take?\n\n{ASK}"
+    )
 
 
-class TopoSortFormalRenderer:
-    name = "toposort-formal"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        n = len(d["cells"])
-        lines = [f"pos: {{{', '.join(d['cells'])}}} → {{1..{n}}} is a bijection."]
-        lines += [f"pos({a}) < pos({b})" for a, b in d["before"]]
-        prompt = "Find pos.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
-        return build_kind_item(problem, self.name, prompt, None)
+def formal(d: dict[str, Any]) -> str:
+    n = len(d["cells"])
+    lines = [f"pos: {{{', '.join(d['cells'])}}} → {{1..{n}}} is a bijection."]
+    lines += [f"pos({a}) < pos({b})" for a, b in d["before"]]
+    return "Find pos.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
 
 
-register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="toposort"))
-FAMILIES.register(NAME, TopoSortFamily())
-RENDERERS.register("toposort", TopoSortRenderer())
-RENDERERS.register("toposort-formal", TopoSortFormalRenderer())
+register_solution_puzzle(TopoSortFamily(), check, encode, words, formal)

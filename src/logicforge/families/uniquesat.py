@@ -19,13 +19,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, GenerationError, certify
-from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, certify_unique, register_puzzle
+from ..kinds.puzzle import certify_unique
 from ..logic.cnf import CNF
-from ..registry import FAMILIES, RENDERERS
-from ..schema import Item, LabelledProblem
 from .knobs import Knob, exact
 from .levels import Levels
+from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "uniquesat"
 
@@ -83,9 +81,7 @@ class UniqueSatFamily:
         "n_vars = 5 + 3 · level (5 … 35), 3-clauses; the measure is the number of variables",
     )
 
-    def generate(
-        self, p: UniqueSatParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: UniqueSatParams, rng: np.random.Generator) -> Built:
         from ..logic.sat import new_solver
 
         n, k = p.n_vars, p.k
@@ -123,61 +119,34 @@ class UniqueSatFamily:
         cnf, _ = encode(data)
         certify_unique(cnf, list(range(1, n + 1)), lits)
         certify(check(data, data["solution"]) == "", "the hidden assignment satisfies every clause")
-        return (
-            data,
-            "SAT",
-            {"solver": "minisat22+glucose4", "unique": True},
-            {"n_vars": n, "n_clauses": len(clauses)},
-        )
+        meta = {"n_vars": n, "n_clauses": len(clauses)}
+        return solved(data, "minisat22+glucose4", meta)
 
 
-ASK = (
-    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
-    '{"solution": {"x1": 1 or 0, "x2": 1 or 0, ...}} (1 = true) for every variable'
-)
+ASK = ask('{"solution": {"x1": 1 or 0, "x2": 1 or 0, ...}} (1 = true) for every variable')
 
 
 def _clause(c: list[int]) -> str:
     return "(" + " ∨ ".join(f"{'¬' if x < 0 else ''}x{abs(x)}" for x in c) + ")"
 
 
-class UniqueSatRenderer:
-    name = "uniquesat"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        prompt = (
-            f"This formula over x1 … x{len(d['cells'])} has exactly one satisfying assignment. Find it.\n\n"
-            + " ∧\n".join(_clause(c) for c in d["clauses"])
-            + f"\n\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+def words(d: dict[str, Any]) -> str:
+    return (
+        f"This formula over x1 … x{len(d['cells'])} has exactly one satisfying assignment. Find it.\n\n"
+        + " ∧\n".join(_clause(c) for c in d["clauses"])
+        + f"\n\n{ASK}"
+    )
 
 
-class UniqueSatFormalRenderer:
+def formal(d: dict[str, Any]) -> str:
     """DIMACS, as solvers read it."""
 
-    name = "uniquesat-dimacs"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        body = f"p cnf {len(d['cells'])} {len(d['clauses'])}\n" + "\n".join(
-            " ".join(map(str, c)) + " 0" for c in d["clauses"]
-        )
-        prompt = (
-            "This DIMACS CNF has exactly one model; variable i is x<i>. Give it.\n\n"
-            f"{body}\n\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
-
-
-register_puzzle(
-    PuzzleKind(
-        KIND, check, encode, default_renderer="uniquesat", formal_renderer="uniquesat-dimacs"
+    body = f"p cnf {len(d['cells'])} {len(d['clauses'])}\n" + "\n".join(
+        " ".join(map(str, c)) + " 0" for c in d["clauses"]
     )
+    return f"This DIMACS CNF has exactly one model; variable i is x<i>. Give it.\n\n{body}\n\n{ASK}"
+
+
+register_solution_puzzle(
+    UniqueSatFamily(), check, encode, words, formal, formal_name="uniquesat-dimacs"
 )
-FAMILIES.register(NAME, UniqueSatFamily())
-RENDERERS.register("uniquesat", UniqueSatRenderer())
-RENDERERS.register("uniquesat-dimacs", UniqueSatFormalRenderer())

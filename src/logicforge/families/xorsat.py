@@ -18,14 +18,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, GenerationError, certify
-from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, register_puzzle
 from ..logic.cnf import CNF
-from ..registry import FAMILIES, RENDERERS
-from ..schema import Item, LabelledProblem
 from .knobs import Knob, exact
 from .levels import Levels
 from .lightsout import gf2_solve
+from .shape import Built, ask, register_solution_puzzle
 
 NAME = KIND = "xorsat"
 
@@ -105,9 +102,7 @@ class XorSatFamily:
         "the measure is the number of variables (log2 of the assignments)",
     )
 
-    def generate(
-        self, p: XorSatParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: XorSatParams, rng: np.random.Generator) -> Built:
         n, m = p.n_vars, p.equations
         for attempt in range(1, p.max_attempts + 1):
             hidden = (rng.random(n) < 0.5).astype(np.uint8)
@@ -135,44 +130,26 @@ class XorSatFamily:
         )
 
 
-ASK = (
-    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
-    '{"solution": {"x1": 0 or 1, "x2": 0 or 1, ...}} giving every variable'
-)
+ASK = ask('{"solution": {"x1": 0 or 1, "x2": 0 or 1, ...}} giving every variable')
 
 
-class XorSatRenderer:
-    name = "xorsat"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        lines = [
-            f"- an {'odd' if r else 'even'} number of {', '.join(f'x{v}' for v in vs)} are 1"
-            for vs, r in zip(d["equations"], d["rhs"], strict=True)
-        ]
-        prompt = (
-            f"Each of the variables x1 … x{len(d['cells'])} is 0 or 1. Exactly one choice makes all "
-            "of these true:\n" + "\n".join(lines) + f"\n\nFind it.\n\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+def words(d: dict[str, Any]) -> str:
+    lines = [
+        f"- an {'odd' if r else 'even'} number of {', '.join(f'x{v}' for v in vs)} are 1"
+        for vs, r in zip(d["equations"], d["rhs"], strict=True)
+    ]
+    return (
+        f"Each of the variables x1 … x{len(d['cells'])} is 0 or 1. Exactly one choice makes all "
+        "of these true:\n" + "\n".join(lines) + f"\n\nFind it.\n\n{ASK}"
+    )
 
 
-class XorSatFormalRenderer:
-    name = "xorsat-formal"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        eqs = [
-            " ⊕ ".join(f"x{v}" for v in vs) + f" = {r}"
-            for vs, r in zip(d["equations"], d["rhs"], strict=True)
-        ]
-        prompt = "Solve over GF(2) (⊕ is XOR):\n\n" + "\n".join(eqs) + f"\n\n{ASK}"
-        return build_kind_item(problem, self.name, prompt, None)
+def formal(d: dict[str, Any]) -> str:
+    eqs = [
+        " ⊕ ".join(f"x{v}" for v in vs) + f" = {r}"
+        for vs, r in zip(d["equations"], d["rhs"], strict=True)
+    ]
+    return "Solve over GF(2) (⊕ is XOR):\n\n" + "\n".join(eqs) + f"\n\n{ASK}"
 
 
-register_puzzle(PuzzleKind(KIND, check, encode, default_renderer="xorsat"))
-FAMILIES.register(NAME, XorSatFamily())
-RENDERERS.register("xorsat", XorSatRenderer())
-RENDERERS.register("xorsat-formal", XorSatFormalRenderer())
+register_solution_puzzle(XorSatFamily(), check, encode, words, formal)
