@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -35,6 +34,7 @@ from ..kinds.puzzle import (
 from ..logic.cnf import CNF
 from .knobs import Knob, exact
 from .levels import Levels
+from .params import integer, params
 from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "binairo"
@@ -104,15 +104,15 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     return ""
 
 
-@dataclass(frozen=True)
+@params
 class BinairoParams:
-    size: int = 6
-    n_givens: int = 0
+    size: int = integer(4, 14, default=6, note="even")
+    n_givens: int = integer(0, default=0)
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.size, int) or self.size % 2 or not 4 <= self.size <= 14:
+    def validate(self) -> None:
+        if self.size % 2:
             raise ConfigError("size", self.size, "must be an even integer in 4..14")
-        if not isinstance(self.n_givens, int) or not 0 <= self.n_givens <= self.size**2:
+        if self.n_givens > self.size**2:
             raise ConfigError("n_givens", self.n_givens, f"must be an integer in 0..{self.size**2}")
 
 

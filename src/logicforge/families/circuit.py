@@ -10,16 +10,16 @@ every circuit with an independent interpreter written over Python's own operator
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError, GenerationError, certify
+from ..errors import GenerationError, certify
 from ..kinds.puzzle import certify_unique
 from ..logic.cnf import CNF
 from .knobs import Knob, exact
 from .levels import Levels
+from .params import integer, params
 from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "circuit"
@@ -74,19 +74,11 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     return ""
 
 
-@dataclass(frozen=True)
+@params
 class CircuitParams:
-    n_inputs: int = 3
-    n_gates: int = 5
-    max_attempts: int = 100
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.n_inputs, int) or not 1 <= self.n_inputs <= 64:
-            raise ConfigError("n_inputs", self.n_inputs, "must be an integer in 1..64")
-        if not isinstance(self.n_gates, int) or not 2 <= self.n_gates <= 2000:
-            raise ConfigError("n_gates", self.n_gates, "must be an integer in 2..2000")
-        if not isinstance(self.max_attempts, int) or not 1 <= self.max_attempts <= 100_000:
-            raise ConfigError("max_attempts", self.max_attempts, "must be an integer in 1..100000")
+    n_inputs: int = integer(1, 64, default=3)
+    n_gates: int = integer(2, 2000, default=5)
+    max_attempts: int = integer(1, 100_000, default=100)
 
 
 class CircuitFamily:

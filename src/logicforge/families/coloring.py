@@ -16,7 +16,6 @@ counted, never paired by clause tricks.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +42,7 @@ from ..schema import Item, LabelledProblem
 from .base import Dataset
 from .knobs import TOL, Knob, exact, ratio
 from .levels import Levels, log10
+from .params import integer, number, params
 
 
 def load_flat(path: str | Path) -> tuple[int, list[list[int]], int]:
@@ -125,21 +125,15 @@ def colour_problem(
     return {"num_nodes": num_nodes, "edges": edges, "k": k}, sol.label, oracle
 
 
-@dataclass(frozen=True)
+@params
 class PlantedColoringParams:
-    n_nodes: int = 20
-    k: int = 3
-    edge_density: float = 2.0  # edges per node
+    n_nodes: int = integer(2, 100_000, default=20)
+    k: int = integer(2, default=3, note="at most n_nodes")
+    edge_density: float = number(0, default=2.0, note="edges per node")
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.n_nodes, int) or not 2 <= self.n_nodes <= 100_000:
-            raise ConfigError("n_nodes", self.n_nodes, "must be an integer in 2..100000")
-        if not isinstance(self.k, int) or not 2 <= self.k <= self.n_nodes:
+    def validate(self) -> None:
+        if self.k > self.n_nodes:
             raise ConfigError("k", self.k, "must be an integer in 2..n_nodes")
-        if not isinstance(self.edge_density, int | float) or self.edge_density < 0:
-            raise ConfigError(
-                "edge_density", self.edge_density, "must be a number ≥ 0 (edges per node)"
-            )
 
 
 def _edge_cap(p: PlantedColoringParams) -> float:

@@ -12,7 +12,6 @@ enumerate every choice of subsets.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,6 +22,7 @@ from ..logic.cnf import CNF
 from ..rng import shuffled
 from .knobs import Knob, exact
 from .levels import Levels
+from .params import integer, params
 from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "exactcover"
@@ -55,22 +55,18 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     return "" if not bad else f"element {bad[0]} is covered {count[bad[0]]} times"
 
 
-@dataclass(frozen=True)
+@params
 class ExactCoverParams:
-    n_elements: int = 10
-    max_size: int = 3
-    n_decoys: int = 6
-    max_attempts: int = 1000
+    n_elements: int = integer(2, 2000, default=10)
+    max_size: int = integer(1, default=3, note="at most n_elements")
+    n_decoys: int = integer(0, default=6, note="at most 4·n_elements")
+    max_attempts: int = integer(1, 100_000, default=1000)
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.n_elements, int) or not 2 <= self.n_elements <= 2000:
-            raise ConfigError("n_elements", self.n_elements, "must be an integer in 2..2000")
-        if not isinstance(self.max_size, int) or not 1 <= self.max_size <= self.n_elements:
+    def validate(self) -> None:
+        if self.max_size > self.n_elements:
             raise ConfigError("max_size", self.max_size, "must be an integer in 1..n_elements")
-        if not isinstance(self.n_decoys, int) or not 0 <= self.n_decoys <= 4 * self.n_elements:
+        if self.n_decoys > 4 * self.n_elements:
             raise ConfigError("n_decoys", self.n_decoys, "must be an integer in 0..4·n_elements")
-        if not isinstance(self.max_attempts, int) or not 1 <= self.max_attempts <= 100_000:
-            raise ConfigError("max_attempts", self.max_attempts, "must be an integer in 1..100000")
 
 
 class ExactCoverFamily:

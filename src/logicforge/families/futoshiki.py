@@ -15,12 +15,11 @@ every u ≥ w.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError, certify
+from ..errors import certify
 from ..kinds.puzzle import (
     cell_index,
     digit_decode,
@@ -43,6 +42,7 @@ from ._latin import (
 )
 from .knobs import Knob, exact
 from .levels import Levels
+from .params import integer, params
 from .shape import GRID_ASK, Built, register_solution_puzzle, solved
 
 NAME = KIND = "futoshiki"
@@ -73,16 +73,11 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     return ""
 
 
-@dataclass(frozen=True)
+@params
 class FutoshikiParams:
-    size: int = 4
-    n_clues: int = 0  # stop dropping clues at this many (0: as few as uniqueness allows)
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.size, int) or not 3 <= self.size <= 9:
-            raise ConfigError("size", self.size, "must be an integer in 3..9")
-        if not isinstance(self.n_clues, int) or self.n_clues < 0:
-            raise ConfigError("n_clues", self.n_clues, "must be an integer ≥ 0")
+    size: int = integer(3, 9, default=4)
+    # stop dropping clues at this many (0: as few as uniqueness allows)
+    n_clues: int = integer(0, default=0)
 
 
 LEVEL_MAP = [

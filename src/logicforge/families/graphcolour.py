@@ -12,7 +12,6 @@ enumerate every colouring by brute force on small graphs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -24,6 +23,7 @@ from .coloring import check_colouring, planted_graph
 from .coloring import encode as colour_cnf
 from .knobs import Knob, exact
 from .levels import Levels
+from .params import integer, number, params
 from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "graphcolour"
@@ -60,21 +60,15 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     return check_colouring(n, d["edges"], k, col)
 
 
-@dataclass(frozen=True)
+@params
 class GraphColourParams:
-    n_nodes: int = 8
-    k: int = 3
-    edge_density: float = 2.0
+    n_nodes: int = integer(3, 500, default=8)
+    k: int = integer(2, len(COLOURS), default=3, note="at most n_nodes")
+    edge_density: float = number(0, 20, default=2.0, open_lo=True, note="edges per node")
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.n_nodes, int) or not 3 <= self.n_nodes <= 500:
-            raise ConfigError("n_nodes", self.n_nodes, "must be an integer in 3..500")
-        if not isinstance(self.k, int) or not 2 <= self.k <= min(len(COLOURS), self.n_nodes):
-            raise ConfigError("k", self.k, f"must be an integer in 2..{len(COLOURS)}")
-        if not isinstance(self.edge_density, int | float) or not 0 < self.edge_density <= 20:
-            raise ConfigError(
-                "edge_density", self.edge_density, "must be a number in (0, 20] (edges per node)"
-            )
+    def validate(self) -> None:
+        if self.k > self.n_nodes:
+            raise ConfigError("k", self.k, "must be an integer in 2..n_nodes")
 
 
 class GraphColourFamily:

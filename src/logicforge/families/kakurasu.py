@@ -14,12 +14,10 @@ weights here the column numbers in a row and the row numbers in a column.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError
 from ..kinds.items import build_kind_item
 from ..kinds.puzzle import PuzzleKind, grid_cells, register_puzzle
 from ..registry import FAMILIES, RENDERERS
@@ -27,6 +25,7 @@ from ..schema import Item, LabelledProblem
 from ._linesum import FormalRenderer, LineSum
 from .knobs import Knob, exact
 from .levels import Levels
+from .params import integer, number, params
 
 NAME = KIND = "kakurasu"
 
@@ -38,16 +37,10 @@ GRID = LineSum(
 )
 
 
-@dataclass(frozen=True)
+@params
 class KakurasuParams:
-    size: int = 5
-    density: float = 0.5
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.size, int) or not 2 <= self.size <= 12:
-            raise ConfigError("size", self.size, "must be an integer in 2..12")
-        if not isinstance(self.density, int | float) or not 0 < self.density < 1:
-            raise ConfigError("density", self.density, "must be a number in (0, 1)")
+    size: int = integer(2, 12, default=5)
+    density: float = number(0, 1, default=0.5, open_lo=True, open_hi=True)
 
 
 class KakurasuFamily:

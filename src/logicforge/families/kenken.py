@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError, certify
+from ..errors import certify
 from ..kinds.puzzle import (
     cell_index,
     digit_decode,
@@ -46,6 +45,7 @@ from ._latin import (
 )
 from .knobs import Knob, exact
 from .levels import Levels
+from .params import integer, params
 from .shape import GRID_ASK, Built, register_solution_puzzle, solved
 
 NAME = KIND = "kenken"
@@ -93,18 +93,10 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     return ""
 
 
-@dataclass(frozen=True)
+@params
 class KenKenParams:
-    size: int = 4
-    max_cage: int = 3
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.size, int) or not 3 <= self.size <= 7:
-            raise ConfigError("size", self.size, "must be an integer in 3..7")
-        if not isinstance(self.max_cage, int) or not 1 <= self.max_cage <= 3:
-            raise ConfigError(
-                "max_cage", self.max_cage, "must be an integer in 1..3 (cells per cage)"
-            )
+    size: int = integer(3, 7, default=4)
+    max_cage: int = integer(1, 3, default=3, note="cells per cage")
 
 
 def _cages(

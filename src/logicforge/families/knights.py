@@ -17,15 +17,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError, GenerationError, certify
+from ..errors import GenerationError, certify
 from ..logic.cnf import CNF
 from .knobs import Knob, exact
 from .levels import Levels
+from .params import integer, params
 from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "knights"
@@ -188,16 +188,10 @@ def statement_formula(st: dict[str, Any]) -> str:
             "xor": f"K({st['a']}) ⊕ K({st['b']})"}[t]  # fmt: skip
 
 
-@dataclass(frozen=True)
+@params
 class KnightsParams:
-    n_people: int = 3
-    max_attempts: int = 2000
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.n_people, int) or not 2 <= self.n_people <= len(NAMES):
-            raise ConfigError("n_people", self.n_people, f"must be an integer in 2..{len(NAMES)}")
-        if not isinstance(self.max_attempts, int) or not 1 <= self.max_attempts <= 100_000:
-            raise ConfigError("max_attempts", self.max_attempts, "must be an integer in 1..100000")
+    n_people: int = integer(2, len(NAMES), default=3)
+    max_attempts: int = integer(1, 100_000, default=2000)
 
 
 def _statement(u: list[float], me: str, but: dict[str, list[str]]) -> dict[str, Any]:

@@ -10,7 +10,6 @@ again by another solver; the tests count completions with OR-Tools CP-SAT.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -38,6 +37,7 @@ from ._latin import (
 from ._latin import check_latin as check
 from .knobs import Knob, exact
 from .levels import Levels
+from .params import integer, params
 from .shape import GRID_ASK, Built, register_solution_puzzle, solved
 
 NAME = KIND = "latinsquare"
@@ -49,15 +49,13 @@ def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     return CNF.trusted(cl, n**3), digit_decode(n, var)  # built here: every literal in range
 
 
-@dataclass(frozen=True)
+@params
 class LatinSquareParams:
-    size: int = 5
-    n_givens: int = 0
+    size: int = integer(3, 12, default=5)
+    n_givens: int = integer(0, default=0)
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.size, int) or not 3 <= self.size <= 12:
-            raise ConfigError("size", self.size, "must be an integer in 3..12")
-        if not isinstance(self.n_givens, int) or not 0 <= self.n_givens <= self.size**2:
+    def validate(self) -> None:
+        if self.n_givens > self.size**2:
             raise ConfigError("n_givens", self.n_givens, f"must be an integer in 0..{self.size**2}")
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -27,6 +26,7 @@ from ..kinds.puzzle import binary_decode, grid_cells
 from ..logic.cnf import CNF
 from .knobs import Knob, exact
 from .levels import Levels
+from .params import integer, number, params
 from .shape import Built, ask, register_solution_puzzle
 
 NAME = KIND = "lightsout"
@@ -124,19 +124,14 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     return "" if not left.any() else f"{int(left.sum())} lights stay on"
 
 
-@dataclass(frozen=True)
+@params
 class LightsOutParams:
-    rows: int = 3
-    cols: int = 3
-    density: float = 0.5  # the share of cells pressed in the hidden pattern
+    rows: int = integer(1, 12, default=3)
+    cols: int = integer(1, 12, default=3)
+    # the share of cells pressed in the hidden pattern
+    density: float = number(0, 1, default=0.5, open_lo=True)
 
-    def __post_init__(self) -> None:
-        for f in ("rows", "cols"):
-            v = getattr(self, f)
-            if not isinstance(v, int) or not 1 <= v <= 12:
-                raise ConfigError(f, v, "must be an integer in 1..12")
-        if not isinstance(self.density, int | float) or not 0 < self.density <= 1:
-            raise ConfigError("density", self.density, "must be a number in (0, 1]")
+    def validate(self) -> None:
         if rank(self.rows, self.cols) < self.rows * self.cols:
             raise ConfigError(
                 "rows", self.rows,

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -33,6 +32,7 @@ from ..logic.cnf import CNF
 from ..rng import shuffled
 from .knobs import Knob, exact
 from .levels import Levels
+from .params import integer, params
 from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "minesweeper"
@@ -96,22 +96,19 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     return ""
 
 
-@dataclass(frozen=True)
+@params
 class MinesweeperParams:
-    rows: int = 5
-    cols: int = 5
-    n_mines: int = 5
-    n_revealed: int = 0  # stop hiding revealed cells at this many (0: as few as uniqueness allows)
+    rows: int = integer(2, 30, default=5)
+    cols: int = integer(2, 30, default=5)
+    n_mines: int = integer(1, default=5, note="fewer than the cells")
+    # stop hiding revealed cells at this many (0: as few as uniqueness allows)
+    n_revealed: int = integer(0, default=0, note="at most the safe cells")
 
-    def __post_init__(self) -> None:
-        for f in ("rows", "cols"):
-            v = getattr(self, f)
-            if not isinstance(v, int) or not 2 <= v <= 30:
-                raise ConfigError(f, v, "must be an integer in 2..30")
+    def validate(self) -> None:
         cells = self.rows * self.cols
-        if not isinstance(self.n_mines, int) or not 1 <= self.n_mines < cells:
+        if self.n_mines >= cells:
             raise ConfigError("n_mines", self.n_mines, f"must be an integer in 1..{cells - 1}")
-        if not isinstance(self.n_revealed, int) or not 0 <= self.n_revealed <= cells - self.n_mines:
+        if self.n_revealed > cells - self.n_mines:
             raise ConfigError(
                 "n_revealed",
                 self.n_revealed,

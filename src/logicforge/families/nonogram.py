@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import functools
 import itertools
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError, certify
+from ..errors import certify
 from ..kinds.puzzle import (
     binary_decode,
     cell_index,
@@ -34,6 +33,7 @@ from ..kinds.puzzle import (
 from ..logic.cnf import CNF
 from .knobs import Knob, exact
 from .levels import Levels
+from .params import integer, number, params
 from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "nonogram"
@@ -120,19 +120,11 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     return ""
 
 
-@dataclass(frozen=True)
+@params
 class NonogramParams:
-    rows: int = 5
-    cols: int = 5
-    density: float = 0.55
-
-    def __post_init__(self) -> None:
-        for f in ("rows", "cols"):
-            v = getattr(self, f)
-            if not isinstance(v, int) or not 2 <= v <= 20:
-                raise ConfigError(f, v, "must be an integer in 2..20")
-        if not isinstance(self.density, int | float) or not 0 < self.density < 1:
-            raise ConfigError("density", self.density, "must be a number in (0, 1)")
+    rows: int = integer(2, 20, default=5)
+    cols: int = integer(2, 20, default=5)
+    density: float = number(0, 1, default=0.55, open_lo=True, open_hi=True)
 
 
 class NonogramFamily:

@@ -49,27 +49,56 @@ def integer(lo: int, hi: int | None = None, *, default: int, note: str = "") -> 
 
 def number(
     lo: float,
-    hi: float,
+    hi: float | None = None,
     *,
     default: float,
     open_lo: bool = False,
     open_hi: bool = False,
     note: str = "",
 ) -> Any:
-    """A field holding a number in the interval from ``lo`` to ``hi`` (each end closed unless
-    ``open_lo`` / ``open_hi``), written ``[lo, hi]``, ``(lo, hi]`` … in the error."""
+    """A field holding a number from ``lo`` to ``hi`` (``hi`` None: no upper bound), each end
+    closed unless ``open_lo`` / ``open_hi``; the error writes the interval ``[lo, hi]``,
+    ``(lo, hi]`` … or ``≥ lo``."""
 
     def check(name: str, v: Any) -> None:
         ok = isinstance(v, int | float) and not isinstance(v, bool)
-        ok = ok and (v > lo if open_lo else v >= lo) and (v < hi if open_hi else v <= hi)
+        ok = ok and (v > lo if open_lo else v >= lo)
+        ok = ok and (hi is None or (v < hi if open_hi else v <= hi))
         if not ok:
-            span = f"{'(' if open_lo else '['}{lo}, {hi}{')' if open_hi else ']'}"
-            raise ConfigError(name, v, _note(f"must be a number in {span}", note))
+            span = (
+                f"{'(' if open_lo else '['}{lo}, {hi}{')' if open_hi else ']'}"
+                if hi is not None
+                else f"{'>' if open_lo else '≥'} {lo}"
+            )
+            raise ConfigError(
+                name,
+                v,
+                _note(
+                    (
+                        f"must be a number in {span}"
+                        if hi is not None
+                        else f"must be a number {span}"
+                    ),
+                    note,
+                ),
+            )
 
     return dataclasses.field(default=default, metadata={_CHECK: check})
 
 
-@dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field, integer, number))
+def choice(*options: str, default: str) -> Any:
+    """A field holding one of ``options``."""
+
+    def check(name: str, v: Any) -> None:
+        if v not in options:
+            raise ConfigError(name, v, f"must be one of {', '.join(options)}")
+
+    return dataclasses.field(default=default, metadata={_CHECK: check})
+
+
+@dataclass_transform(
+    frozen_default=True, field_specifiers=(dataclasses.field, integer, number, choice)
+)
 def params(cls: type[T]) -> type[T]:
     """Make ``cls`` a frozen dataclass whose :func:`integer` / :func:`number` fields are checked
     on construction, in their order, then ``cls.validate(self)`` where the class defines it."""

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError, GenerationError, certify
+from ..errors import GenerationError, certify
 from ..kinds.puzzle import (
     binary_decode,
     cell_index,
@@ -33,6 +32,7 @@ from ..logic.cnf import CNF
 from ..rng import shuffled
 from .knobs import Knob, exact
 from .levels import Levels
+from .params import integer, params
 from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "queens"
@@ -92,16 +92,10 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     return ""
 
 
-@dataclass(frozen=True)
+@params
 class QueensParams:
-    size: int = 6
-    max_attempts: int = 1000
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.size, int) or not 4 <= self.size <= len(LETTERS):
-            raise ConfigError("size", self.size, f"must be an integer in 4..{len(LETTERS)}")
-        if not isinstance(self.max_attempts, int) or not 1 <= self.max_attempts <= 100_000:
-            raise ConfigError("max_attempts", self.max_attempts, "must be an integer in 1..100000")
+    size: int = integer(4, len(LETTERS), default=6)
+    max_attempts: int = integer(1, 100_000, default=1000)
 
 
 def _placement(n: int, rng: np.random.Generator, attempts: int) -> list[int]:

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import functools
 import itertools
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError, certify
+from ..errors import certify
 from ..kinds.puzzle import digit_decode, formal_cell, minimal_clues
 from ..logic.cnf import CNF
 from ._latin import (
@@ -38,6 +37,7 @@ from ._latin import (
 )
 from .knobs import Knob, exact
 from .levels import Levels
+from .params import integer, params
 from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "skyscrapers"
@@ -107,15 +107,9 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     return ""
 
 
-@dataclass(frozen=True)
+@params
 class SkyscrapersParams:
-    size: int = 4
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.size, int) or not 3 <= self.size <= 6:
-            raise ConfigError(
-                "size", self.size, "must be an integer in 3..6 (a clue's permutations: n!)"
-            )
+    size: int = integer(3, 6, default=4, note="a clue's permutations: n!")
 
 
 class SkyscrapersFamily:

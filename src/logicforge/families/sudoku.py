@@ -23,7 +23,6 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -50,6 +49,7 @@ from ._latin import (
 )
 from .knobs import Knob, exact
 from .levels import Levels
+from .params import integer, params
 from .shape import GRID_ASK, Built, register_solution_puzzle, solved
 
 NAME = KIND = "sudoku"
@@ -262,15 +262,16 @@ def _generate4(rng: np.random.Generator, keep: int) -> dict[str, Any]:
 _DIGITS = tuple(map(str, range(10)))
 
 
-@dataclass(frozen=True)
+@params
 class SudokuParams:
     size: int = 4
-    n_givens: int = 0  # stop removing givens at this many (0: as few as uniqueness allows)
+    # stop removing givens at this many (0: as few as uniqueness allows)
+    n_givens: int = integer(0, default=0, note="at most size²")
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         if self.size not in BOXES:
             raise ConfigError("size", self.size, f"choose one of {', '.join(map(str, BOXES))}")
-        if not isinstance(self.n_givens, int) or not 0 <= self.n_givens <= self.size**2:
+        if self.n_givens > self.size**2:
             raise ConfigError("n_givens", self.n_givens, f"must be an integer in 0..{self.size**2}")
 
 

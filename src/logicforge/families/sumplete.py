@@ -13,12 +13,10 @@ cell weighed by its digit in its row and in its column.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError
 from ..kinds.items import build_kind_item
 from ..kinds.puzzle import PuzzleKind, grid_cells, register_puzzle
 from ..registry import FAMILIES, RENDERERS
@@ -26,6 +24,7 @@ from ..schema import Item, LabelledProblem
 from ._linesum import FormalRenderer, LineSum
 from .knobs import Knob, exact
 from .levels import Levels
+from .params import integer, number, params
 
 NAME = KIND = "sumplete"
 
@@ -37,16 +36,10 @@ GRID = LineSum(
 )
 
 
-@dataclass(frozen=True)
+@params
 class SumpleteParams:
-    size: int = 4
-    keep: float = 0.6
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.size, int) or not 2 <= self.size <= 10:
-            raise ConfigError("size", self.size, "must be an integer in 2..10")
-        if not isinstance(self.keep, int | float) or not 0 < self.keep < 1:
-            raise ConfigError("keep", self.keep, "must be a number in (0, 1)")
+    size: int = integer(2, 10, default=4)
+    keep: float = number(0, 1, default=0.6, open_lo=True, open_hi=True)
 
 
 class SumpleteFamily:

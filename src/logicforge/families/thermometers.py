@@ -16,12 +16,11 @@ it (toward the bulb); the counts as cardinality constraints (sequential counters
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError, certify
+from ..errors import certify
 from ..kinds.puzzle import (
     binary_decode,
     cell_index,
@@ -34,6 +33,7 @@ from ..kinds.puzzle import (
 from ..logic.cnf import CNF
 from .knobs import Knob, exact
 from .levels import Levels
+from .params import integer, params
 from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "thermometers"
@@ -95,20 +95,10 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     return ""
 
 
-@dataclass(frozen=True)
+@params
 class ThermometersParams:
-    size: int = 5
-    max_length: int = 4
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.size, int) or not 2 <= self.size <= 15:
-            raise ConfigError("size", self.size, "must be an integer in 2..15")
-        if not isinstance(self.max_length, int) or not 1 <= self.max_length <= 15:
-            raise ConfigError(
-                "max_length",
-                self.max_length,
-                "must be an integer in 1..15 (cut to the grid's side)",
-            )
+    size: int = integer(2, 15, default=5)
+    max_length: int = integer(1, 15, default=4, note="cut to the grid's side")
 
 
 def _tiling(n: int, max_length: int, rng: np.random.Generator) -> list[list[list[int]]]:

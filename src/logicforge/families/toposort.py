@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,6 +22,7 @@ from ..logic.cnf import CNF
 from ..rng import shuffled
 from .knobs import Knob, exact
 from .levels import Levels
+from .params import integer, params
 from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "toposort"
@@ -88,16 +88,14 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     return ""
 
 
-@dataclass(frozen=True)
+@params
 class TopoSortParams:
-    n_tasks: int = 6
-    n_extra: int = 3
+    n_tasks: int = integer(2, len(TASKS), default=6)
+    n_extra: int = integer(0, default=3)
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.n_tasks, int) or not 2 <= self.n_tasks <= len(TASKS):
-            raise ConfigError("n_tasks", self.n_tasks, f"must be an integer in 2..{len(TASKS)}")
+    def validate(self) -> None:
         most = self.n_tasks * (self.n_tasks - 1) // 2 - (self.n_tasks - 1)
-        if not isinstance(self.n_extra, int) or not 0 <= self.n_extra <= most:
+        if self.n_extra > most:
             raise ConfigError(
                 "n_extra",
                 self.n_extra,

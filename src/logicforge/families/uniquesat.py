@@ -13,7 +13,6 @@ proved again from scratch by another solver; the tests count models by brute for
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,6 +22,7 @@ from ..kinds.puzzle import certify_unique
 from ..logic.cnf import CNF
 from .knobs import Knob, exact
 from .levels import Levels
+from .params import integer, params
 from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "uniquesat"
@@ -50,19 +50,16 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     return ""
 
 
-@dataclass(frozen=True)
+@params
 class UniqueSatParams:
-    n_vars: int = 8
-    k: int = 3
-    max_clauses: int = 0  # a setting, the give-up bound; 0: 20 · n_vars
+    n_vars: int = integer(2, 300, default=8)
+    k: int = integer(2, 7, default=3, note="at most n_vars")
+    # a setting, the give-up bound; 0: 20 · n_vars
+    max_clauses: int = integer(0, 100_000, default=0)
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.n_vars, int) or not 2 <= self.n_vars <= 300:
-            raise ConfigError("n_vars", self.n_vars, "must be an integer in 2..300")
-        if not isinstance(self.k, int) or not 2 <= self.k <= min(self.n_vars, 7):
+    def validate(self) -> None:
+        if self.k > self.n_vars:
             raise ConfigError("k", self.k, "must be an integer in 2..min(n_vars, 7)")
-        if not isinstance(self.max_clauses, int) or not 0 <= self.max_clauses <= 100_000:
-            raise ConfigError("max_clauses", self.max_clauses, "must be an integer in 0..100000")
 
 
 class UniqueSatFamily:

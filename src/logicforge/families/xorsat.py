@@ -12,7 +12,6 @@ by brute force over all 2^n assignments and by a SAT solver on the clause encodi
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -22,6 +21,7 @@ from ..logic.cnf import CNF
 from .knobs import Knob, exact
 from .levels import Levels
 from .lightsout import gf2_solve
+from .params import integer, params
 from .shape import Built, ask, register_solution_puzzle
 
 NAME = KIND = "xorsat"
@@ -52,31 +52,27 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     return ""
 
 
-@dataclass(frozen=True)
+@params
 class XorSatParams:
-    n_vars: int = 6
-    k: int = 3
-    n_equations: int = 0  # 0: n_vars + 2
-    max_attempts: int = 1000
+    n_vars: int = integer(2, 400, default=6)
+    k: int = integer(1, 7, default=3, note="odd, below n_vars")
+    n_equations: int = integer(0, default=0, note="0: n_vars + 2")
+    max_attempts: int = integer(1, 100_000, default=1000)
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.n_vars, int) or not 2 <= self.n_vars <= 400:
-            raise ConfigError("n_vars", self.n_vars, "must be an integer in 2..400")
-        if not isinstance(self.k, int) or not 1 <= self.k < min(self.n_vars, 9) or self.k % 2 == 0:
+    def validate(self) -> None:
+        if self.k >= min(self.n_vars, 9) or self.k % 2 == 0:
             # with k even, flipping every variable keeps every parity: never one solution
             raise ConfigError(
                 "k", self.k, "must be odd and below min(n_vars, 9): with an even k, flipping every "
                 "variable keeps every equation, so no system has one solution",
             )  # fmt: skip
         m = self.n_equations
-        if not isinstance(m, int) or m < 0 or (m and m < self.n_vars) or m > 4 * self.n_vars:
+        if (m and m < self.n_vars) or m > 4 * self.n_vars:
             raise ConfigError(
                 "n_equations",
                 m,
                 "must be 0 (n_vars + 2) or in n_vars..4·n_vars: fewer cannot fix every variable",
             )
-        if not isinstance(self.max_attempts, int) or not 1 <= self.max_attempts <= 100_000:
-            raise ConfigError("max_attempts", self.max_attempts, "must be an integer in 1..100000")
 
     @property
     def equations(self) -> int:
