@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -86,11 +86,10 @@ def head(n: int) -> tuple[list[str], dict[str, Any]]:
     }  # fmt: skip
 
 
-def givens(
-    cells: Sequence[str], sq: Sequence[Sequence[int]], kept: Iterable[int]
-) -> dict[str, int]:
-    """The given digits of the cells numbered ``kept`` (row by row)."""
+def givens(sq: Sequence[Sequence[int]], kept: Iterable[int]) -> dict[str, int]:
+    """The given digits of the cells numbered ``kept`` (row by row) of the filled grid ``sq``."""
     n = len(sq)
+    cells = grid_cells(n, n)
     return {cells[k]: sq[k // n][k % n] for k in kept}
 
 
@@ -106,6 +105,26 @@ def certify_solution(cnf: CNF, n: int, lits: Iterable[int], **kw: Any) -> None:
     primary = list(range(1, n**3 + 1))
     true = set(lits)
     certify_unique(cnf, primary, [v if v in true else -v for v in primary], **kw)
+
+
+def finish(
+    sq: Sequence[Sequence[int]],
+    fields: dict[str, Any],
+    encode: Callable[[dict[str, Any]], tuple[CNF, Any]],
+    check: Callable[[dict[str, Any], dict[str, str]], str],
+    what: str,
+    **kw: Any,
+) -> dict[str, Any]:
+    """The puzzle data of the filled grid ``sq``: the common fields, the family's own ``fields``
+    (``givens`` among them), the solution — proved the only one of ``encode(data)``
+    (:func:`certify_solution`, keywords to it) and kept by ``check`` (``what`` names the rule)."""
+    n = len(sq)
+    cells, data = head(n)
+    data |= {**fields, "solution": solution(cells, sq)}
+    cnf, _ = encode(data)
+    certify_solution(cnf, n, literals(n, sq), **kw)
+    certify(check(data, data["solution"]) == "", what)
+    return data
 
 
 def check_latin(d: dict[str, Any], sol: dict[str, str]) -> str:

@@ -19,27 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import certify
-from ..kinds.puzzle import (
-    cell_index,
-    digit_decode,
-    formal_cell,
-    minimal_clues,
-)
+from ..kinds.puzzle import cell_index, digit_decode, formal_cell, minimal_clues
 from ..logic.cnf import CNF
-from ._latin import (
-    certify_solution,
-    check_latin,
-    empty_space,
-    given_clauses,
-    givens,
-    head,
-    latin_square,
-    literals,
-    rules,
-    solution,
-    var,
-)
+from . import _latin as latin
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, params
@@ -51,20 +33,24 @@ NAME = KIND = "futoshiki"
 @functools.lru_cache(maxsize=4096)
 def less(n: int, a: tuple[int, int], b: tuple[int, int]) -> tuple[tuple[int, int], ...]:
     """Clauses for value(a) < value(b)."""
-    return tuple((-var(n, *a, u), -var(n, *b, w)) for u in range(n) for w in range(u + 1))
+    return tuple(
+        (-latin.var(n, *a, u), -latin.var(n, *b, w)) for u in range(n) for w in range(u + 1)
+    )
 
 
 def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     n = d["rows"]
-    cl: list[tuple[int, ...]] = list(rules(n))
-    cl += given_clauses(n, d["givens"])
+    cl: list[tuple[int, ...]] = list(latin.rules(n))
+    cl += latin.given_clauses(n, d["givens"])
     for a, b in d["less"]:
         cl += less(n, cell_index(a), cell_index(b))
-    return CNF.trusted(tuple(cl), n**3), digit_decode(n, var)  # built here: every literal in range
+    return CNF.trusted(tuple(cl), n**3), digit_decode(
+        n, latin.var
+    )  # built here: every literal in range
 
 
 def check(d: dict[str, Any], sol: dict[str, str]) -> str:
-    why = check_latin(d, sol)  # the givens and the Latin rules, then the signs
+    why = latin.check_latin(d, sol)  # the latin.givens and the Latin latin.rules, then the signs
     if why:
         return why
     for a, b in d["less"]:
@@ -109,21 +95,21 @@ class FutoshikiFamily:
     levels = Levels(
         lambda lv: {"size": LEVEL_MAP[lv][0], "n_clues": LEVEL_MAP[lv][1]},
         "log10 search space",
-        empty_space,
+        latin.empty_space,
         "size 3 … 8 rising every two levels, a capped clue count then a minimal one; log10 search "
         "space = cells without a given digit · log10 n",
     )
 
     def generate(self, p: FutoshikiParams, rng: np.random.Generator) -> Built:
         n = p.size
-        sq = latin_square(n, rng)
+        sq = latin.latin_square(n, rng)
         pairs = [((i, j), (i, j + 1)) for i in range(n) for j in range(n - 1)]
         pairs += [((i, j), (i + 1, j)) for i in range(n - 1) for j in range(n)]
         ineq = [(a, b) if sq[a[0]][a[1]] < sq[b[0]][b[1]] else (b, a) for a, b in pairs]
-        sol_lits = literals(n, sq)
+        sol_lits = latin.literals(n, sq)
         clues = [[[lit]] for lit in sol_lits] + [less(n, a, b) for a, b in ineq]
         kept = minimal_clues(
-            rules(n),
+            latin.rules(n),
             n**3,
             clues,
             sol_lits,
@@ -133,13 +119,12 @@ class FutoshikiFamily:
             solver="cadical153",
         )
         name = lambda c: f"r{c[0] + 1}c{c[1] + 1}"  # noqa: E731
-        cells, data = head(n)
-        given = givens(cells, sq, (k for k in kept if k < n * n))
+        given = latin.givens(sq, (k for k in kept if k < n * n))
         lt = [[name(a), name(b)] for a, b in (ineq[k - n * n] for k in kept if k >= n * n)]
-        data |= {"givens": given, "less": lt, "solution": solution(cells, sq)}
-        cnf, _ = encode(data)
-        certify_solution(cnf, n, sol_lits, base=rules(n), solver="minisat22")
-        certify(check(data, data["solution"]) == "", "the solution keeps every rule")
+        data = latin.finish(
+            sq, {"givens": given, "less": lt}, encode, check, "the solution keeps every rule",
+            base=latin.rules(n), solver="minisat22",
+        )  # fmt: skip
         meta = {"size": n, "n_givens": len(given), "n_inequalities": len(lt)}
         return solved(data, "cadical153+minisat22", meta)
 

@@ -22,27 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import certify
-from ..kinds.puzzle import (
-    cell_index,
-    digit_decode,
-    formal_cell,
-    minimal_clues,
-)
+from ..kinds.puzzle import cell_index, digit_decode, formal_cell, minimal_clues
 from ..logic.cnf import CNF
-from ._latin import (
-    certify_solution,
-    check_latin,
-    full_space,
-    given_clauses,
-    givens,
-    head,
-    latin_square,
-    literals,
-    rules,
-    solution,
-    var,
-)
+from . import _latin as latin
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, params
@@ -69,21 +51,21 @@ def _cage_clauses(n: int, cage: dict[str, Any]) -> list[list[int]]:
     out = []
     for vals in itertools.product(range(1, n + 1), repeat=len(cells)):
         if not makes(cage["op"], cage["target"], vals):
-            out.append([-var(n, *c, v - 1) for c, v in zip(cells, vals, strict=True)])
+            out.append([-latin.var(n, *c, v - 1) for c, v in zip(cells, vals, strict=True)])
     return out
 
 
 def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     n = d["rows"]
-    cl: list[Any] = list(rules(n))
+    cl: list[Any] = list(latin.rules(n))
     for cage in d["cages"]:
         cl += _cage_clauses(n, cage)
-    cl += given_clauses(n, d["givens"])
-    return CNF(cl, n**3), digit_decode(n, var)
+    cl += latin.given_clauses(n, d["givens"])
+    return CNF(cl, n**3), digit_decode(n, latin.var)
 
 
 def check(d: dict[str, Any], sol: dict[str, str]) -> str:
-    why = check_latin(d, sol)  # the givens and the Latin rules first
+    why = latin.check_latin(d, sol)  # the latin.givens and the Latin latin.rules first
     if why:
         return why
     for cage in d["cages"]:
@@ -155,25 +137,22 @@ class KenKenFamily:
             "max_cage": 3,
         },
         "log10 search space",
-        full_space,
+        latin.full_space,
         "size 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 7 with cages up to 3 cells; log10 search space = "
         "cells · log10 n (given digits are few: the cages fix most squares alone)",
     )
 
     def generate(self, p: KenKenParams, rng: np.random.Generator) -> Built:
         n = p.size
-        sq = latin_square(n, rng)
+        sq = latin.latin_square(n, rng)
         cages = _cages(n, sq, p.max_cage, rng)
-        base: list[Any] = list(rules(n))
+        base: list[Any] = list(latin.rules(n))
         for cage in cages:
             base += _cage_clauses(n, cage)
-        lits = literals(n, sq)
+        lits = latin.literals(n, sq)
         kept = minimal_clues(base, n**3, [[[x]] for x in lits], lits, rng)
-        cells, data = head(n)
-        data |= {"cages": cages, "givens": givens(cells, sq, kept), "solution": solution(cells, sq)}
-        cnf, _ = encode(data)
-        certify_solution(cnf, n, lits)
-        certify(check(data, data["solution"]) == "", "the square keeps every cage")
+        fields = {"cages": cages, "givens": latin.givens(sq, kept)}
+        data = latin.finish(sq, fields, encode, check, "the square keeps every cage")
         meta = {"size": n, "n_cages": len(cages), "n_givens": len(kept)}
         return solved(data, "minisat22+glucose4", meta)
 

@@ -14,26 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError, certify
-from ..kinds.puzzle import (
-    digit_decode,
-    formal_cell,
-    givens_grid,
-    minimal_clues,
-)
+from ..errors import ConfigError
+from ..kinds.puzzle import digit_decode, formal_cell, givens_grid, minimal_clues
 from ..logic.cnf import CNF
-from ._latin import (
-    certify_solution,
-    empty_space,
-    given_clauses,
-    givens,
-    head,
-    latin_square,
-    literals,
-    rules,
-    solution,
-    var,
-)
+from . import _latin as latin
 from ._latin import check_latin as check
 from .knobs import Knob, exact
 from .levels import Levels
@@ -45,8 +29,8 @@ NAME = KIND = "latinsquare"
 
 def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     n = d["rows"]
-    cl = rules(n) + tuple(given_clauses(n, d["givens"]))
-    return CNF.trusted(cl, n**3), digit_decode(n, var)  # built here: every literal in range
+    cl = latin.rules(n) + tuple(latin.given_clauses(n, d["givens"]))
+    return CNF.trusted(cl, n**3), digit_decode(n, latin.var)  # built here: every literal in range
 
 
 @params
@@ -72,16 +56,16 @@ class LatinSquareFamily:
     levels = Levels(
         lambda lv: {"size": 3 + lv // 2, "n_givens": 0},
         "log10 search space",
-        empty_space,
-        "size = 3 + ⌊level / 2⌋ (3 … 8), minimal givens; log10 search space = empty cells · log10 n",
+        latin.empty_space,
+        "size = 3 + ⌊level / 2⌋ (3 … 8), minimal latin.givens; log10 search space = empty cells · log10 n",
     )
 
     def generate(self, p: LatinSquareParams, rng: np.random.Generator) -> Built:
         n = p.size
-        sq = latin_square(n, rng)
-        lits = literals(n, sq)
+        sq = latin.latin_square(n, rng)
+        lits = latin.literals(n, sq)
         kept = minimal_clues(
-            rules(n),
+            latin.rules(n),
             n**3,
             [[[x]] for x in lits],
             lits,
@@ -90,11 +74,10 @@ class LatinSquareFamily:
             warm=True,
             solver="cadical153",
         )
-        cells, data = head(n)
-        data |= {"givens": givens(cells, sq, kept), "solution": solution(cells, sq)}
-        cnf, _ = encode(data)
-        certify_solution(cnf, n, lits, base=rules(n), solver="minisat22")
-        certify(check(data, data["solution"]) == "", "the square keeps every rule")
+        data = latin.finish(
+            sq, {"givens": latin.givens(sq, kept)}, encode, check, "the square keeps every rule",
+            base=latin.rules(n), solver="minisat22",
+        )  # fmt: skip
         meta = {"size": n, "n_givens_actual": len(kept)}
         return solved(data, "cadical153+minisat22", meta)
 

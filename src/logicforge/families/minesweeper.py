@@ -21,13 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
-from ..kinds.puzzle import (
-    binary_decode,
-    cell_index,
-    certify_unique,
-    grid_cells,
-    minimal_clues,
-)
+from ..kinds.puzzle import binary_decode, cell_index, certify_unique, grid_cells, minimal_clues
 from ..logic.cnf import CNF
 from ..rng import shuffled
 from .knobs import Knob, exact

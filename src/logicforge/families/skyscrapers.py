@@ -19,22 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import certify
 from ..kinds.puzzle import digit_decode, formal_cell, minimal_clues
 from ..logic.cnf import CNF
-from ._latin import (
-    certify_solution,
-    check_latin,
-    full_space,
-    given_clauses,
-    givens,
-    head,
-    latin_square,
-    literals,
-    rules,
-    solution,
-    var,
-)
+from . import _latin as latin
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, params
@@ -80,23 +67,23 @@ def _clue(n: int, side: str, k: int, count: int, top: int) -> tuple[list[list[in
     aux = list(range(top + 1, top + 1 + len(pats)))
     cl = [aux]
     for a, pat in zip(aux, pats, strict=True):
-        cl += [[-a, var(n, *c, h - 1)] for c, h in zip(cells, pat, strict=True)]
+        cl += [[-a, latin.var(n, *c, h - 1)] for c, h in zip(cells, pat, strict=True)]
     return cl, top + len(pats)
 
 
 def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     n = d["rows"]
-    cl: list[Any] = list(rules(n))
+    cl: list[Any] = list(latin.rules(n))
     top = n**3
     for c in d["clues"]:
         more, top = _clue(n, c["side"], c["index"], c["count"], top)
         cl += more
-    cl += given_clauses(n, d["givens"])
-    return CNF(cl, top), digit_decode(n, var)
+    cl += latin.given_clauses(n, d["givens"])
+    return CNF(cl, top), digit_decode(n, latin.var)
 
 
 def check(d: dict[str, Any], sol: dict[str, str]) -> str:
-    why = check_latin(d, sol)  # the givens and the Latin rules first
+    why = latin.check_latin(d, sol)  # the latin.givens and the Latin latin.rules first
     if why:
         return why
     n = d["rows"]
@@ -121,34 +108,30 @@ class SkyscrapersFamily:
     levels = Levels(
         lambda lv: {"size": (3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6)[lv]},
         "log10 search space",
-        full_space,
+        latin.full_space,
         "size 3 (levels 0-2), 4 (3-5), 5 (6-8), 6 (9-10), minimal clue sets; log10 search space = "
         "cells · log10 n",
     )
 
     def generate(self, p: SkyscrapersParams, rng: np.random.Generator) -> Built:
         n = p.size
-        sq = latin_square(n, rng)
+        sq = latin.latin_square(n, rng)
         edges = [(s, k) for s in SIDES for k in range(n)]
         count = {(s, k): visible([sq[i][j] for i, j in line_cells(n, s, k)]) for s, k in edges}
-        lits = literals(n, sq)
+        lits = latin.literals(n, sq)
         top = n**3
         clues = []
         for s, k in edges:
             more, top = _clue(n, s, k, count[(s, k)], top)
             clues.append(more)
         clues += [[[x]] for x in lits]
-        kept = minimal_clues(rules(n), top, clues, lits, rng)
-        cells, data = head(n)
+        kept = minimal_clues(latin.rules(n), top, clues, lits, rng)
         e = len(edges)  # clue k < e is edge k's count, clue k ≥ e cell k − e's digit
-        data |= {
+        fields = {
             "clues": [{"side": edges[k][0], "index": edges[k][1], "count": count[edges[k]]} for k in kept if k < e],
-            "givens": givens(cells, sq, (k - e for k in kept if k >= e)),
-            "solution": solution(cells, sq),
+            "givens": latin.givens(sq, (k - e for k in kept if k >= e)),
         }  # fmt: skip
-        cnf, _ = encode(data)
-        certify_solution(cnf, n, lits)
-        certify(check(data, data["solution"]) == "", "the square keeps every clue")
+        data = latin.finish(sq, fields, encode, check, "the square keeps every clue")
         meta = {"size": n, "n_clues": len(data["clues"]), "n_givens": len(data["givens"])}
         return solved(data, "minisat22+glucose4", meta)
 

@@ -38,15 +38,7 @@ from ..kinds.puzzle import (
 )
 from ..logic.cnf import CNF
 from ..rng import shuffled
-from ._latin import (
-    cell_rules,
-    certify_solution,
-    empty_space,
-    exactly_one,
-    given_clauses,
-    literals,
-    var,
-)
+from . import _latin as latin
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, params
@@ -73,17 +65,17 @@ def groups(n: int) -> list[list[tuple[int, int]]]:
 @functools.lru_cache(maxsize=16)
 def rules(n: int) -> tuple[tuple[int, ...], ...]:
     """Every cell exactly one value; every group every value exactly once."""
-    cl = cell_rules(n)
+    cl = latin.cell_rules(n)
     for g in groups(n):
         for v in range(n):
-            cl += exactly_one([var(n, i, j, v) for i, j in g])
+            cl += latin.exactly_one([latin.var(n, i, j, v) for i, j in g])
     return tuple(map(tuple, cl))
 
 
 def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     n = d["rows"]
-    cl = rules(n) + tuple(given_clauses(n, d["givens"]))
-    return CNF.trusted(cl, n**3), digit_decode(n, var)  # built here: every literal in range
+    cl = rules(n) + tuple(latin.given_clauses(n, d["givens"]))
+    return CNF.trusted(cl, n**3), digit_decode(n, latin.var)  # built here: every literal in range
 
 
 def check(d: dict[str, Any], sol: dict[str, str]) -> str:
@@ -304,7 +296,7 @@ class SudokuFamily:
     levels = Levels(
         lambda lv: {"size": LEVEL_MAP[lv][0], "n_givens": LEVEL_MAP[lv][1]},
         "log10 search space",
-        empty_space,
+        latin.empty_space,
         "size 4 at levels 0-2 (10, 8, 6 givens), 6 at 3-5 (24, 20, 16), 9 at 6-10 (45, 38, 32, 28, "
         "minimal); log10 search space = empty cells · log10 n",
     )
@@ -314,7 +306,7 @@ class SudokuFamily:
         if n == 4:  # decided on all 288 grids at once: the proof is the enumeration
             return _emit(_generate4(rng, p.n_givens), "enumeration", checked=True)
         grid = full_grid(n, rng)
-        sol_lits = literals(n, grid)
+        sol_lits = latin.literals(n, grid)
         clues = [[[lit]] for lit in sol_lits]
         kept = minimal_clues(
             rules(n),
@@ -328,7 +320,7 @@ class SudokuFamily:
         )
         data = _data(n, tuple(v for row in grid for v in row), kept)
         cnf, _ = encode(data)
-        certify_solution(cnf, n, sol_lits, base=rules(n), solver="minisat22")
+        latin.certify_solution(cnf, n, sol_lits, base=rules(n), solver="minisat22")
         return _emit(data, "cadical153+minisat22")
 
 
