@@ -9,7 +9,7 @@ import hashlib
 import itertools
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -38,6 +38,31 @@ class Family(Protocol):
     ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         """Return ``(problem_json, label, oracle_json, metadata)``."""
         ...
+
+
+class DeclaredFamily:
+    """Base of a family class that declares what it is in its head — its registered name, its
+    parameter class, small ``example`` parameters every contract test can use, and its kind (the
+    name unless given) — so the body holds only its knobs, levels and ``generate``.
+
+    Example:
+        >>> from logicforge.families.ksat import KSATParams
+        >>> class Toy(DeclaredFamily, name="toy", kind="cnf", params=KSATParams, example={}):
+        ...     pass
+        >>> Toy.name, Toy.kind, Toy.Params.__name__
+        ('toy', 'cnf', 'KSATParams')
+    """
+
+    name: ClassVar[str]
+    kind: ClassVar[str]
+    Params: ClassVar[type]
+    example: ClassVar[dict[str, Any]]
+
+    def __init_subclass__(
+        cls, *, name: str, params: type, example: dict[str, Any], kind: str = "", **kw: Any
+    ) -> None:
+        super().__init_subclass__(**kw)
+        cls.name, cls.kind, cls.Params, cls.example = name, kind or name, params, example
 
 
 def get_family(name: str) -> Family:

@@ -32,6 +32,7 @@ from ..kinds.puzzle import (
     minimal_clues,
 )
 from ..logic.cnf import CNF
+from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, params
@@ -131,16 +132,12 @@ LEVEL_MAP = [
 ]
 
 
-class BinairoFamily:
-    name = NAME
-    kind = KIND
-    Params = BinairoParams
+class BinairoFamily(DeclaredFamily, name=NAME, params=BinairoParams, example={"size": 4}):
     knobs = (
         Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(4, 6, 8)),
         Knob("n_givens", lambda prob, _: len(prob["givens"]), exact,
              "given digits (a floor: removal stops there)", levels=(36, 44), at={"size": 8}),
     )  # fmt: skip
-    example = {"size": 4}
     levels = Levels(
         lambda lv: {"size": LEVEL_MAP[lv][0], "n_givens": LEVEL_MAP[lv][1]},
         "empty cells",

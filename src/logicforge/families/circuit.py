@@ -17,6 +17,7 @@ import numpy as np
 from ..errors import GenerationError, certify
 from ..kinds.puzzle import certify_unique
 from ..logic.cnf import CNF
+from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, params
@@ -81,11 +82,9 @@ class CircuitParams:
     max_attempts: int = integer(1, 100_000, default=100)
 
 
-class CircuitFamily:
-    name = NAME
-    kind = KIND
-    Params = CircuitParams
-    example = {"n_inputs": 3, "n_gates": 4}
+class CircuitFamily(
+    DeclaredFamily, name=NAME, params=CircuitParams, example={"n_inputs": 3, "n_gates": 4}
+):
     knobs = (
         Knob("n_inputs", lambda prob, _: len(prob["inputs"]), exact, "inputs", levels=(2, 4)),
         Knob("n_gates", lambda prob, _: len(prob["gates"]), exact, "gates", levels=(3, 8)),

@@ -39,7 +39,7 @@ from ..logic.sat import solve
 from ..registry import DATASETS, FAMILIES, REDUCTIONS, RENDERERS, TWINS
 from ..rng import shuffled
 from ..schema import Item, LabelledProblem
-from .base import Dataset
+from .base import Dataset, DeclaredFamily
 from .knobs import TOL, Knob, exact, ratio
 from .levels import Levels, log10
 from .params import integer, number, params
@@ -162,11 +162,13 @@ def planted_graph(
     return planted, edges
 
 
-class PlantedColoringFamily:
-    name = "coloring/planted"
-    kind = KIND
-    Params = PlantedColoringParams
-    example = {"n_nodes": 6, "k": 3}  # small parameters every contract test can use
+class PlantedColoringFamily(
+    DeclaredFamily,
+    name="coloring/planted",
+    kind=KIND,
+    params=PlantedColoringParams,
+    example={"n_nodes": 6, "k": 3},
+):
     knobs = (
         Knob("n_nodes", lambda prob, _: prob["num_nodes"], exact, "nodes", levels=(5, 20, 60)),
         Knob("k", lambda prob, _: prob["k"], exact, "colours", levels=(2, 3, 5)),

@@ -20,6 +20,7 @@ from ..errors import ConfigError, GenerationError, certify
 from ..kinds.puzzle import certify_unique
 from ..logic.cnf import CNF
 from ..rng import shuffled
+from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, params
@@ -69,11 +70,9 @@ class ExactCoverParams:
             raise ConfigError("n_decoys", self.n_decoys, "must be an integer in 0..4·n_elements")
 
 
-class ExactCoverFamily:
-    name = NAME
-    kind = KIND
-    Params = ExactCoverParams
-    example = {"n_elements": 8, "n_decoys": 4}
+class ExactCoverFamily(
+    DeclaredFamily, name=NAME, params=ExactCoverParams, example={"n_elements": 8, "n_decoys": 4}
+):
     knobs = (
         Knob("n_elements", lambda prob, _: prob["n_elements"], exact, "elements", levels=(6, 12)),
         Knob("max_size", lambda prob, _: max(len(s) for s in prob["subsets"]), exact,

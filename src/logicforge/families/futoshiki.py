@@ -22,6 +22,7 @@ import numpy as np
 from ..kinds.puzzle import cell_index, digit_decode, formal_cell, minimal_clues
 from ..logic.cnf import CNF
 from . import _latin as latin
+from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, params
@@ -81,17 +82,13 @@ LEVEL_MAP = [
 ]
 
 
-class FutoshikiFamily:
-    name = NAME
-    kind = KIND
-    Params = FutoshikiParams
+class FutoshikiFamily(DeclaredFamily, name=NAME, params=FutoshikiParams, example={"size": 4}):
     knobs = (
         Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 5, 7)),
         Knob("n_clues", lambda prob, _: len(prob["givens"]) + len(prob["less"]), exact,
              "given digits plus inequalities (a floor: dropping stops there)",
              levels=(30, 40), at={"size": 5}),
     )  # fmt: skip
-    example = {"size": 4}
     levels = Levels(
         lambda lv: {"size": LEVEL_MAP[lv][0], "n_clues": LEVEL_MAP[lv][1]},
         "log10 search space",

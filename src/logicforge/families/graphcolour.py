@@ -19,6 +19,7 @@ import numpy as np
 from ..errors import ConfigError, certify
 from ..kinds.puzzle import certify_unique, minimal_clues
 from ..logic.cnf import CNF
+from .base import DeclaredFamily
 from .coloring import check_colouring, planted_graph
 from .coloring import encode as colour_cnf
 from .knobs import Knob, exact
@@ -71,11 +72,9 @@ class GraphColourParams:
             raise ConfigError("k", self.k, "must be an integer in 2..n_nodes")
 
 
-class GraphColourFamily:
-    name = NAME
-    kind = KIND
-    Params = GraphColourParams
-    example = {"n_nodes": 6}
+class GraphColourFamily(
+    DeclaredFamily, name=NAME, params=GraphColourParams, example={"n_nodes": 6}
+):
     knobs = (
         Knob("n_nodes", lambda prob, _: prob["n_nodes"], exact, "nodes", levels=(5, 10)),
         Knob("k", lambda prob, _: prob["k"], exact, "colours", levels=(2, 3, 4), at={"n_nodes": 10}),

@@ -23,6 +23,7 @@ from ..kinds.puzzle import PuzzleKind, grid_cells, register_puzzle
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
 from ._linesum import FormalRenderer, LineSum
+from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, number, params
@@ -43,11 +44,7 @@ class KakurasuParams:
     density: float = number(0, 1, default=0.5, open_lo=True, open_hi=True)
 
 
-class KakurasuFamily:
-    name = NAME
-    kind = KIND
-    Params = KakurasuParams
-    example = {"size": 4}
+class KakurasuFamily(DeclaredFamily, name=NAME, params=KakurasuParams, example={"size": 4}):
     knobs = (
         Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 5, 7)),
         Knob("density", lambda prob, _: sum(v == "1" for v in prob["solution"].values()) / len(prob["cells"]),

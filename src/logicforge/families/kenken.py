@@ -25,6 +25,7 @@ import numpy as np
 from ..kinds.puzzle import cell_index, digit_decode, formal_cell, minimal_clues
 from ..logic.cnf import CNF
 from . import _latin as latin
+from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, params
@@ -120,11 +121,7 @@ def _cages(
     return cages
 
 
-class KenKenFamily:
-    name = NAME
-    kind = KIND
-    Params = KenKenParams
-    example = {"size": 4}
+class KenKenFamily(DeclaredFamily, name=NAME, params=KenKenParams, example={"size": 4}):
     knobs = (
         Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 4, 5)),
         Knob("max_cage", lambda prob, _: max(len(c["cells"]) for c in prob["cages"]),

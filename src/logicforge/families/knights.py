@@ -23,6 +23,7 @@ import numpy as np
 
 from ..errors import GenerationError, certify
 from ..logic.cnf import CNF
+from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, params
@@ -226,11 +227,7 @@ _BITS = tuple(1 << i for i in range(len(NAMES)))
 LEVEL_PEOPLE = (7, 7, 7, 8, 8, 8, 9, 9, 10, 11, 12)
 
 
-class KnightsFamily:
-    name = NAME
-    kind = KIND
-    Params = KnightsParams
-    example = {"n_people": 3}
+class KnightsFamily(DeclaredFamily, name=NAME, params=KnightsParams, example={"n_people": 3}):
     knobs = (
         Knob(
             "n_people", lambda prob, _: len(prob["cells"]), exact, "inhabitants", levels=(2, 4, 6)

@@ -28,6 +28,7 @@ from ..errors import CertificationError, ConfigError, GenerationError, certify
 from ..logic.cnf import CNF
 from ..logic.sat import solve
 from ..registry import FAMILIES
+from .base import DeclaredFamily
 from .knobs import TOL, Knob, exact, ratio
 from .levels import Levels, conflicts
 
@@ -201,11 +202,9 @@ def random_ksat(p: KSATParams, rng: np.random.Generator) -> CNF:
     return CNF.trusted(tuple(map(tuple, _draw(p, rng).tolist())), p.n_vars)
 
 
-class KSATFamily:
-    name = NAME
-    kind = KIND
-    Params = KSATParams
-    example = {"n_vars": 5, "alpha": 2.0}  # small parameters every contract test can use
+class KSATFamily(
+    DeclaredFamily, name=NAME, kind=KIND, params=KSATParams, example={"n_vars": 5, "alpha": 2.0}
+):
     knobs = (
         Knob(
             "n_vars",

@@ -19,6 +19,7 @@ from ..kinds.puzzle import digit_decode, formal_cell, givens_grid, minimal_clues
 from ..logic.cnf import CNF
 from . import _latin as latin
 from ._latin import check_latin as check
+from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, params
@@ -43,11 +44,7 @@ class LatinSquareParams:
             raise ConfigError("n_givens", self.n_givens, f"must be an integer in 0..{self.size**2}")
 
 
-class LatinSquareFamily:
-    name = NAME
-    kind = KIND
-    Params = LatinSquareParams
-    example = {"size": 4}
+class LatinSquareFamily(DeclaredFamily, name=NAME, params=LatinSquareParams, example={"size": 4}):
     knobs = (
         Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 5, 7)),
         Knob("n_givens", lambda prob, _: len(prob["givens"]), exact,

@@ -24,6 +24,7 @@ import numpy as np
 from ..errors import ConfigError, certify
 from ..kinds.puzzle import binary_decode, grid_cells
 from ..logic.cnf import CNF
+from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, number, params
@@ -155,10 +156,9 @@ LEVEL_MAP = [
 ]
 
 
-class LightsOutFamily:
-    name = NAME
-    kind = KIND
-    Params = LightsOutParams
+class LightsOutFamily(
+    DeclaredFamily, name=NAME, params=LightsOutParams, example={"rows": 3, "cols": 3}
+):
     knobs = (
         Knob("rows", lambda prob, _: prob["rows"], exact, "board rows", levels=(2, 3, 6), at={"cols": 6}),
         Knob("cols", lambda prob, _: prob["cols"], exact, "board columns", levels=(3, 6), at={"rows": 3}),
@@ -166,7 +166,6 @@ class LightsOutFamily:
              lambda p: 0.06, "share of cells pressed in the hidden pattern (mean over items; an empty "
              "pattern gets one press)", levels=(0.2, 0.5, 0.8), at={"rows": 6, "cols": 6}, stochastic=True),
     )  # fmt: skip
-    example = {"rows": 3, "cols": 3}
     levels = Levels(
         lambda lv: {"rows": LEVEL_MAP[lv][0], "cols": LEVEL_MAP[lv][1]},
         "cells",

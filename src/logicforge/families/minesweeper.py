@@ -24,6 +24,7 @@ from ..errors import ConfigError, certify
 from ..kinds.puzzle import binary_decode, cell_index, certify_unique, grid_cells, minimal_clues
 from ..logic.cnf import CNF
 from ..rng import shuffled
+from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, params
@@ -125,11 +126,12 @@ LEVEL_MAP = [
 ]
 
 
-class MinesweeperFamily:
-    name = NAME
-    kind = KIND
-    Params = MinesweeperParams
-    example = {"rows": 4, "cols": 4, "n_mines": 3}
+class MinesweeperFamily(
+    DeclaredFamily,
+    name=NAME,
+    params=MinesweeperParams,
+    example={"rows": 4, "cols": 4, "n_mines": 3},
+):
     knobs = (
         Knob("rows", lambda prob, _: prob["rows"], exact, "board rows", levels=(3, 5), at={"cols": 5}),
         Knob("cols", lambda prob, _: prob["cols"], exact, "board columns", levels=(3, 5), at={"rows": 5}),

@@ -31,6 +31,7 @@ from ..kinds.puzzle import (
     minimal_clues,
 )
 from ..logic.cnf import CNF
+from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, number, params
@@ -127,11 +128,9 @@ class NonogramParams:
     density: float = number(0, 1, default=0.55, open_lo=True, open_hi=True)
 
 
-class NonogramFamily:
-    name = NAME
-    kind = KIND
-    Params = NonogramParams
-    example = {"rows": 4, "cols": 4}
+class NonogramFamily(
+    DeclaredFamily, name=NAME, params=NonogramParams, example={"rows": 4, "cols": 4}
+):
     knobs = (
         Knob("rows", lambda prob, _: prob["rows"], exact, "grid rows", levels=(3, 6), at={"cols": 5}),
         Knob("cols", lambda prob, _: prob["cols"], exact, "grid columns", levels=(3, 6), at={"rows": 5}),

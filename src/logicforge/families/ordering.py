@@ -37,6 +37,7 @@ from ..parse.decision import hedged
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Answer, Item, LabelledProblem
 from ._edits import require_verified_words
+from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels, log10_factorial
 from .ordering_arrangement import ARRANGEMENT, ArrangementRenderer
@@ -159,11 +160,9 @@ def editable_clues(d: Mapping[str, Any]) -> int:
     )
 
 
-class OrderingFamily:
-    name = NAME
-    kind = KIND
-    Params = OrderingParams
-    example = {"n_objects": 3}  # small parameters every contract test can use
+class OrderingFamily(
+    DeclaredFamily, name=NAME, kind=KIND, params=OrderingParams, example={"n_objects": 3}
+):
     knobs = (
         Knob(
             "n_objects",

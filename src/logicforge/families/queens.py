@@ -30,6 +30,7 @@ from ..kinds.puzzle import (
 )
 from ..logic.cnf import CNF
 from ..rng import shuffled
+from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, params
@@ -126,11 +127,7 @@ def _regions(n: int, cols: list[int], rng: np.random.Generator) -> list[str]:
     return ["".join(LETTERS[owner[i][j]] for j in range(n)) for i in range(n)]
 
 
-class QueensFamily:
-    name = NAME
-    kind = KIND
-    Params = QueensParams
-    example = {"size": 5}
+class QueensFamily(DeclaredFamily, name=NAME, params=QueensParams, example={"size": 5}):
     knobs = (
         Knob(
             "size", lambda prob, _: prob["rows"], exact, "grid side and regions", levels=(5, 7, 9)

@@ -38,6 +38,7 @@ from ..logic.sat import minimal_unsat_core as mus
 from ..logic.sat import solve
 from ..registry import FAMILIES
 from ..rng import shuffled
+from .base import DeclaredFamily
 from .knobs import clause_count
 from .levels import Levels
 
@@ -129,11 +130,9 @@ def _names(dims: tuple[int, ...]) -> list[str]:
     ]
 
 
-class SATBenchFamily:
-    name = NAME
-    kind = "cnf"
-    Params = SATBenchParams
-    example = {"n_clauses": 6}  # small parameters every contract test can use
+class SATBenchFamily(
+    DeclaredFamily, name=NAME, kind="cnf", params=SATBenchParams, example={"n_clauses": 6}
+):
     knobs = (clause_count("clauses emitted (pattern plus random fillers)", levels=(8, 20, 40)),)
     levels = Levels(
         lambda lv: {"n_clauses": 4 + 3 * lv},

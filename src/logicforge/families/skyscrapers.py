@@ -22,6 +22,7 @@ import numpy as np
 from ..kinds.puzzle import digit_decode, formal_cell, minimal_clues
 from ..logic.cnf import CNF
 from . import _latin as latin
+from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, params
@@ -99,11 +100,7 @@ class SkyscrapersParams:
     size: int = integer(3, 6, default=4, note="a clue's permutations: n!")
 
 
-class SkyscrapersFamily:
-    name = NAME
-    kind = KIND
-    Params = SkyscrapersParams
-    example = {"size": 4}
+class SkyscrapersFamily(DeclaredFamily, name=NAME, params=SkyscrapersParams, example={"size": 4}):
     knobs = (Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 4, 5)),)
     levels = Levels(
         lambda lv: {"size": (3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6)[lv]},

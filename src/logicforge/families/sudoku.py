@@ -39,6 +39,7 @@ from ..kinds.puzzle import (
 from ..logic.cnf import CNF
 from ..rng import shuffled
 from . import _latin as latin
+from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, params
@@ -282,17 +283,13 @@ LEVEL_MAP = [
 ]
 
 
-class SudokuFamily:
-    name = NAME
-    kind = KIND
-    Params = SudokuParams
+class SudokuFamily(DeclaredFamily, name=NAME, params=SudokuParams, example={"size": 4}):
     knobs = (
         Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(4, 6, 9)),
         Knob("n_givens", lambda prob, _: len(prob["givens"]), exact,
              "given digits (a floor: removal stops there, or earlier where none can go)",
              levels=(30, 40), at={"size": 9}),
     )  # fmt: skip
-    example = {"size": 4}
     levels = Levels(
         lambda lv: {"size": LEVEL_MAP[lv][0], "n_givens": LEVEL_MAP[lv][1]},
         "log10 search space",

@@ -22,6 +22,7 @@ from ..kinds.puzzle import PuzzleKind, grid_cells, register_puzzle
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
 from ._linesum import FormalRenderer, LineSum
+from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, number, params
@@ -42,11 +43,7 @@ class SumpleteParams:
     keep: float = number(0, 1, default=0.6, open_lo=True, open_hi=True)
 
 
-class SumpleteFamily:
-    name = NAME
-    kind = KIND
-    Params = SumpleteParams
-    example = {"size": 3}
+class SumpleteFamily(DeclaredFamily, name=NAME, params=SumpleteParams, example={"size": 3}):
     knobs = (
         Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 5)),
         Knob("keep", lambda prob, _: sum(v == "1" for v in prob["solution"].values()) / len(prob["cells"]),

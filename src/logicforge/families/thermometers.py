@@ -31,6 +31,7 @@ from ..kinds.puzzle import (
     minimal_clues,
 )
 from ..logic.cnf import CNF
+from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, params
@@ -124,11 +125,7 @@ def _tiling(n: int, max_length: int, rng: np.random.Generator) -> list[list[list
     return out
 
 
-class ThermometersFamily:
-    name = NAME
-    kind = KIND
-    Params = ThermometersParams
-    example = {"size": 4}
+class ThermometersFamily(DeclaredFamily, name=NAME, params=ThermometersParams, example={"size": 4}):
     knobs = (
         Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 5, 7)),
         Knob("max_length", lambda prob, _: max(len(t) for t in prob["thermometers"]), lambda p: 1.0,

@@ -20,6 +20,7 @@ from ..errors import ConfigError, certify
 from ..kinds.puzzle import certify_unique
 from ..logic.cnf import CNF
 from ..rng import shuffled
+from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, params
@@ -103,11 +104,9 @@ class TopoSortParams:
             )
 
 
-class TopoSortFamily:
-    name = NAME
-    kind = KIND
-    Params = TopoSortParams
-    example = {"n_tasks": 5, "n_extra": 2}
+class TopoSortFamily(
+    DeclaredFamily, name=NAME, params=TopoSortParams, example={"n_tasks": 5, "n_extra": 2}
+):
     knobs = (
         Knob("n_tasks", lambda prob, _: len(prob["cells"]), exact, "tasks", levels=(4, 8)),
         Knob("n_extra", lambda prob, _: len(prob["before"]) - len(prob["cells"]) + 1, exact,

@@ -38,6 +38,7 @@ from ..logic.cnf import CNF
 from ..logic.twosat import forced_literals
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, knob, label, positive_int, rename
+from .base import DeclaredFamily
 from .knobs import TOL, Knob, clause_count, clauses_of, occurring, per_problem, ratio
 from .levels import by_clauses
 
@@ -111,11 +112,9 @@ def _size_error(p: BackboneParams) -> tuple[float, float]:
     return abs(beta - p.backbone_fraction), abs(dens - p.mono_density)
 
 
-class BackboneFamily:
-    name = NAME
-    kind = "cnf"
-    Params = BackboneParams
-    example = {"n_clauses": 12}  # small parameters every contract test can use
+class BackboneFamily(
+    DeclaredFamily, name=NAME, kind="cnf", params=BackboneParams, example={"n_clauses": 12}
+):
     knobs = (
         clause_count("clauses emitted; within ±1 of the target (2|B| + m_mono)", lambda p: 1.0),
         Knob(

@@ -29,6 +29,7 @@ import numpy as np
 from ..errors import certify
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, knob, label, positive_int, rename
+from .base import DeclaredFamily
 from .knobs import TOL, Knob, clause_count, clauses_of, occurring, ratio
 from .levels import by_clauses
 
@@ -104,11 +105,9 @@ def _density_range(p: MonoBridgeParams) -> float:
     return max(lo - p.var_density, p.var_density - hi, 0.0) + 1 / c + TOL
 
 
-class MonoBridgeFamily:
-    name = NAME
-    kind = "cnf"
-    Params = MonoBridgeParams
-    example = {"n_clauses": 10}  # small parameters every contract test can use
+class MonoBridgeFamily(
+    DeclaredFamily, name=NAME, kind="cnf", params=MonoBridgeParams, example={"n_clauses": 10}
+):
     knobs = (
         clause_count("clauses emitted"),
         Knob(

@@ -41,6 +41,7 @@ import numpy as np
 from ..errors import certify
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, knob, label, planted_fillers, positive_int, rename
+from .base import DeclaredFamily
 from .knobs import (
     TOL,
     Knob,
@@ -152,11 +153,9 @@ def _extra_tolerance(p: ImplicationCycleParams) -> float:
     return (max(2, want) - want + 0.5) / r + TOL
 
 
-class ImplicationCycleFamily:
-    name = NAME
-    kind = "cnf"
-    Params = ImplicationCycleParams
-    example = {"n_clauses": 10}  # small parameters every contract test can use
+class ImplicationCycleFamily(
+    DeclaredFamily, name=NAME, kind="cnf", params=ImplicationCycleParams, example={"n_clauses": 10}
+):
     knobs = (
         clause_count("clauses emitted (core L + 1 plus fillers)"),
         Knob(

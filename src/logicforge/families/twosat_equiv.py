@@ -28,6 +28,7 @@ import numpy as np
 from ..errors import certify
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, knob, label, positive_int, rename
+from .base import DeclaredFamily
 from .knobs import MEAN_OF, TOL, Knob, clause_count, clauses_of, component_roots, ratio
 from .levels import by_clauses
 
@@ -64,11 +65,9 @@ def _negation(problem: Mapping[str, Any], _: Any) -> float | None:
     return ratio(sum((c[0] > 0) == (c[-1] > 0) for c in cl), len(cl))
 
 
-class EquivalenceCoreFamily:
-    name = NAME
-    kind = "cnf"
-    Params = EquivalenceCoreParams
-    example = {"n_clauses": 10}  # small parameters every contract test can use
+class EquivalenceCoreFamily(
+    DeclaredFamily, name=NAME, kind="cnf", params=EquivalenceCoreParams, example={"n_clauses": 10}
+):
     knobs = (
         clause_count("clauses emitted, 2(n − f); an odd target gives one fewer", lambda p: 1.0),
         Knob(

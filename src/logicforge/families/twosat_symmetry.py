@@ -28,6 +28,7 @@ import numpy as np
 from ..errors import ConfigError, certify
 from ..registry import FAMILIES
 from ._twosat import Clause, choice, label
+from .base import DeclaredFamily
 from .knobs import Knob, exact, ratio
 from .levels import Levels
 
@@ -53,11 +54,13 @@ class SymmetryParams:
         choice("trigger", self.trigger, ("keep", "first", "last"))
 
 
-class SymmetryFamily:
-    name = NAME
-    kind = "cnf"
-    Params = SymmetryParams
-    example = {"base_params": {"n_clauses": 8}}  # small parameters every contract test can use
+class SymmetryFamily(
+    DeclaredFamily,
+    name=NAME,
+    kind="cnf",
+    params=SymmetryParams,
+    example={"base_params": {"n_clauses": 8}},
+):
     knobs = (
         Knob(
             "copies",

@@ -20,6 +20,7 @@ import numpy as np
 from ..errors import ConfigError, GenerationError, certify
 from ..kinds.puzzle import certify_unique
 from ..logic.cnf import CNF
+from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, params
@@ -62,11 +63,7 @@ class UniqueSatParams:
             raise ConfigError("k", self.k, "must be an integer in 2..min(n_vars, 7)")
 
 
-class UniqueSatFamily:
-    name = NAME
-    kind = KIND
-    Params = UniqueSatParams
-    example = {"n_vars": 6}
+class UniqueSatFamily(DeclaredFamily, name=NAME, params=UniqueSatParams, example={"n_vars": 6}):
     knobs = (
         Knob("n_vars", lambda prob, _: len(prob["cells"]), exact, "variables", levels=(4, 10)),
         Knob("k", lambda prob, _: len(prob["clauses"][0]), exact, "literals per clause", levels=(2, 3, 4), at={"n_vars": 8}),

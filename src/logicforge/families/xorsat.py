@@ -18,6 +18,7 @@ import numpy as np
 
 from ..errors import ConfigError, GenerationError, certify
 from ..logic.cnf import CNF
+from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .lightsout import gf2_solve
@@ -79,11 +80,7 @@ class XorSatParams:
         return self.n_equations or self.n_vars + 2
 
 
-class XorSatFamily:
-    name = NAME
-    kind = KIND
-    Params = XorSatParams
-    example = {"n_vars": 5}
+class XorSatFamily(DeclaredFamily, name=NAME, params=XorSatParams, example={"n_vars": 5}):
     knobs = (
         Knob("n_vars", lambda prob, _: len(prob["cells"]), exact, "variables", levels=(4, 8, 16)),
         Knob("k", lambda prob, _: len(prob["equations"][0]), exact, "variables per equation", levels=(3, 5), at={"n_vars": 8}),

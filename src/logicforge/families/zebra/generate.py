@@ -28,6 +28,7 @@ import numpy as np
 from ...errors import ConfigError, certify
 from ...registry import FAMILIES
 from ...rng import samples, shuffled
+from ..base import DeclaredFamily
 from ..knobs import Knob, exact
 from ..levels import Levels
 from .clues import TYPES, Clue
@@ -206,11 +207,13 @@ LEVEL_SIZES = (
 )
 
 
-class ZebraFamily:
-    name = NAME
-    kind = KIND
-    Params = ZebraParams
-    example = {"n_houses": 3, "n_attributes": 3}  # small parameters every contract test can use
+class ZebraFamily(
+    DeclaredFamily,
+    name=NAME,
+    kind=KIND,
+    params=ZebraParams,
+    example={"n_houses": 3, "n_attributes": 3},
+):
     # parameters that only add measurements to the metadata (the puzzle, its label and its text
     # are the same without them): a suite's dry run leaves them at their defaults
     measures = ("z3_runs",)
