@@ -29,7 +29,6 @@ from typing import Any
 import numpy as np
 
 from ..errors import certify
-from ..kinds.items import build_kind_item
 from ..kinds.puzzle import (
     binary_decode,
     cell_index,
@@ -39,7 +38,7 @@ from ..kinds.puzzle import (
     minimal_clues,
 )
 from ..logic.cnf import CNF
-from ..schema import Item, LabelledProblem
+from .shape import Built, solved
 
 Weights = Callable[[dict[str, Any]], list[list[int]]]  # problem -> weight of cell (i, j)
 
@@ -129,9 +128,7 @@ class LineSum:
                 return f"column {j + 1} does not add up to {d['col_sums'][j]}"
         return ""
 
-    def finish(
-        self, data: dict[str, Any], ones: np.ndarray, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def finish(self, data: dict[str, Any], ones: np.ndarray, rng: np.random.Generator) -> Built:
         """The construction's end, given the problem without givens and its 0/1 solution
         ``ones``: cells given back while the targets alone allow several grids, dropped in a
         random order while the grid stays unique; uniqueness proved again by another solver."""
@@ -143,16 +140,14 @@ class LineSum:
         cnf, _ = self.encode(data)
         certify_unique(cnf, list(range(1, n * n + 1)), lits)
         certify(self.check(data, data["solution"]) == "", "the solution makes its own sums")
-        return (
-            data,
-            "SAT",
-            {"solver": "minisat22+glucose4", "unique": True},
-            {"size": n, "n_givens": len(kept)},
-        )
+        return solved(data, "minisat22+glucose4", {"size": n, "n_givens": len(kept)})
 
-    def formal_prompt(self, problem: LabelledProblem, ask: str) -> str:
-        """The puzzle as equations over 0/1 variables, one per line and one per given cell."""
-        d = problem.problem
+    def formal(self, ask: str) -> Callable[[dict[str, Any]], str]:
+        """The ``<kind>-formal`` prompt: the puzzle as equations over 0/1 variables, one per line
+        and one per given cell, closed by ``ask``."""
+        return functools.partial(self._formal, ask=ask)
+
+    def _formal(self, d: dict[str, Any], ask: str) -> str:
         n, w, v, s = d["rows"], self.row_weights(d), self.col_weights(d), self.letter
         lines = [f"Variables: {s}[i][j] in {{0, 1}} for i, j in 1..{n}."]
         lines += [
@@ -165,16 +160,3 @@ class LineSum:
         ]
         lines += [f"{formal_cell(k, s)} = {val}" for k, val in d["givens"].items()]
         return "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ask}"
-
-
-@dataclass(frozen=True)
-class FormalRenderer:
-    """A line-sum puzzle's ``<kind>-formal`` renderer (equations over 0/1 variables)."""
-
-    name: str
-    kind: str
-    grid: LineSum
-    ask: str
-
-    def render(self, problem: LabelledProblem) -> Item:
-        return build_kind_item(problem, self.name, self.grid.formal_prompt(problem, self.ask), None)

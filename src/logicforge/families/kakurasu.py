@@ -18,15 +18,13 @@ from typing import Any
 
 import numpy as np
 
-from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, grid_cells, register_puzzle
-from ..registry import FAMILIES, RENDERERS
-from ..schema import Item, LabelledProblem
-from ._linesum import FormalRenderer, LineSum
+from ..kinds.puzzle import grid_cells
+from ._linesum import LineSum
 from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, number, params
+from .shape import Built, ask, register_solution_puzzle
 
 NAME = KIND = "kakurasu"
 
@@ -59,9 +57,7 @@ class KakurasuFamily(DeclaredFamily, name=NAME, params=KakurasuParams, example={
         "cells (log2 of the shadings)",
     )
 
-    def generate(
-        self, p: KakurasuParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: KakurasuParams, rng: np.random.Generator) -> Built:
         n = p.size
         shade = (rng.random((n, n)) < p.density).astype(int)
         if shade.all() or not shade.any():  # a constant answer would be right: flip one cell
@@ -77,36 +73,24 @@ class KakurasuFamily(DeclaredFamily, name=NAME, params=KakurasuParams, example={
         return GRID.finish(data, shade, rng)
 
 
-ASK = (
-    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
-    '{"solution": ["row 1 as 0s and 1s", "row 2 …", ...]} (1 = shaded)'
-)
+ASK = ask('{"solution": ["row 1 as 0s and 1s", "row 2 …", ...]} (1 = shaded)')
 
 
-class KakurasuRenderer:
-    name = "kakurasu"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        n = d["rows"]
-        rows = ", ".join(f"row {i + 1}: {s}" for i, s in enumerate(d["row_sums"]))
-        cols = ", ".join(f"column {j + 1}: {s}" for j, s in enumerate(d["col_sums"]))
-        given = (
-            f"\nGiven cells: {', '.join(f'{k} = {v}' for k, v in d['givens'].items())}.\n"
-            if d["givens"]
-            else ""
-        )
-        prompt = (
-            f"Kakurasu on a {n}×{n} grid. Shade some cells so that in every row the column numbers (1 to {n}, "
-            f"left to right) of the shaded cells add up to the row's number, and in every column the row "
-            f"numbers (1 to {n}, top to bottom) of its shaded cells add up to the column's number.\n\n"
-            f"Row sums: {rows}.\nColumn sums: {cols}.\n{given}\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+def words(d: dict[str, Any]) -> str:
+    n = d["rows"]
+    rows = ", ".join(f"row {i + 1}: {s}" for i, s in enumerate(d["row_sums"]))
+    cols = ", ".join(f"column {j + 1}: {s}" for j, s in enumerate(d["col_sums"]))
+    given = (
+        f"\nGiven cells: {', '.join(f'{k} = {v}' for k, v in d['givens'].items())}.\n"
+        if d["givens"]
+        else ""
+    )
+    return (
+        f"Kakurasu on a {n}×{n} grid. Shade some cells so that in every row the column numbers (1 to {n}, "
+        f"left to right) of the shaded cells add up to the row's number, and in every column the row "
+        f"numbers (1 to {n}, top to bottom) of its shaded cells add up to the column's number.\n\n"
+        f"Row sums: {rows}.\nColumn sums: {cols}.\n{given}\n{ASK}"
+    )
 
 
-register_puzzle(PuzzleKind(KIND, GRID.check, GRID.encode, default_renderer="kakurasu"))
-FAMILIES.register(NAME, KakurasuFamily())
-RENDERERS.register("kakurasu", KakurasuRenderer())
-RENDERERS.register("kakurasu-formal", FormalRenderer("kakurasu-formal", KIND, GRID, ASK))
+register_solution_puzzle(KakurasuFamily(), GRID.check, GRID.encode, words, GRID.formal(ASK))

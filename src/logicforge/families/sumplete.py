@@ -17,15 +17,13 @@ from typing import Any
 
 import numpy as np
 
-from ..kinds.items import build_kind_item
-from ..kinds.puzzle import PuzzleKind, grid_cells, register_puzzle
-from ..registry import FAMILIES, RENDERERS
-from ..schema import Item, LabelledProblem
-from ._linesum import FormalRenderer, LineSum
+from ..kinds.puzzle import grid_cells
+from ._linesum import LineSum
 from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .params import integer, number, params
+from .shape import Built, ask, register_solution_puzzle
 
 NAME = KIND = "sumplete"
 
@@ -58,9 +56,7 @@ class SumpleteFamily(DeclaredFamily, name=NAME, params=SumpleteParams, example={
         "cells (log2 of the patterns)",
     )
 
-    def generate(
-        self, p: SumpleteParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: SumpleteParams, rng: np.random.Generator) -> Built:
         n = p.size
         digits = rng.integers(1, 10, size=(n, n))
         keep = (rng.random((n, n)) < p.keep).astype(int)
@@ -78,38 +74,26 @@ class SumpleteFamily(DeclaredFamily, name=NAME, params=SumpleteParams, example={
         return GRID.finish(data, keep, rng)
 
 
-ASK = (
-    "Reply with your reasoning if you like, then end with one final JSON object on its own line: "
-    '{"solution": ["row 1 as 1 (kept) and 0 (crossed out)", "row 2 …", ...]}'
-)
+ASK = ask('{"solution": ["row 1 as 1 (kept) and 0 (crossed out)", "row 2 …", ...]}')
 
 
-class SumpleteRenderer:
-    name = "sumplete"
-    kind = KIND
-
-    def render(self, problem: LabelledProblem) -> Item:
-        d = problem.problem
-        n = d["rows"]
-        grid = "\n".join(
-            " ".join(map(str, row)) + f"  | {t}"
-            for row, t in zip(d["digits"], d["row_sums"], strict=True)
-        )
-        grid += "\n" + " ".join("-" for _ in range(n)) + "\n" + " ".join(map(str, d["col_sums"]))
-        given = (
-            f"\nGiven cells (1 kept, 0 crossed out): {', '.join(f'{k} = {v}' for k, v in d['givens'].items())}.\n"
-            if d["givens"]
-            else ""
-        )
-        prompt = (
-            f"Sumplete on a {n}×{n} grid of digits. Cross out some digits so that the digits left in every row "
-            "add up to the number after the bar, and the digits left in every column add up to the number "
-            f"below it.\n\n{grid}\n{given}\n{ASK}"
-        )
-        return build_kind_item(problem, self.name, prompt, None)
+def words(d: dict[str, Any]) -> str:
+    n = d["rows"]
+    grid = "\n".join(
+        " ".join(map(str, row)) + f"  | {t}"
+        for row, t in zip(d["digits"], d["row_sums"], strict=True)
+    )
+    grid += "\n" + " ".join("-" for _ in range(n)) + "\n" + " ".join(map(str, d["col_sums"]))
+    given = (
+        f"\nGiven cells (1 kept, 0 crossed out): {', '.join(f'{k} = {v}' for k, v in d['givens'].items())}.\n"
+        if d["givens"]
+        else ""
+    )
+    return (
+        f"Sumplete on a {n}×{n} grid of digits. Cross out some digits so that the digits left in every row "
+        "add up to the number after the bar, and the digits left in every column add up to the number "
+        f"below it.\n\n{grid}\n{given}\n{ASK}"
+    )
 
 
-register_puzzle(PuzzleKind(KIND, GRID.check, GRID.encode, default_renderer="sumplete"))
-FAMILIES.register(NAME, SumpleteFamily())
-RENDERERS.register("sumplete", SumpleteRenderer())
-RENDERERS.register("sumplete-formal", FormalRenderer("sumplete-formal", KIND, GRID, ASK))
+register_solution_puzzle(SumpleteFamily(), GRID.check, GRID.encode, words, GRID.formal(ASK))
