@@ -11,6 +11,7 @@ import numpy as np
 from ..errors import CertificationError, ConfigError, certify
 from ..logic.cnf import CNF
 from ..logic.twosat import TwoSatResult, check_certificate, forced_literals, solve_2sat
+from .params import number
 
 Clause = tuple[int, ...]
 MODEL_COUNT_MAX_VARS = 16  # count models exactly (all 2^n assignments) up to this many variables
@@ -30,26 +31,12 @@ def brute_force_count(clauses: Sequence[Clause], n: int) -> int:
     return int(ok.sum())
 
 
-def knob(name: str, value: float) -> float:
-    """Check that a difficulty knob lies in [0, 1]."""
-    if not isinstance(value, int | float) or not 0.0 <= float(value) <= 1.0:
-        raise ConfigError(name, value, "difficulty knobs are normalised to [0, 1]")
-    return float(value)
+def knob_field(default: float = 0.5) -> Any:
+    """A difficulty knob's parameter field (:func:`~logicforge.families.params.number` in [0, 1])."""
+    return number(0, 1, default=default, note="difficulty knobs are normalised to [0, 1]")
 
 
 MAX_SIZE = 10_000_000  # clauses / variables: the exact oracle labels 10⁶ clauses in < 1 s
-
-
-def positive_int(name: str, value: int, least: int = 1, most: int = MAX_SIZE) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not least <= value <= most:
-        raise ConfigError(name, value, f"must be an integer in {least}..{most:,}")
-    return value
-
-
-def choice(name: str, value: str, options: Sequence[str]) -> str:
-    if value not in options:
-        raise ConfigError(name, value, f"must be one of {', '.join(options)}")
-    return value
 
 
 def rename(

@@ -28,7 +28,6 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -37,10 +36,12 @@ from ..errors import CertificationError, certify
 from ..logic.cnf import CNF
 from ..logic.twosat import forced_literals
 from ..registry import FAMILIES
-from ._twosat import Clause, choice, knob, label, positive_int, rename
+from ._twosat import MAX_SIZE, Clause, knob_field, label, rename
 from .base import DeclaredFamily
 from .knobs import TOL, Knob, clause_count, clauses_of, occurring, per_problem, ratio
 from .levels import by_clauses
+from .params import choice, integer, params
+from .shape import Built
 
 NAME = "2sat/backbone"
 
@@ -64,20 +65,13 @@ def _sizes(c: int, beta: float, rho: float) -> tuple[int, int, int]:
     return best[1], best[2], best[3]
 
 
-@dataclass(frozen=True)
+@params
 class BackboneParams:
-    n_clauses: int = 20
-    backbone_fraction: float = 0.5
-    mono_density: float = 0.5
-    orientation: str = "positive"
-    order: str = "shuffled"
-
-    def __post_init__(self) -> None:
-        positive_int("n_clauses", self.n_clauses, 2)
-        knob("backbone_fraction", self.backbone_fraction)
-        knob("mono_density", self.mono_density)
-        choice("orientation", self.orientation, ("positive", "negative"))
-        choice("order", self.order, ("shuffled", "construction"))
+    n_clauses: int = integer(2, MAX_SIZE, default=20)
+    backbone_fraction: float = knob_field()
+    mono_density: float = knob_field()
+    orientation: str = choice("positive", "negative", default="positive")
+    order: str = choice("shuffled", "construction", default="shuffled")
 
 
 @per_problem
@@ -138,9 +132,7 @@ class BackboneFamily(
     # when every planted value is true, 1/2^|B| of the time (1/8 at the other families' 10)
     levels = by_clauses(14, 9)
 
-    def generate(
-        self, p: BackboneParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: BackboneParams, rng: np.random.Generator) -> Built:
         nb, nf, m = _sizes(p.n_clauses, p.backbone_fraction, p.mono_density)
         n = 2 * nb + nf  # backbone, auxiliaries, F
         planted = {x: bool(v) for x, v in zip(range(1, nb + 1), rng.random(nb) < 0.5, strict=True)}

@@ -21,17 +21,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..errors import certify
 from ..registry import FAMILIES
-from ._twosat import Clause, choice, knob, label, positive_int, rename
+from ._twosat import MAX_SIZE, Clause, knob_field, label, rename
 from .base import DeclaredFamily
 from .knobs import TOL, Knob, clause_count, clauses_of, occurring, ratio
 from .levels import by_clauses
+from .params import choice, integer, params
+from .shape import Built
 
 NAME = "2sat/mono-bridge"
 
@@ -74,19 +75,13 @@ def _part(vs: list[int], m: int, sign: int, rng: np.random.Generator) -> list[Cl
     return [out[i] for i in rng.permutation(m)]
 
 
-@dataclass(frozen=True)
+@params
 class MonoBridgeParams:
-    n_clauses: int = 20
-    var_density: float = 0.5
-    positive_ratio: float = 0.5
-    bridge_position: float = 0.5
-    order: str = "grouped"
-
-    def __post_init__(self) -> None:
-        positive_int("n_clauses", self.n_clauses, 3)
-        for k in ("var_density", "positive_ratio", "bridge_position"):
-            knob(k, getattr(self, k))
-        choice("order", self.order, ("grouped", "shuffled"))
+    n_clauses: int = integer(3, MAX_SIZE, default=20)
+    var_density: float = knob_field()
+    positive_ratio: float = knob_field()
+    bridge_position: float = knob_field()
+    order: str = choice("grouped", "shuffled", default="grouped")
 
 
 def _bridge(problem: Mapping[str, Any]) -> int:
@@ -136,9 +131,7 @@ class MonoBridgeFamily(
     )
     levels = by_clauses(10, 9)
 
-    def generate(
-        self, p: MonoBridgeParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: MonoBridgeParams, rng: np.random.Generator) -> Built:
         c = p.n_clauses
         mono = c - 1
         mp = round(p.positive_ratio * mono)

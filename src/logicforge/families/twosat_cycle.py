@@ -33,14 +33,21 @@ Knobs and choices (the paper leaves the exact parametrisation open):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import numpy as np
 
-from ..errors import certify
+from ..errors import ConfigError, certify
 from ..registry import FAMILIES
-from ._twosat import Clause, choice, knob, label, planted_fillers, positive_int, rename
+from ._twosat import (
+    MAX_SIZE,
+    Clause,
+    knob_field,
+    label,
+    planted_fillers,
+    rename,
+)
 from .base import DeclaredFamily
 from .knobs import (
     TOL,
@@ -54,30 +61,28 @@ from .knobs import (
     ratio,
 )
 from .levels import by_clauses
+from .params import choice, integer, params
+from .shape import Built
 
 NAME = "2sat/implication-cycle"
 
 
-@dataclass(frozen=True)
+@params
 class ImplicationCycleParams:
-    n_clauses: int = 20
-    imbalance: float = 0.5
-    filler_ratio: float = 0.5
-    extra_vars: float = 0.5
-    order: str = "shuffled"
+    n_clauses: int = integer(3, MAX_SIZE, default=20)
+    imbalance: float = knob_field()
+    filler_ratio: float = knob_field()
+    extra_vars: float = knob_field()
+    order: str = choice("ordered", "shuffled", default="shuffled")
     core_share: float | None = field(default=None, metadata={"stored": "unless-default"})
 
-    def __post_init__(self) -> None:
-        positive_int("n_clauses", self.n_clauses, 3)
-        for k in ("imbalance", "filler_ratio", "extra_vars"):
-            knob(k, getattr(self, k))
-        choice("order", self.order, ("ordered", "shuffled"))
-        if self.core_share is not None:
-            knob("core_share", self.core_share)
-            if self.core_share <= 0:
-                from ..errors import ConfigError
-
-                raise ConfigError("core_share", self.core_share, "must be in (0, 1] (it is L/n)")
+    def validate(self) -> None:
+        if self.core_share is not None and (
+            isinstance(self.core_share, bool)
+            or not isinstance(self.core_share, int | float)
+            or not 0 < self.core_share <= 1
+        ):
+            raise ConfigError("core_share", self.core_share, "must be in (0, 1] (it is L/n)")
 
 
 @per_problem
@@ -192,9 +197,7 @@ class ImplicationCycleFamily(
     )
     levels = by_clauses(10, 9)
 
-    def generate(
-        self, p: ImplicationCycleParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: ImplicationCycleParams, rng: np.random.Generator) -> Built:
         r = round(p.filler_ratio * (p.n_clauses - 3))
         L = p.n_clauses - r - 1
         k = 1 + round(p.imbalance * (L - 1))

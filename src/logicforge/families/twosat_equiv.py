@@ -20,35 +20,29 @@ Knobs and choices:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..errors import certify
 from ..registry import FAMILIES
-from ._twosat import Clause, choice, knob, label, positive_int, rename
+from ._twosat import MAX_SIZE, Clause, knob_field, label, rename
 from .base import DeclaredFamily
 from .knobs import MEAN_OF, TOL, Knob, clause_count, clauses_of, component_roots, ratio
 from .levels import by_clauses
+from .params import choice, integer, params
+from .shape import Built
 
 NAME = "2sat/equivalence-core"
 
 
-@dataclass(frozen=True)
+@params
 class EquivalenceCoreParams:
-    n_clauses: int = 20
-    free_ratio: float = 0.5
-    negation: float = 0.5
-    parents: str = "uniform"
-    order: str = "shuffled"
-
-    def __post_init__(self) -> None:
-        positive_int("n_clauses", self.n_clauses, 2)
-        knob("free_ratio", self.free_ratio)
-        knob("negation", self.negation)
-        choice("parents", self.parents, ("uniform", "chain"))
-        choice("order", self.order, ("shuffled", "definitions-early", "definitions-late"))
+    n_clauses: int = integer(2, MAX_SIZE, default=20)
+    free_ratio: float = knob_field()
+    negation: float = knob_field()
+    parents: str = choice("uniform", "chain", default="uniform")
+    order: str = choice("shuffled", "definitions-early", "definitions-late", default="shuffled")
 
 
 def _free_ratio(problem: Mapping[str, Any], _: Any) -> float | None:
@@ -92,9 +86,7 @@ class EquivalenceCoreFamily(
     )
     levels = by_clauses(14, 9)  # from 14: at 10 clauses the all-true answer satisfied 1 in 50
 
-    def generate(
-        self, p: EquivalenceCoreParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: EquivalenceCoreParams, rng: np.random.Generator) -> Built:
         bound = p.n_clauses // 2
         f = max(1, round(p.free_ratio * bound))
         n = f + bound

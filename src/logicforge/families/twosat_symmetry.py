@@ -20,38 +20,36 @@ Knobs and choices:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import numpy as np
 
 from ..errors import ConfigError, certify
 from ..registry import FAMILIES
-from ._twosat import Clause, choice, label
+from ._twosat import Clause, label
 from .base import DeclaredFamily
 from .knobs import Knob, exact, ratio
 from .levels import Levels
+from .params import choice, integer, params
+from .shape import Built
 
 NAME = "2sat/symmetry"
 
 
-@dataclass(frozen=True)
+@params
 class SymmetryParams:
     base_family: str = "2sat/implication-cycle"
     base_params: dict[str, Any] = field(default_factory=dict)
-    copies: int = 2
-    layout: str = "grouped"
+    copies: int = integer(2, default=2)
+    layout: str = choice("grouped", "interleaved", default="grouped")
     shuffle_copies: bool = False
     permute_vars: bool = True
-    trigger: str = "keep"
+    trigger: str = choice("keep", "first", "last", default="keep")
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         if not self.base_family.startswith("2sat/") or self.base_family == NAME:
             raise ConfigError("base_family", self.base_family, "must be another 2sat/ family")
-        if not isinstance(self.copies, int) or self.copies < 2:
-            raise ConfigError("copies", self.copies, "must be an integer ≥ 2")
-        choice("layout", self.layout, ("grouped", "interleaved"))
-        choice("trigger", self.trigger, ("keep", "first", "last"))
 
 
 class SymmetryFamily(
@@ -78,9 +76,7 @@ class SymmetryFamily(
         "two copies of an implication-cycle formula of n_clauses = 10 + 5 · level",
     )
 
-    def generate(
-        self, p: SymmetryParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: SymmetryParams, rng: np.random.Generator) -> Built:
         from .base import make_params
 
         base_fam: Any = FAMILIES.get(p.base_family)
