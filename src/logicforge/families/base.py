@@ -20,6 +20,9 @@ from ..rng import item_streams
 from ..schema import LabelledProblem
 from .knobs import Knob, realise
 
+# what ``generate`` returns: (problem, label, oracle, metadata)
+Built = tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]
+
 
 @runtime_checkable
 class Family(Protocol):
@@ -33,9 +36,7 @@ class Family(Protocol):
     # optional ``measures``: parameters that only add measurements to the metadata and never
     # change the problem, its label or its text (zebra's ``z3_runs``); dry runs skip them
 
-    def generate(
-        self, params: Any, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, params: Any, rng: np.random.Generator) -> Built:
         """Return ``(problem_json, label, oracle_json, metadata)``."""
         ...
 

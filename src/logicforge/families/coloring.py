@@ -39,7 +39,7 @@ from ..logic.sat import solve
 from ..registry import DATASETS, FAMILIES, REDUCTIONS, RENDERERS, TWINS
 from ..rng import shuffled
 from ..schema import Item, LabelledProblem
-from .base import Dataset, DeclaredFamily
+from .base import Built, Dataset, DeclaredFamily
 from .knobs import TOL, Knob, exact, ratio
 from .levels import Levels, log10
 from .params import integer, number, params
@@ -189,9 +189,7 @@ class PlantedColoringFamily(
         "log10 search space = n_nodes · log10 k",
     )
 
-    def generate(
-        self, p: PlantedColoringParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: PlantedColoringParams, rng: np.random.Generator) -> Built:
         n, k = p.n_nodes, p.k
         planted, edges = planted_graph(n, k, p.edge_density, rng)
         certify(

@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 
@@ -28,7 +28,7 @@ from ..errors import CertificationError, ConfigError, GenerationError, certify
 from ..logic.cnf import CNF
 from ..logic.sat import solve
 from ..registry import FAMILIES
-from .base import DeclaredFamily
+from .base import Built, DeclaredFamily
 from .knobs import TOL, Knob, exact, ratio
 from .levels import Levels, conflicts
 
@@ -238,9 +238,7 @@ class KSATFamily(
         "random 3-SAT at the threshold α = 4.26 with n_vars = 8 + 6 · level (8 … 68)",
     )
 
-    def generate(
-        self, p: KSATParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: KSATParams, rng: np.random.Generator) -> Built:
         for attempt in range(1, p.max_attempts + 1):
             m, alpha = None, p.alpha
             if p.alpha_choices is not None:  # α drawn per attempt, uniformly from the choices

@@ -37,7 +37,7 @@ from ..parse.decision import hedged
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Answer, Item, LabelledProblem
 from ._edits import require_verified_words
-from .base import DeclaredFamily
+from .base import Built, DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels, log10_factorial
 from .ordering_arrangement import ARRANGEMENT, ArrangementRenderer
@@ -189,9 +189,7 @@ class OrderingFamily(
         "the clues must narrow to one",
     )
 
-    def generate(
-        self, p: OrderingParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: OrderingParams, rng: np.random.Generator) -> Built:
         n = p.n_objects
         words = [SCENES[p.scene][2][int(i)] for i in rng.choice(7, n, replace=False)]
         objects = [w.replace(" ", "_") for w in words]

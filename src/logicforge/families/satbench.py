@@ -38,7 +38,7 @@ from ..logic.sat import minimal_unsat_core as mus
 from ..logic.sat import solve
 from ..registry import FAMILIES
 from ..rng import shuffled
-from .base import DeclaredFamily
+from .base import Built, DeclaredFamily
 from .knobs import clause_count
 from .levels import Levels
 
@@ -141,9 +141,7 @@ class SATBenchFamily(
         "n_clauses = 4 + 3 · level (4 … 34) over the default 3 × 3 array",
     )
 
-    def generate(
-        self, p: SATBenchParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: SATBenchParams, rng: np.random.Generator) -> Built:
         dims = p.dims_choices[int(rng.integers(len(p.dims_choices)))] if p.dims_choices else p.dims
         n = int(np.prod(dims))
         widths = np.asarray(p.widths, float) / sum(p.widths)

@@ -27,8 +27,8 @@ from ..kinds.items import build_kind_item
 from ..kinds.puzzle import Check, Encode, PuzzleKind, register_puzzle
 from ..registry import FAMILIES, RENDERERS
 from ..schema import Item, LabelledProblem
+from .base import Built
 
-Built = tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]
 Prompt = Callable[[dict[str, Any]], str]
 
 

@@ -28,7 +28,7 @@ import numpy as np
 from ...errors import ConfigError, certify
 from ...registry import FAMILIES
 from ...rng import samples, shuffled
-from ..base import DeclaredFamily
+from ..base import Built, DeclaredFamily
 from ..knobs import Knob, exact
 from ..levels import Levels
 from .clues import TYPES, Clue
@@ -237,9 +237,7 @@ class ZebraFamily(
         + ", ".join(f"{n}×{m}" for n, m in LEVEL_SIZES),
     )
 
-    def generate(
-        self, p: ZebraParams, rng: np.random.Generator
-    ) -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any]]:
+    def generate(self, p: ZebraParams, rng: np.random.Generator) -> Built:
         n, m = p.n_houses, p.n_attributes
         pool = size_pool(n, m, p.clue_types)
         chosen = _reduce(pool, rng, p.weights)
