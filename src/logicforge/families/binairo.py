@@ -117,35 +117,11 @@ class BinairoParams:
             raise ConfigError("n_givens", self.n_givens, f"must be an integer in 0..{self.size**2}")
 
 
-LEVEL_MAP = [
-    (4, 8),
-    (4, 0),
-    (6, 20),
-    (6, 14),
-    (6, 0),
-    (8, 34),
-    (8, 26),
-    (8, 0),
-    (10, 50),
-    (10, 0),
-    (12, 0),
-]
+LEVEL_MAP = [(4, 8), (4, 0), (6, 20), (6, 14), (6, 0), (8, 34), (8, 26), (8, 0), (10, 50),
+    (10, 0), (12, 0)]  # fmt: skip
 
 
 class BinairoFamily(DeclaredFamily, name=NAME, params=BinairoParams, example={"size": 4}):
-    knobs = (
-        Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(4, 6, 8)),
-        Knob("n_givens", lambda prob, _: len(prob["givens"]), exact,
-             "given digits (a floor: removal stops there)", levels=(36, 44), at={"size": 8}),
-    )  # fmt: skip
-    levels = Levels(
-        lambda lv: {"size": LEVEL_MAP[lv][0], "n_givens": LEVEL_MAP[lv][1]},
-        "empty cells",
-        lambda p: float(p.problem["rows"] ** 2 - len(p.problem["givens"])),
-        "size 4 … 12, at each size a capped number of givens then a minimal set; the measure is "
-        "the number of empty cells (log2 of the search space)",
-    )
-
     def generate(self, p: BinairoParams, rng: np.random.Generator) -> Built:
         from ..logic.sat import new_solver
 
@@ -186,6 +162,19 @@ class BinairoFamily(DeclaredFamily, name=NAME, params=BinairoParams, example={"s
         certify_unique(cnf, list(range(1, n * n + 1)), lits)
         meta = {"size": n, "n_givens_actual": len(kept), "n_empty": n * n - len(kept)}
         return solved(data, "minisat22+glucose4", meta)
+
+    knobs = (
+        Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(4, 6, 8)),
+        Knob("n_givens", lambda prob, _: len(prob["givens"]), exact,
+             "given digits (a floor: removal stops there)", levels=(36, 44), at={"size": 8}),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: {"size": LEVEL_MAP[lv][0], "n_givens": LEVEL_MAP[lv][1]},
+        "empty cells",
+        lambda p: float(p.problem["rows"] ** 2 - len(p.problem["givens"])),
+        "size 4 … 12, at each size a capped number of givens then a minimal set; the measure is "
+        "the number of empty cells (log2 of the search space)",
+    )
 
 
 ASK = ask('{"solution": ["row 1 as digits", "row 2 as digits", ...]}')

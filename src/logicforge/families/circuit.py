@@ -85,18 +85,6 @@ class CircuitParams:
 class CircuitFamily(
     DeclaredFamily, name=NAME, params=CircuitParams, example={"n_inputs": 3, "n_gates": 4}
 ):
-    knobs = (
-        Knob("n_inputs", lambda prob, _: len(prob["inputs"]), exact, "inputs", levels=(2, 4)),
-        Knob("n_gates", lambda prob, _: len(prob["gates"]), exact, "gates", levels=(3, 8)),
-    )
-    levels = Levels(
-        lambda lv: {"n_inputs": 2 + lv // 2, "n_gates": 3 + 3 * lv},
-        "gates",
-        lambda p: float(len(p.problem["gates"])),
-        "n_inputs = 2 + ⌊level / 2⌋, n_gates = 3 + 3 · level (3 … 33); the measure is the number "
-        "of gates to evaluate",
-    )
-
     def generate(self, p: CircuitParams, rng: np.random.Generator) -> Built:
         for attempt in range(1, p.max_attempts + 1):
             inputs = {f"i{k + 1}": int(rng.random() < 0.5) for k in range(p.n_inputs)}
@@ -127,6 +115,18 @@ class CircuitFamily(
             meta = {"n_inputs": n_in, "n_gates": len(gates), "ones": sum(outs), "attempts": attempt}
             return solved(data, "evaluation+glucose4", meta)
         raise GenerationError(f"{NAME}: every draw gave all gates one value; raise n_gates")
+
+    knobs = (
+        Knob("n_inputs", lambda prob, _: len(prob["inputs"]), exact, "inputs", levels=(2, 4)),
+        Knob("n_gates", lambda prob, _: len(prob["gates"]), exact, "gates", levels=(3, 8)),
+    )
+    levels = Levels(
+        lambda lv: {"n_inputs": 2 + lv // 2, "n_gates": 3 + 3 * lv},
+        "gates",
+        lambda p: float(len(p.problem["gates"])),
+        "n_inputs = 2 + ⌊level / 2⌋, n_gates = 3 + 3 · level (3 … 33); the measure is the number "
+        "of gates to evaluate",
+    )
 
 
 ASK = ask('{"solution": {"g1": 0 or 1, "g2": 0 or 1, ...}} for every gate')

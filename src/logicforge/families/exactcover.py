@@ -73,21 +73,6 @@ class ExactCoverParams:
 class ExactCoverFamily(
     DeclaredFamily, name=NAME, params=ExactCoverParams, example={"n_elements": 8, "n_decoys": 4}
 ):
-    knobs = (
-        Knob("n_elements", lambda prob, _: prob["n_elements"], exact, "elements", levels=(6, 12)),
-        Knob("max_size", lambda prob, _: max(len(s) for s in prob["subsets"]), exact,
-             "largest subset", levels=(2, 3), at={"n_elements": 12}),
-        Knob("n_decoys", lambda prob, _: len(prob["subsets"]) - prob["n_cover"], exact,
-             "subsets outside the cover", levels=(4, 8)),
-    )  # fmt: skip
-    levels = Levels(
-        lambda lv: {"n_elements": 6 + 3 * lv, "n_decoys": 3 + 2 * lv, "max_size": 3},
-        "subsets",
-        lambda p: float(len(p.problem["subsets"])),
-        "n_elements = 6 + 3 · level, n_decoys = 3 + 2 · level, subsets of up to 3 elements; the "
-        "measure is the number of subsets (log2 of the choices)",
-    )
-
     def generate(self, p: ExactCoverParams, rng: np.random.Generator) -> Built:
         from ..logic.sat import new_solver
 
@@ -132,6 +117,21 @@ class ExactCoverFamily(
         raise GenerationError(
             f"{NAME}: no instance with one exact cover in {p.max_attempts} draws; use fewer decoys"
         )
+
+    knobs = (
+        Knob("n_elements", lambda prob, _: prob["n_elements"], exact, "elements", levels=(6, 12)),
+        Knob("max_size", lambda prob, _: max(len(s) for s in prob["subsets"]), exact,
+             "largest subset", levels=(2, 3), at={"n_elements": 12}),
+        Knob("n_decoys", lambda prob, _: len(prob["subsets"]) - prob["n_cover"], exact,
+             "subsets outside the cover", levels=(4, 8)),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: {"n_elements": 6 + 3 * lv, "n_decoys": 3 + 2 * lv, "max_size": 3},
+        "subsets",
+        lambda p: float(len(p.problem["subsets"])),
+        "n_elements = 6 + 3 · level, n_decoys = 3 + 2 · level, subsets of up to 3 elements; the "
+        "measure is the number of subsets (log2 of the choices)",
+    )
 
 
 ASK = ask('{"solution": {"S1": 1 or 0, "S2": 1 or 0, ...}} (1 = chosen) for every subset')

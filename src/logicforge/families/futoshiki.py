@@ -67,36 +67,11 @@ class FutoshikiParams:
     n_clues: int = integer(0, default=0)
 
 
-LEVEL_MAP = [
-    (3, 6),
-    (3, 0),
-    (4, 10),
-    (4, 0),
-    (5, 14),
-    (5, 0),
-    (6, 20),
-    (6, 0),
-    (7, 26),
-    (7, 0),
-    (8, 0),
-]
+LEVEL_MAP = [(3, 6), (3, 0), (4, 10), (4, 0), (5, 14), (5, 0), (6, 20), (6, 0), (7, 26),
+    (7, 0), (8, 0)]  # fmt: skip
 
 
 class FutoshikiFamily(DeclaredFamily, name=NAME, params=FutoshikiParams, example={"size": 4}):
-    knobs = (
-        Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 5, 7)),
-        Knob("n_clues", lambda prob, _: len(prob["givens"]) + len(prob["less"]), exact,
-             "given digits plus inequalities (a floor: dropping stops there)",
-             levels=(30, 40), at={"size": 5}),
-    )  # fmt: skip
-    levels = Levels(
-        lambda lv: {"size": LEVEL_MAP[lv][0], "n_clues": LEVEL_MAP[lv][1]},
-        "log10 search space",
-        latin.empty_space,
-        "size 3 … 8 rising every two levels, a capped clue count then a minimal one; log10 search "
-        "space = cells without a given digit · log10 n",
-    )
-
     def generate(self, p: FutoshikiParams, rng: np.random.Generator) -> Built:
         n = p.size
         sq = latin.latin_square(n, rng)
@@ -124,6 +99,20 @@ class FutoshikiFamily(DeclaredFamily, name=NAME, params=FutoshikiParams, example
         )  # fmt: skip
         meta = {"size": n, "n_givens": len(given), "n_inequalities": len(lt)}
         return solved(data, "cadical153+minisat22", meta)
+
+    knobs = (
+        Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 5, 7)),
+        Knob("n_clues", lambda prob, _: len(prob["givens"]) + len(prob["less"]), exact,
+             "given digits plus inequalities (a floor: dropping stops there)",
+             levels=(30, 40), at={"size": 5}),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: {"size": LEVEL_MAP[lv][0], "n_clues": LEVEL_MAP[lv][1]},
+        "log10 search space",
+        latin.empty_space,
+        "size 3 … 8 rising every two levels, a capped clue count then a minimal one; log10 search "
+        "space = cells without a given digit · log10 n",
+    )
 
 
 def _board(d: dict[str, Any]) -> str:

@@ -75,25 +75,6 @@ class GraphColourParams:
 class GraphColourFamily(
     DeclaredFamily, name=NAME, params=GraphColourParams, example={"n_nodes": 6}
 ):
-    knobs = (
-        Knob("n_nodes", lambda prob, _: prob["n_nodes"], exact, "nodes", levels=(5, 10)),
-        Knob("k", lambda prob, _: prob["k"], exact, "colours", levels=(2, 3, 4), at={"n_nodes": 10}),
-        Knob("edge_density", lambda prob, _: len(prob["edges"]) / prob["n_nodes"],
-             lambda p: 0.5 / p.n_nodes + 1e-6, "edges per node (as many as the planted classes allow)",
-             levels=(1.0, 2.0), at={"n_nodes": 10}),
-    )  # fmt: skip
-    levels = Levels(
-        lambda lv: {
-            "n_nodes": 6 + 3 * lv,
-            "k": 3 if lv < 6 else 4,
-            "edge_density": 2.0 if lv < 6 else 3.0,
-        },
-        "hidden nodes",
-        lambda p: float(p.problem["n_nodes"] - len(p.problem["givens"])),
-        "n_nodes = 6 + 3 · level; 3 colours at 2 edges per node up to level 5, then 4 colours at 3; "
-        "the measure is the number of nodes without a given colour",
-    )
-
     def generate(self, p: GraphColourParams, rng: np.random.Generator) -> Built:
         n, k = p.n_nodes, p.k
         planted, edges = planted_graph(n, k, p.edge_density, rng)
@@ -114,6 +95,25 @@ class GraphColourFamily(
         certify(check(data, data["solution"]) == "", "the colouring keeps every edge")
         meta = {"n_nodes": n, "k": k, "n_edges": len(edges), "n_givens": len(kept)}
         return solved(data, "minisat22+glucose4", meta)
+
+    knobs = (
+        Knob("n_nodes", lambda prob, _: prob["n_nodes"], exact, "nodes", levels=(5, 10)),
+        Knob("k", lambda prob, _: prob["k"], exact, "colours", levels=(2, 3, 4), at={"n_nodes": 10}),
+        Knob("edge_density", lambda prob, _: len(prob["edges"]) / prob["n_nodes"],
+             lambda p: 0.5 / p.n_nodes + 1e-6, "edges per node (as many as the planted classes allow)",
+             levels=(1.0, 2.0), at={"n_nodes": 10}),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: {
+            "n_nodes": 6 + 3 * lv,
+            "k": 3 if lv < 6 else 4,
+            "edge_density": 2.0 if lv < 6 else 3.0,
+        },
+        "hidden nodes",
+        lambda p: float(p.problem["n_nodes"] - len(p.problem["givens"])),
+        "n_nodes = 6 + 3 · level; 3 colours at 2 edges per node up to level 5, then 4 colours at 3; "
+        "the measure is the number of nodes without a given colour",
+    )
 
 
 ASK = ask('{"solution": {"v1": "colour", "v2": "colour", ...}} for every node')

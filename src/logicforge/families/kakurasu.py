@@ -43,20 +43,6 @@ class KakurasuParams:
 
 
 class KakurasuFamily(DeclaredFamily, name=NAME, params=KakurasuParams, example={"size": 4}):
-    knobs = (
-        Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 5, 7)),
-        Knob("density", lambda prob, _: sum(v == "1" for v in prob["solution"].values()) / len(prob["cells"]),
-             lambda p: 0.05, "share of shaded cells (mean over items)", levels=(0.3, 0.6),
-             at={"size": 6}, stochastic=True),
-    )  # fmt: skip
-    levels = Levels(
-        lambda lv: {"size": (3, 3, 4, 4, 5, 5, 6, 6, 7, 8, 9)[lv]},
-        "cells",
-        lambda p: float(p.problem["rows"] ** 2),
-        "size 3, 3, 4, 4, 5, 5, 6, 6, 7, 8, 9 over levels 0-10; the measure is the number of "
-        "cells (log2 of the shadings)",
-    )
-
     def generate(self, p: KakurasuParams, rng: np.random.Generator) -> Built:
         n = p.size
         shade = (rng.random((n, n)) < p.density).astype(int)
@@ -71,6 +57,20 @@ class KakurasuFamily(DeclaredFamily, name=NAME, params=KakurasuParams, example={
             "solution": {f"r{i + 1}c{j + 1}": str(int(shade[i, j])) for i in range(n) for j in range(n)},
         }  # fmt: skip
         return GRID.finish(data, shade, rng)
+
+    knobs = (
+        Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 5, 7)),
+        Knob("density", lambda prob, _: sum(v == "1" for v in prob["solution"].values()) / len(prob["cells"]),
+             lambda p: 0.05, "share of shaded cells (mean over items)", levels=(0.3, 0.6),
+             at={"size": 6}, stochastic=True),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: {"size": (3, 3, 4, 4, 5, 5, 6, 6, 7, 8, 9)[lv]},
+        "cells",
+        lambda p: float(p.problem["rows"] ** 2),
+        "size 3, 3, 4, 4, 5, 5, 6, 6, 7, 8, 9 over levels 0-10; the measure is the number of "
+        "cells (log2 of the shadings)",
+    )
 
 
 ASK = ask('{"solution": ["row 1 as 0s and 1s", "row 2 …", ...]} (1 = shaded)')

@@ -122,6 +122,20 @@ def _cages(
 
 
 class KenKenFamily(DeclaredFamily, name=NAME, params=KenKenParams, example={"size": 4}):
+    def generate(self, p: KenKenParams, rng: np.random.Generator) -> Built:
+        n = p.size
+        sq = latin.latin_square(n, rng)
+        cages = _cages(n, sq, p.max_cage, rng)
+        base: list[Any] = list(latin.rules(n))
+        for cage in cages:
+            base += _cage_clauses(n, cage)
+        lits = latin.literals(n, sq)
+        kept = minimal_clues(base, n**3, [[[x]] for x in lits], lits, rng)
+        fields = {"cages": cages, "givens": latin.givens(sq, kept)}
+        data = latin.finish(sq, fields, encode, check, "the square keeps every cage")
+        meta = {"size": n, "n_cages": len(cages), "n_givens": len(kept)}
+        return solved(data, "minisat22+glucose4", meta)
+
     knobs = (
         Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 4, 5)),
         Knob("max_cage", lambda prob, _: max(len(c["cells"]) for c in prob["cages"]),
@@ -138,20 +152,6 @@ class KenKenFamily(DeclaredFamily, name=NAME, params=KenKenParams, example={"siz
         "size 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 7 with cages up to 3 cells; log10 search space = "
         "cells · log10 n (given digits are few: the cages fix most squares alone)",
     )
-
-    def generate(self, p: KenKenParams, rng: np.random.Generator) -> Built:
-        n = p.size
-        sq = latin.latin_square(n, rng)
-        cages = _cages(n, sq, p.max_cage, rng)
-        base: list[Any] = list(latin.rules(n))
-        for cage in cages:
-            base += _cage_clauses(n, cage)
-        lits = latin.literals(n, sq)
-        kept = minimal_clues(base, n**3, [[[x]] for x in lits], lits, rng)
-        fields = {"cages": cages, "givens": latin.givens(sq, kept)}
-        data = latin.finish(sq, fields, encode, check, "the square keeps every cage")
-        meta = {"size": n, "n_cages": len(cages), "n_givens": len(kept)}
-        return solved(data, "minisat22+glucose4", meta)
 
 
 def _cage_line(c: dict[str, Any]) -> str:

@@ -228,20 +228,6 @@ LEVEL_PEOPLE = (7, 7, 7, 8, 8, 8, 9, 9, 10, 11, 12)
 
 
 class KnightsFamily(DeclaredFamily, name=NAME, params=KnightsParams, example={"n_people": 3}):
-    knobs = (
-        Knob(
-            "n_people", lambda prob, _: len(prob["cells"]), exact, "inhabitants", levels=(2, 4, 6)
-        ),
-    )
-    levels = Levels(
-        lambda lv: {"n_people": LEVEL_PEOPLE[lv]},
-        "people",
-        lambda p: float(len(p.problem["cells"])),
-        "n_people 7, 7, 7, 8, 8, 8, 9, 9, 10, 11, 12 over levels 0-10 (from 7 people: 128 "
-        "assignments; at 5, all-knaves was right 1 time in 40); the measure is the number "
-        "of inhabitants (log2 of the assignments)",
-    )
-
     def generate(self, p: KnightsParams, rng: np.random.Generator) -> Built:
         people = list(NAMES[: p.n_people])
         but = {q: [x for x in people if x != q] for q in people}
@@ -276,6 +262,20 @@ class KnightsFamily(DeclaredFamily, name=NAME, params=KnightsParams, example={"n
         raise GenerationError(
             f"{NAME}: no puzzle with one solution in {p.max_attempts} draws; raise max_attempts"
         )
+
+    knobs = (
+        Knob(
+            "n_people", lambda prob, _: len(prob["cells"]), exact, "inhabitants", levels=(2, 4, 6)
+        ),
+    )
+    levels = Levels(
+        lambda lv: {"n_people": LEVEL_PEOPLE[lv]},
+        "people",
+        lambda p: float(len(p.problem["cells"])),
+        "n_people 7, 7, 7, 8, 8, 8, 9, 9, 10, 11, 12 over levels 0-10 (from 7 people: 128 "
+        "assignments; at 5, all-knaves was right 1 time in 40); the measure is the number "
+        "of inhabitants (log2 of the assignments)",
+    )
 
 
 ASK = ask('{"solution": {"Name": "knight" or "knave", ...}} naming everyone')

@@ -45,18 +45,6 @@ class LatinSquareParams:
 
 
 class LatinSquareFamily(DeclaredFamily, name=NAME, params=LatinSquareParams, example={"size": 4}):
-    knobs = (
-        Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 5, 7)),
-        Knob("n_givens", lambda prob, _: len(prob["givens"]), exact,
-             "given digits (a floor: removal stops there)", levels=(20, 25), at={"size": 6}),
-    )  # fmt: skip
-    levels = Levels(
-        lambda lv: {"size": 3 + lv // 2, "n_givens": 0},
-        "log10 search space",
-        latin.empty_space,
-        "size = 3 + ⌊level / 2⌋ (3 … 8), minimal latin.givens; log10 search space = empty cells · log10 n",
-    )
-
     def generate(self, p: LatinSquareParams, rng: np.random.Generator) -> Built:
         n = p.size
         sq = latin.latin_square(n, rng)
@@ -77,6 +65,18 @@ class LatinSquareFamily(DeclaredFamily, name=NAME, params=LatinSquareParams, exa
         )  # fmt: skip
         meta = {"size": n, "n_givens_actual": len(kept)}
         return solved(data, "cadical153+minisat22", meta)
+
+    knobs = (
+        Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 5, 7)),
+        Knob("n_givens", lambda prob, _: len(prob["givens"]), exact,
+             "given digits (a floor: removal stops there)", levels=(20, 25), at={"size": 6}),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: {"size": 3 + lv // 2, "n_givens": 0},
+        "log10 search space",
+        latin.empty_space,
+        "size = 3 + ⌊level / 2⌋ (3 … 8), minimal latin.givens; log10 search space = empty cells · log10 n",
+    )
 
 
 def words(d: dict[str, Any]) -> str:

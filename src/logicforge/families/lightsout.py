@@ -141,40 +141,13 @@ class LightsOutParams:
             )  # fmt: skip
 
 
-LEVEL_MAP = [
-    (3, 3),
-    (2, 6),
-    (3, 4),
-    (4, 3),
-    (3, 6),
-    (6, 6),
-    (7, 7),
-    (8, 8),
-    (10, 10),
-    (12, 12),
-    (12, 12),
-]
+LEVEL_MAP = [(3, 3), (2, 6), (3, 4), (4, 3), (3, 6), (6, 6), (7, 7), (8, 8), (10, 10),
+    (12, 12), (12, 12)]  # fmt: skip
 
 
 class LightsOutFamily(
     DeclaredFamily, name=NAME, params=LightsOutParams, example={"rows": 3, "cols": 3}
 ):
-    knobs = (
-        Knob("rows", lambda prob, _: prob["rows"], exact, "board rows", levels=(2, 3, 6), at={"cols": 6}),
-        Knob("cols", lambda prob, _: prob["cols"], exact, "board columns", levels=(3, 6), at={"rows": 3}),
-        Knob("density", lambda prob, _: sum(v == "1" for v in prob["solution"].values()) / len(prob["cells"]),
-             lambda p: 0.06, "share of cells pressed in the hidden pattern (mean over items; an empty "
-             "pattern gets one press)", levels=(0.2, 0.5, 0.8), at={"rows": 6, "cols": 6}, stochastic=True),
-    )  # fmt: skip
-    levels = Levels(
-        lambda lv: {"rows": LEVEL_MAP[lv][0], "cols": LEVEL_MAP[lv][1]},
-        "cells",
-        lambda p: float(p.problem["rows"] * p.problem["cols"]),
-        "boards 3×3, 2×6, 3×4, 4×3, 3×6, 6×6, 7×7, 8×8, 10×10, 12×12 (level 10: 12×12 at density "
-        "0.5 too; all invertible); the measure is the number of cells (log2 of the press "
-        "patterns); level 0 has 512 patterns, so no constant answer is right more than by chance",
-    )
-
     def generate(self, p: LightsOutParams, rng: np.random.Generator) -> Built:
         r, c = p.rows, p.cols
         press = (rng.random(r * c) < p.density).astype(np.uint8)
@@ -201,6 +174,22 @@ class LightsOutFamily(
             "n_lights_on": int(lights.sum()),
         }
         return data, "SAT", {"solver": "gf2", "unique": True, "rank": rk}, meta
+
+    knobs = (
+        Knob("rows", lambda prob, _: prob["rows"], exact, "board rows", levels=(2, 3, 6), at={"cols": 6}),
+        Knob("cols", lambda prob, _: prob["cols"], exact, "board columns", levels=(3, 6), at={"rows": 3}),
+        Knob("density", lambda prob, _: sum(v == "1" for v in prob["solution"].values()) / len(prob["cells"]),
+             lambda p: 0.06, "share of cells pressed in the hidden pattern (mean over items; an empty "
+             "pattern gets one press)", levels=(0.2, 0.5, 0.8), at={"rows": 6, "cols": 6}, stochastic=True),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: {"rows": LEVEL_MAP[lv][0], "cols": LEVEL_MAP[lv][1]},
+        "cells",
+        lambda p: float(p.problem["rows"] * p.problem["cols"]),
+        "boards 3×3, 2×6, 3×4, 4×3, 3×6, 6×6, 7×7, 8×8, 10×10, 12×12 (level 10: 12×12 at density "
+        "0.5 too; all invertible); the measure is the number of cells (log2 of the press "
+        "patterns); level 0 has 512 patterns, so no constant answer is right more than by chance",
+    )
 
 
 ASK = ask('{"solution": [[row 1: 1 = press, 0 = do not press], [row 2 …], ...]}')

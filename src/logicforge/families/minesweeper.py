@@ -111,19 +111,8 @@ class MinesweeperParams:
             )
 
 
-LEVEL_MAP = [
-    (4, 4, 3),
-    (4, 5, 4),
-    (5, 5, 5),
-    (5, 6, 6),
-    (6, 6, 7),
-    (6, 7, 8),
-    (7, 7, 10),
-    (7, 8, 11),
-    (8, 8, 13),
-    (9, 9, 16),
-    (10, 10, 20),
-]
+LEVEL_MAP = [(4, 4, 3), (4, 5, 4), (5, 5, 5), (5, 6, 6), (6, 6, 7), (6, 7, 8), (7, 7, 10),
+    (7, 8, 11), (8, 8, 13), (9, 9, 16), (10, 10, 20)]  # fmt: skip
 
 
 class MinesweeperFamily(
@@ -132,21 +121,6 @@ class MinesweeperFamily(
     params=MinesweeperParams,
     example={"rows": 4, "cols": 4, "n_mines": 3},
 ):
-    knobs = (
-        Knob("rows", lambda prob, _: prob["rows"], exact, "board rows", levels=(3, 5), at={"cols": 5}),
-        Knob("cols", lambda prob, _: prob["cols"], exact, "board columns", levels=(3, 5), at={"rows": 5}),
-        Knob("n_mines", lambda prob, _: prob["n_mines"], exact, "mines", levels=(2, 6)),
-        Knob("n_revealed", lambda prob, _: len(prob["revealed"]), exact,
-             "revealed cells (a floor: hiding stops there)", levels=(16, 18)),
-    )  # fmt: skip
-    levels = Levels(
-        lambda lv: dict(zip(("rows", "cols", "n_mines"), LEVEL_MAP[lv], strict=True)),
-        "hidden cells",
-        lambda p: float(p.problem["rows"] * p.problem["cols"] - len(p.problem["revealed"])),
-        "boards 4×4 (3 mines) … 10×10 (20 mines), a minimal set of revealed cells; the measure is "
-        "the number of hidden cells",
-    )
-
     def generate(self, p: MinesweeperParams, rng: np.random.Generator) -> Built:
         r, c = p.rows, p.cols
         where = set(shuffled(rng, r * c)[: p.n_mines])
@@ -171,6 +145,21 @@ class MinesweeperFamily(
         certify(check(data, data["solution"]) == "", "the mine map keeps every revealed count")
         meta = {"rows": r, "cols": c, "n_mines": p.n_mines, "n_revealed_actual": len(kept)}
         return solved(data, "minisat22+glucose4", meta)
+
+    knobs = (
+        Knob("rows", lambda prob, _: prob["rows"], exact, "board rows", levels=(3, 5), at={"cols": 5}),
+        Knob("cols", lambda prob, _: prob["cols"], exact, "board columns", levels=(3, 5), at={"rows": 5}),
+        Knob("n_mines", lambda prob, _: prob["n_mines"], exact, "mines", levels=(2, 6)),
+        Knob("n_revealed", lambda prob, _: len(prob["revealed"]), exact,
+             "revealed cells (a floor: hiding stops there)", levels=(16, 18)),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: dict(zip(("rows", "cols", "n_mines"), LEVEL_MAP[lv], strict=True)),
+        "hidden cells",
+        lambda p: float(p.problem["rows"] * p.problem["cols"] - len(p.problem["revealed"])),
+        "boards 4×4 (3 mines) … 10×10 (20 mines), a minimal set of revealed cells; the measure is "
+        "the number of hidden cells",
+    )
 
 
 def _board(d: dict[str, Any]) -> str:

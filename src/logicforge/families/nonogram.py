@@ -131,21 +131,6 @@ class NonogramParams:
 class NonogramFamily(
     DeclaredFamily, name=NAME, params=NonogramParams, example={"rows": 4, "cols": 4}
 ):
-    knobs = (
-        Knob("rows", lambda prob, _: prob["rows"], exact, "grid rows", levels=(3, 6), at={"cols": 5}),
-        Knob("cols", lambda prob, _: prob["cols"], exact, "grid columns", levels=(3, 6), at={"rows": 5}),
-        Knob("density", lambda prob, _: sum(v == "1" for v in prob["solution"].values()) / len(prob["cells"]),
-             lambda p: 0.05, "share of filled cells (mean over items)", levels=(0.4, 0.6),
-             at={"rows": 6, "cols": 6}, stochastic=True),
-    )  # fmt: skip
-    levels = Levels(
-        lambda lv: {"rows": 4 + lv // 2 + lv % 2, "cols": 4 + lv // 2},
-        "hidden cells",
-        lambda p: float(p.problem["rows"] * p.problem["cols"] - len(p.problem["givens"])),
-        "grids 4×4, 5×4, 5×5, 6×5, 6×6 … 9×9 (rows = 4 + ⌈level / 2⌉, cols = 4 + ⌊level / 2⌋); "
-        "the measure is the number of cells not given",
-    )
-
     def generate(self, p: NonogramParams, rng: np.random.Generator) -> Built:
         r, c = p.rows, p.cols
         pic = (rng.random((r, c)) < p.density).astype(int)
@@ -165,6 +150,21 @@ class NonogramFamily(
         certify(check(data, data["solution"]) == "", "the picture reads its own clues")
         meta = {"rows": r, "cols": c, "n_givens": len(kept)}
         return solved(data, "minisat22+glucose4", meta)
+
+    knobs = (
+        Knob("rows", lambda prob, _: prob["rows"], exact, "grid rows", levels=(3, 6), at={"cols": 5}),
+        Knob("cols", lambda prob, _: prob["cols"], exact, "grid columns", levels=(3, 6), at={"rows": 5}),
+        Knob("density", lambda prob, _: sum(v == "1" for v in prob["solution"].values()) / len(prob["cells"]),
+             lambda p: 0.05, "share of filled cells (mean over items)", levels=(0.4, 0.6),
+             at={"rows": 6, "cols": 6}, stochastic=True),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: {"rows": 4 + lv // 2 + lv % 2, "cols": 4 + lv // 2},
+        "hidden cells",
+        lambda p: float(p.problem["rows"] * p.problem["cols"] - len(p.problem["givens"])),
+        "grids 4×4, 5×4, 5×5, 6×5, 6×6 … 9×9 (rows = 4 + ⌈level / 2⌉, cols = 4 + ⌊level / 2⌋); "
+        "the measure is the number of cells not given",
+    )
 
 
 ASK = ask('{"solution": ["row 1 as 0s and 1s", "row 2 …", ...]} (1 = filled)')

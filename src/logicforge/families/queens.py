@@ -128,19 +128,6 @@ def _regions(n: int, cols: list[int], rng: np.random.Generator) -> list[str]:
 
 
 class QueensFamily(DeclaredFamily, name=NAME, params=QueensParams, example={"size": 5}):
-    knobs = (
-        Knob(
-            "size", lambda prob, _: prob["rows"], exact, "grid side and regions", levels=(5, 7, 9)
-        ),
-    )
-    levels = Levels(
-        lambda lv: {"size": 4 + lv if lv < 6 else 9 + (lv - 6)},
-        "log10 search space",
-        lambda p: math.lgamma(p.problem["rows"] + 1) / math.log(10),
-        "size 4, 5, 6, 7, 8, 9, 9, 10, 11, 12, 13 over levels 0-10; the measure is log10 n! (the "
-        "placements with one queen per row and column)",
-    )
-
     def generate(self, p: QueensParams, rng: np.random.Generator) -> Built:
         n = p.size
         cols = _placement(n, rng, p.max_attempts)
@@ -159,6 +146,19 @@ class QueensFamily(DeclaredFamily, name=NAME, params=QueensParams, example={"siz
         certify(check(data, data["solution"]) == "", "the placement keeps every rule")
         meta = {"size": n, "n_givens": len(kept)}
         return solved(data, "minisat22+glucose4", meta)
+
+    knobs = (
+        Knob(
+            "size", lambda prob, _: prob["rows"], exact, "grid side and regions", levels=(5, 7, 9)
+        ),
+    )
+    levels = Levels(
+        lambda lv: {"size": 4 + lv if lv < 6 else 9 + (lv - 6)},
+        "log10 search space",
+        lambda p: math.lgamma(p.problem["rows"] + 1) / math.log(10),
+        "size 4, 5, 6, 7, 8, 9, 9, 10, 11, 12, 13 over levels 0-10; the measure is log10 n! (the "
+        "placements with one queen per row and column)",
+    )
 
 
 ASK = ask('{"solution": [[row 1: 1 = queen, 0 = empty], [row 2 …], ...]}')

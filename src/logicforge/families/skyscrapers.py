@@ -101,15 +101,6 @@ class SkyscrapersParams:
 
 
 class SkyscrapersFamily(DeclaredFamily, name=NAME, params=SkyscrapersParams, example={"size": 4}):
-    knobs = (Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 4, 5)),)
-    levels = Levels(
-        lambda lv: {"size": (3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6)[lv]},
-        "log10 search space",
-        latin.full_space,
-        "size 3 (levels 0-2), 4 (3-5), 5 (6-8), 6 (9-10), minimal clue sets; log10 search space = "
-        "cells · log10 n",
-    )
-
     def generate(self, p: SkyscrapersParams, rng: np.random.Generator) -> Built:
         n = p.size
         sq = latin.latin_square(n, rng)
@@ -131,6 +122,15 @@ class SkyscrapersFamily(DeclaredFamily, name=NAME, params=SkyscrapersParams, exa
         data = latin.finish(sq, fields, encode, check, "the square keeps every clue")
         meta = {"size": n, "n_clues": len(data["clues"]), "n_givens": len(data["givens"])}
         return solved(data, "minisat22+glucose4", meta)
+
+    knobs = (Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 4, 5)),)
+    levels = Levels(
+        lambda lv: {"size": (3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6)[lv]},
+        "log10 search space",
+        latin.full_space,
+        "size 3 (levels 0-2), 4 (3-5), 5 (6-8), 6 (9-10), minimal clue sets; log10 search space = "
+        "cells · log10 n",
+    )
 
 
 ASK = ask('{"solution": [[row 1 heights], [row 2 heights], ...]}')

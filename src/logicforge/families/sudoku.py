@@ -268,36 +268,11 @@ class SudokuParams:
             raise ConfigError("n_givens", self.n_givens, f"must be an integer in 0..{self.size**2}")
 
 
-LEVEL_MAP = [
-    (4, 10),
-    (4, 8),
-    (4, 6),
-    (6, 24),
-    (6, 20),
-    (6, 16),
-    (9, 45),
-    (9, 38),
-    (9, 32),
-    (9, 28),
-    (9, 0),
-]
+LEVEL_MAP = [(4, 10), (4, 8), (4, 6), (6, 24), (6, 20), (6, 16), (9, 45), (9, 38), (9, 32),
+    (9, 28), (9, 0)]  # fmt: skip
 
 
 class SudokuFamily(DeclaredFamily, name=NAME, params=SudokuParams, example={"size": 4}):
-    knobs = (
-        Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(4, 6, 9)),
-        Knob("n_givens", lambda prob, _: len(prob["givens"]), exact,
-             "given digits (a floor: removal stops there, or earlier where none can go)",
-             levels=(30, 40), at={"size": 9}),
-    )  # fmt: skip
-    levels = Levels(
-        lambda lv: {"size": LEVEL_MAP[lv][0], "n_givens": LEVEL_MAP[lv][1]},
-        "log10 search space",
-        latin.empty_space,
-        "size 4 at levels 0-2 (10, 8, 6 givens), 6 at 3-5 (24, 20, 16), 9 at 6-10 (45, 38, 32, 28, "
-        "minimal); log10 search space = empty cells · log10 n",
-    )
-
     def generate(self, p: SudokuParams, rng: np.random.Generator) -> Built:
         n = p.size
         if n == 4:  # decided on all 288 grids at once: the proof is the enumeration
@@ -319,6 +294,20 @@ class SudokuFamily(DeclaredFamily, name=NAME, params=SudokuParams, example={"siz
         cnf, _ = encode(data)
         latin.certify_solution(cnf, n, sol_lits, base=rules(n), solver="minisat22")
         return _emit(data, "cadical153+minisat22")
+
+    knobs = (
+        Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(4, 6, 9)),
+        Knob("n_givens", lambda prob, _: len(prob["givens"]), exact,
+             "given digits (a floor: removal stops there, or earlier where none can go)",
+             levels=(30, 40), at={"size": 9}),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: {"size": LEVEL_MAP[lv][0], "n_givens": LEVEL_MAP[lv][1]},
+        "log10 search space",
+        latin.empty_space,
+        "size 4 at levels 0-2 (10, 8, 6 givens), 6 at 3-5 (24, 20, 16), 9 at 6-10 (45, 38, 32, 28, "
+        "minimal); log10 search space = empty cells · log10 n",
+    )
 
 
 @functools.cache

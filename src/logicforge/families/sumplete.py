@@ -42,20 +42,6 @@ class SumpleteParams:
 
 
 class SumpleteFamily(DeclaredFamily, name=NAME, params=SumpleteParams, example={"size": 3}):
-    knobs = (
-        Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 5)),
-        Knob("keep", lambda prob, _: sum(v == "1" for v in prob["solution"].values()) / len(prob["cells"]),
-             lambda p: 0.05, "share of digits kept (mean over items)", levels=(0.4, 0.7),
-             at={"size": 6}, stochastic=True),
-    )  # fmt: skip
-    levels = Levels(
-        lambda lv: {"size": (3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8)[lv]},
-        "cells",
-        lambda p: float(p.problem["rows"] ** 2),
-        "size 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8 over levels 0-10; the measure is the number of "
-        "cells (log2 of the patterns)",
-    )
-
     def generate(self, p: SumpleteParams, rng: np.random.Generator) -> Built:
         n = p.size
         digits = rng.integers(1, 10, size=(n, n))
@@ -72,6 +58,20 @@ class SumpleteFamily(DeclaredFamily, name=NAME, params=SumpleteParams, example={
             "solution": {f"r{i + 1}c{j + 1}": str(int(keep[i, j])) for i in range(n) for j in range(n)},
         }  # fmt: skip
         return GRID.finish(data, keep, rng)
+
+    knobs = (
+        Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 5)),
+        Knob("keep", lambda prob, _: sum(v == "1" for v in prob["solution"].values()) / len(prob["cells"]),
+             lambda p: 0.05, "share of digits kept (mean over items)", levels=(0.4, 0.7),
+             at={"size": 6}, stochastic=True),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: {"size": (3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8)[lv]},
+        "cells",
+        lambda p: float(p.problem["rows"] ** 2),
+        "size 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8 over levels 0-10; the measure is the number of "
+        "cells (log2 of the patterns)",
+    )
 
 
 ASK = ask('{"solution": ["row 1 as 1 (kept) and 0 (crossed out)", "row 2 …", ...]}')

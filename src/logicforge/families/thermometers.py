@@ -126,20 +126,6 @@ def _tiling(n: int, max_length: int, rng: np.random.Generator) -> list[list[list
 
 
 class ThermometersFamily(DeclaredFamily, name=NAME, params=ThermometersParams, example={"size": 4}):
-    knobs = (
-        Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 5, 7)),
-        Knob("max_length", lambda prob, _: max(len(t) for t in prob["thermometers"]), lambda p: 1.0,
-             "longest thermometer (within one cell: the grid's edge and earlier ones stop it)",
-             levels=(2, 4), at={"size": 6}),
-    )  # fmt: skip
-    levels = Levels(
-        lambda lv: {"size": (3, 3, 4, 4, 5, 5, 6, 6, 7, 8, 9)[lv], "max_length": 4},
-        "cells",
-        lambda p: float(p.problem["rows"] ** 2),
-        "size 3, 3, 4, 4, 5, 5, 6, 6, 7, 8, 9 with thermometers up to 4 cells; the measure is the "
-        "number of cells (log2 of the fillings)",
-    )
-
     def generate(self, p: ThermometersParams, rng: np.random.Generator) -> Built:
         n = p.size
         thermos = _tiling(n, p.max_length, rng)
@@ -173,6 +159,20 @@ class ThermometersFamily(DeclaredFamily, name=NAME, params=ThermometersParams, e
         certify_unique(cnf, list(range(1, n * n + 1)), lits)
         meta = {"size": n, "n_thermometers": len(thermos), "n_givens": len(kept)}
         return solved(data, "minisat22+glucose4", meta)
+
+    knobs = (
+        Knob("size", lambda prob, _: prob["rows"], exact, "grid side", levels=(3, 5, 7)),
+        Knob("max_length", lambda prob, _: max(len(t) for t in prob["thermometers"]), lambda p: 1.0,
+             "longest thermometer (within one cell: the grid's edge and earlier ones stop it)",
+             levels=(2, 4), at={"size": 6}),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: {"size": (3, 3, 4, 4, 5, 5, 6, 6, 7, 8, 9)[lv], "max_length": 4},
+        "cells",
+        lambda p: float(p.problem["rows"] ** 2),
+        "size 3, 3, 4, 4, 5, 5, 6, 6, 7, 8, 9 with thermometers up to 4 cells; the measure is the "
+        "number of cells (log2 of the fillings)",
+    )
 
 
 ASK = ask('{"solution": ["row 1 as 0s and 1s", "row 2 …", ...]} (1 = filled)')

@@ -107,19 +107,6 @@ class TopoSortParams:
 class TopoSortFamily(
     DeclaredFamily, name=NAME, params=TopoSortParams, example={"n_tasks": 5, "n_extra": 2}
 ):
-    knobs = (
-        Knob("n_tasks", lambda prob, _: len(prob["cells"]), exact, "tasks", levels=(4, 8)),
-        Knob("n_extra", lambda prob, _: len(prob["before"]) - len(prob["cells"]) + 1, exact,
-             "constraints beyond the chain", levels=(0, 4)),
-    )  # fmt: skip
-    levels = Levels(
-        lambda lv: {"n_tasks": 4 + 2 * lv, "n_extra": 2 + 2 * lv},
-        "log10 search space",
-        lambda p: math.lgamma(len(p.problem["cells"]) + 1) / math.log(10),
-        "n_tasks = 4 + 2 · level (4 … 24), n_extra = 2 + 2 · level; the measure is log10 n! (the "
-        "orders)",
-    )
-
     def generate(self, p: TopoSortParams, rng: np.random.Generator) -> Built:
         n = p.n_tasks
         names = sorted(TASKS[k] for k in shuffled(rng, len(TASKS))[:n])
@@ -141,6 +128,19 @@ class TopoSortFamily(
         certify(check(data, data["solution"]) == "", "the order keeps every constraint")
         meta = {"n_tasks": n, "n_constraints": len(before)}
         return solved(data, "kahn+glucose4", meta)
+
+    knobs = (
+        Knob("n_tasks", lambda prob, _: len(prob["cells"]), exact, "tasks", levels=(4, 8)),
+        Knob("n_extra", lambda prob, _: len(prob["before"]) - len(prob["cells"]) + 1, exact,
+             "constraints beyond the chain", levels=(0, 4)),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: {"n_tasks": 4 + 2 * lv, "n_extra": 2 + 2 * lv},
+        "log10 search space",
+        lambda p: math.lgamma(len(p.problem["cells"]) + 1) / math.log(10),
+        "n_tasks = 4 + 2 · level (4 … 24), n_extra = 2 + 2 · level; the measure is log10 n! (the "
+        "orders)",
+    )
 
 
 ASK = ask('{"solution": {"task": position, ...}} giving every task its position (1 = first)')

@@ -64,17 +64,6 @@ class UniqueSatParams:
 
 
 class UniqueSatFamily(DeclaredFamily, name=NAME, params=UniqueSatParams, example={"n_vars": 6}):
-    knobs = (
-        Knob("n_vars", lambda prob, _: len(prob["cells"]), exact, "variables", levels=(4, 10)),
-        Knob("k", lambda prob, _: len(prob["clauses"][0]), exact, "literals per clause", levels=(2, 3, 4), at={"n_vars": 8}),
-    )  # fmt: skip
-    levels = Levels(
-        lambda lv: {"n_vars": 5 + 3 * lv, "k": 3},
-        "variables",
-        lambda p: float(len(p.problem["cells"])),
-        "n_vars = 5 + 3 · level (5 … 35), 3-clauses; the measure is the number of variables",
-    )
-
     def generate(self, p: UniqueSatParams, rng: np.random.Generator) -> Built:
         from ..logic.sat import new_solver
 
@@ -115,6 +104,17 @@ class UniqueSatFamily(DeclaredFamily, name=NAME, params=UniqueSatParams, example
         certify(check(data, data["solution"]) == "", "the hidden assignment satisfies every clause")
         meta = {"n_vars": n, "n_clauses": len(clauses)}
         return solved(data, "minisat22+glucose4", meta)
+
+    knobs = (
+        Knob("n_vars", lambda prob, _: len(prob["cells"]), exact, "variables", levels=(4, 10)),
+        Knob("k", lambda prob, _: len(prob["clauses"][0]), exact, "literals per clause", levels=(2, 3, 4), at={"n_vars": 8}),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: {"n_vars": 5 + 3 * lv, "k": 3},
+        "variables",
+        lambda p: float(len(p.problem["cells"])),
+        "n_vars = 5 + 3 · level (5 … 35), 3-clauses; the measure is the number of variables",
+    )
 
 
 ASK = ask('{"solution": {"x1": 1 or 0, "x2": 1 or 0, ...}} (1 = true) for every variable')

@@ -81,20 +81,6 @@ class XorSatParams:
 
 
 class XorSatFamily(DeclaredFamily, name=NAME, params=XorSatParams, example={"n_vars": 5}):
-    knobs = (
-        Knob("n_vars", lambda prob, _: len(prob["cells"]), exact, "variables", levels=(4, 8, 16)),
-        Knob("k", lambda prob, _: len(prob["equations"][0]), exact, "variables per equation", levels=(3, 5), at={"n_vars": 8}),
-        Knob("n_equations", lambda prob, _: len(prob["equations"]), exact, "equations", levels=(8, 12), at={"n_vars": 8}),
-    )  # fmt: skip
-    levels = Levels(
-        lambda lv: {"n_vars": 7 + 3 * lv, "k": 3},
-        "variables",
-        lambda p: float(len(p.problem["cells"])),
-        "n_vars = 7 + 3 · level (7 … 37; from 7, so that an all-0 or all-1 answer is right at "
-        "most 1/128 of the time) with 3 variables per equation and n_vars + 2 equations; "
-        "the measure is the number of variables (log2 of the assignments)",
-    )
-
     def generate(self, p: XorSatParams, rng: np.random.Generator) -> Built:
         n, m = p.n_vars, p.equations
         for attempt in range(1, p.max_attempts + 1):
@@ -121,6 +107,20 @@ class XorSatFamily(DeclaredFamily, name=NAME, params=XorSatParams, example={"n_v
         raise GenerationError(
             f"{NAME}: no full-rank system in {p.max_attempts} draws; add equations"
         )
+
+    knobs = (
+        Knob("n_vars", lambda prob, _: len(prob["cells"]), exact, "variables", levels=(4, 8, 16)),
+        Knob("k", lambda prob, _: len(prob["equations"][0]), exact, "variables per equation", levels=(3, 5), at={"n_vars": 8}),
+        Knob("n_equations", lambda prob, _: len(prob["equations"]), exact, "equations", levels=(8, 12), at={"n_vars": 8}),
+    )  # fmt: skip
+    levels = Levels(
+        lambda lv: {"n_vars": 7 + 3 * lv, "k": 3},
+        "variables",
+        lambda p: float(len(p.problem["cells"])),
+        "n_vars = 7 + 3 · level (7 … 37; from 7, so that an all-0 or all-1 answer is right at "
+        "most 1/128 of the time) with 3 variables per equation and n_vars + 2 equations; "
+        "the measure is the number of variables (log2 of the assignments)",
+    )
 
 
 ASK = ask('{"solution": {"x1": 0 or 1, "x2": 0 or 1, ...}} giving every variable')
