@@ -408,18 +408,9 @@ def report(
         else [it.model_dump(mode="json") for it in items]
     )
     return build_report(
-        recs,
-        out_dir,
-        probs,
-        title=title,
-        command=command,
-        table=table,
-        items=its,
-        prices=table_of_prices,
-        analyses=analyses,
-        headline=headline,
-        scale=scale,
-    )
+        recs, out_dir, probs, title=title, command=command, table=table, items=its,
+        prices=table_of_prices, analyses=analyses, headline=headline, scale=scale,
+    )  # fmt: skip
 
 
 def _problems_beside(records: Path, recs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -188,16 +188,9 @@ def cmd_rescore(a: argparse.Namespace) -> int:
 
         items = [Item.model_validate(x) for x in read_jsonl(a.items)]
     records, items_used, problems, log = rescore(
-        a.format,
-        a.paths,
-        items=items,
-        dataset=a.import_,
-        model=a.model,
-        marker=a.marker,
-        marker_pattern=a.marker_pattern,
-        failures=a.error_pattern,
-        pair_pattern=a.pair_pattern,
-    )
+        a.format, a.paths, items=items, dataset=a.import_, model=a.model, marker=a.marker,
+        marker_pattern=a.marker_pattern, failures=a.error_pattern, pair_pattern=a.pair_pattern,
+    )  # fmt: skip
     out = Path(a.out)
     rows_read = log.read
     out.mkdir(parents=True, exist_ok=True)

@@ -150,21 +150,13 @@ def cmd_serve_verify(a: argparse.Namespace) -> int:
     items = api.load_items(a.items) if a.items else None
     require_certified(items or [], a.reward_mode)  # before listening, not per request
     serve_verify(
-        host=a.host,
-        port=a.port,
-        port_file=a.port_file,
-        items=items,
-        api_key_env=a.api_key_env,
-        sign_key_env=a.sign_key_env,
-        accept_unsigned=a.accept_unsigned_items,
-        concurrency=a.concurrency,
-        max_batch=a.max_batch,
-        reward_mode=a.reward_mode,
-        generate_timeout=a.generate_timeout,
-        generate_memory_mb=a.generate_memory_mb,
-        generate_workers=a.generate_workers,
+        host=a.host, port=a.port, port_file=a.port_file, items=items,
+        api_key_env=a.api_key_env, sign_key_env=a.sign_key_env,
+        accept_unsigned=a.accept_unsigned_items, concurrency=a.concurrency,
+        max_batch=a.max_batch, reward_mode=a.reward_mode, generate_timeout=a.generate_timeout,
+        generate_memory_mb=a.generate_memory_mb, generate_workers=a.generate_workers,
         **server_limit_values(a),
-    )
+    )  # fmt: skip
     return 0
 
 

@@ -226,10 +226,7 @@ def build(
         default=8,
         help="requests in flight at a time, per model (default 8; a model spec's own concurrency= wins)",
     )
-    su.add_argument(
-        "--workers", type=natural, default=1,
-        help="processes generating the problems (the same problems as one, faster)",
-    )  # fmt: skip
+    su.add_argument("--workers", type=natural, default=1, help="processes generating the problems (the same problems as one, faster)")  # fmt: skip
     su.add_argument("--no-cache", action="store_true")
     su.add_argument("--quiet", action="store_true")
     su.set_defaults(fn=handlers["suite"])

@@ -210,10 +210,7 @@ def add_parsers(sub: Any) -> None:
     )
     na.add_argument("--out", required=True, help="items.jsonl (appended; a rerun resumes)")
     na.add_argument(
-        "--concurrency",
-        type=natural,
-        default=4,
-        help="model calls at a time (default 4)",
+        "--concurrency", type=natural, default=4, help="model calls at a time (default 4)"
     )
     na.add_argument("--json", action="store_true")
     na.add_argument("--quiet", action="store_true")
@@ -230,10 +227,7 @@ def add_parsers(sub: Any) -> None:
     bt.add_argument("--max-tokens", type=natural, default=160)
     bt.add_argument("--temperature", type=float, default=0.7)
     bt.add_argument(
-        "--concurrency",
-        type=natural,
-        default=4,
-        help="model calls at a time (default 4)",
+        "--concurrency", type=natural, default=4, help="model calls at a time (default 4)"
     )
     bt.add_argument("--out", required=True, help="problems.jsonl of the kept problems")
     bt.set_defaults(fn=cmd_backtranslate)
@@ -261,10 +255,7 @@ def add_parsers(sub: Any) -> None:
         "(default), or every record",
     )
     ju.add_argument(
-        "--concurrency",
-        type=natural,
-        default=4,
-        help="model calls at a time (default 4)",
+        "--concurrency", type=natural, default=4, help="model calls at a time (default 4)"
     )
     ju.add_argument(
         "--allow-errors", action="store_true", help="exit 0 even with judge errors (default: 3)"

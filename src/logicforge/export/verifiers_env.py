@@ -152,7 +152,7 @@ def taskset(
             partial=partial,
             max_chars=max_chars,
             reward_mode=reward_mode,
-        )
+        )  # fmt: skip
     )
 
 

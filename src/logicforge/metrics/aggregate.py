@@ -30,12 +30,8 @@ from ..registry import METRICS
 from ..schema import answer_label
 from .stats import mean
 
-METRIC_NAMES = [
-    "n",
-    "errors",
-    "accuracy",
-    "accuracy_lo",
-    "accuracy_hi",
+# the metrics only a SAT / UNSAT decision has
+BINARY_ONLY = (
     "precision_sat",
     "recall_sat",
     "f1_sat",
@@ -47,6 +43,14 @@ METRIC_NAMES = [
     "sat_rate_on_unsat",
     "witness_valid_on_sat",
     "witness_valid_on_sat_claims",
+)
+METRIC_NAMES = [
+    "n",
+    "errors",
+    "accuracy",
+    "accuracy_lo",
+    "accuracy_hi",
+    *BINARY_ONLY,
     "parse_failure_rate",
     "truncation_rate",
     "error_rate",
@@ -157,19 +161,6 @@ def _cell_accuracy_macro(rows: Sequence[Mapping[str, Any]]) -> float | None:
     return sum(r.get("score") or 0.0 for r in graded) / len(graded)
 
 
-BINARY_ONLY = (
-    "precision_sat",
-    "recall_sat",
-    "f1_sat",
-    "precision_unsat",
-    "recall_unsat",
-    "f1_unsat",
-    "mcc",
-    "pred_sat_rate",
-    "sat_rate_on_unsat",
-    "witness_valid_on_sat",
-    "witness_valid_on_sat_claims",
-)
 GRID_ONLY = ("cell_accuracy", "cell_accuracy_macro")
 CERTIFICATE_ONLY = ("certificate_score",)
 

@@ -20,7 +20,7 @@ def conflicts_figure(
     records: Sequence[Mapping[str, Any]], colours: Mapping[str, str], out: Path
 ) -> tuple[list[dict[str, Any]], tuple[str, str] | None]:
     """Grid and cell accuracy per model against Z3 conflicts, in log₂ bins (0, 1, 2–3, 4–7, …)."""
-    from .plots import _plt, model_lines
+    from .plots import _plt, model_lines, save_figure
 
     cells: dict[tuple[str, int], list[tuple[bool, float, int | None]]] = defaultdict(list)
     for r in records:
@@ -55,10 +55,7 @@ def conflicts_figure(
     ax.set_xlabel("log2(Z3 conflicts) bin (mean over shuffled runs)")
     ax.set_ylabel("grid accuracy")
     ax.set_ylim(-0.03, 1.03)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(out / "accuracy_vs_z3_conflicts.png")
-    plt.close(fig)
+    save_figure(fig, out / "accuracy_vs_z3_conflicts.png", ax, legend=True)
     return rows, (
         "accuracy_vs_z3_conflicts.png",
         "Grid accuracy per model against the puzzle's mean Z3 conflicts (log2 bins).",
@@ -372,7 +369,7 @@ def transition_counts(records: Sequence[Mapping[str, Any]]) -> list[dict[str, An
 def transitions_figure(rows: Sequence[Mapping[str, Any]], out: Path) -> tuple[str, str] | None:
     """Stacked bars of :func:`transition_counts`, one panel per model (every model, four panels
     to a row), correct green, incorrect red, no further edit grey — the paper's Fig. 3."""
-    from .plots import _plt
+    from .plots import _plt, save_figure
 
     models = sorted({str(r["model"]) for r in rows})
     if not rows:
@@ -396,9 +393,7 @@ def transitions_figure(rows: Sequence[Mapping[str, Any]], out: Path) -> tuple[st
     for j in range(len(models), nrows * cols):
         axes[j // cols][j % cols].axis("off")
     axes[0][min(cols, len(models)) - 1].legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(out / "edit_transitions.png")
-    plt.close(fig)
+    save_figure(fig, out / "edit_transitions.png")
     return (
         "edit_transitions.png",
         "Correct (C) and incorrect (I) answers from one edit level to the next, per model, and "

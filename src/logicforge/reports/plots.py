@@ -18,6 +18,16 @@ def _plt() -> Any:
     return plt
 
 
+def save_figure(fig: Any, path: Any, ax: Any = None, legend: bool = False) -> None:
+    """Lay ``fig`` out, write it to ``path`` and close it (with ``legend``, ``ax``'s legend in
+    small type first)."""
+    if legend:
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path)
+    _plt().close(fig)
+
+
 PALETTE = [
     "#1f77b4",
     "#d62728",
@@ -185,9 +195,7 @@ def phase_transition(
         h1 + h2, l1 + l2, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3
     )
     ax1.set_title("Phase transition: solver vs models")
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    save_figure(fig, path)
     return "Phase transition: median MiniSat decisions (black) and P(SAT) from the solver (wide grey band), with each model's rate of predicting SAT, against clause density α."
 
 
@@ -332,8 +340,5 @@ def pass_at_k_figure(
     ax.set_xlabel("k (samples)")
     ax.set_ylabel("pass@k")
     ax.set_ylim(-0.03, 1.03)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    save_figure(fig, path, ax, legend=True)
     return "pass@k (unbiased estimator over each item's samples) against k, per model."

@@ -62,7 +62,7 @@ def scaling_figure(
     """One panel per bucket: Overall accuracy against parameters (log), a line per family."""
     if not rows:
         return None
-    from .plots import _plt
+    from .plots import _plt, save_figure
 
     plt = _plt()
     fig, axes = plt.subplots(1, 3, figsize=(11, 3.6), dpi=100, sharey=True)
@@ -84,9 +84,7 @@ def scaling_figure(
         ax.set_ylim(-3, 103)
     axes[0].set_ylabel("accuracy (%)")
     axes[-1].legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    save_figure(fig, path)
     left = f"; left out (no size in the name): {', '.join(unsized)}" if unsized else ""
     spread = max(r["params_b"] for r in rows) / min(r["params_b"] for r in rows)
     scale = f" ({len(rows)} models, {math.log10(spread):.1f} decades of size)" if spread > 1 else ""

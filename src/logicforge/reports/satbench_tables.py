@@ -210,7 +210,7 @@ def clauses_figure(
     rows: Sequence[Mapping[str, Any]], colours: Mapping[str, str], path: Any
 ) -> str | None:
     """Fig. 4: accuracy against clause count, one line per model (and rendering)."""
-    from .plots import SERIES_STYLES, _plt
+    from .plots import SERIES_STYLES, _plt, save_figure
 
     if len({r["n_clauses"] for r in rows}) < 2:
         return None
@@ -237,10 +237,7 @@ def clauses_figure(
     ax.set_xlabel("clauses")
     ax.set_ylabel("accuracy (%)")
     ax.set_ylim(-3, 103)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    save_figure(fig, path, ax, legend=True)
     return "Accuracy against the number of clauses, per model (SATBench Fig. 4); dotted: chance."
 
 

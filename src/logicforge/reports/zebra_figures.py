@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..metrics.ttc import pass_at_k
-from .plots import _plt
+from .plots import _plt, save_figure
 
 GROUPS = ("Small", "Medium", "Large", "X-Large")
 RATIO_BELOW = 20  # the paper's ratio holds for puzzles under 20 Z3 conflicts
@@ -93,9 +93,7 @@ def heatmaps(rows: Sequence[Mapping[str, Any]], path: Path) -> str | None:
         ax.set_ylabel("houses (N)")
         ax.set_title(title, fontsize=9)
         fig.colorbar(im, ax=ax, shrink=0.8)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    save_figure(fig, path)
     shown = " and ".join(t for _, t in panels)
     missing = [t for c, t in (("z3_conflicts", "Z3 conflicts"),) if c not in dict(panels)]
     note = f" ({', '.join(missing)} not measured for these puzzles: no panel)" if missing else ""
@@ -179,10 +177,7 @@ def token_figures(
                     )
         ax.set_xlabel("mean Z3 conflicts")
         ax.set_ylabel("reasoning tokens")
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(out / "tokens_vs_conflicts.png")
-        plt.close(fig)
+        save_figure(fig, out / "tokens_vs_conflicts.png", ax, legend=True)
         figs.append(
             (
                 "tokens_vs_conflicts.png",
@@ -217,9 +212,7 @@ def token_figures(
             ax.set_xlabel(f"{name} reasoning tokens")
             ax.set_ylabel("replies")
             ax.legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(out / "token_distributions.png")
-        plt.close(fig)
+        save_figure(fig, out / "token_distributions.png")
         figs.append(
             (
                 "token_distributions.png",
@@ -312,7 +305,5 @@ def pass_at_k_group_figure(
         ax.set_ylim(-0.03, 1.03)
     axes[0][0].set_ylabel("pass@k")
     axes[0][-1].legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    save_figure(fig, path)
     return "ZebraLogic Fig. 6: pass@k (BoN-Oracle) against the number of samples, per size group."
