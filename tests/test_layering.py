@@ -29,6 +29,7 @@ LAYERS: list[tuple[str, ...]] = [
         "datadir",
         "numfmt",
         "prices",
+        "fields",
     ),
     ("logic", "parse"),
     ("kinds",),

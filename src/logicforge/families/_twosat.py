@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import CertificationError, ConfigError, certify
+from ..fields import number
 from ..logic.cnf import CNF
 from ..logic.twosat import TwoSatResult, check_certificate, forced_literals, solve_2sat
-from .params import number
 
 Clause = tuple[int, ...]
 MODEL_COUNT_MAX_VARS = 16  # count models exactly (all 2^n assignments) up to this many variables

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
+from ..fields import integer, params
 from ..kinds.puzzle import (
     binary_decode,
     cell_index,
@@ -35,7 +36,6 @@ from ..logic.cnf import CNF
 from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
-from .params import integer, params
 from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "binairo"

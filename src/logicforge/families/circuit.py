@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import GenerationError, certify
+from ..fields import integer, params
 from ..kinds.puzzle import certify_unique
 from ..logic.cnf import CNF
 from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
-from .params import integer, params
 from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "circuit"

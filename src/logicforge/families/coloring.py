@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, DimacsError, certify
+from ..fields import integer, number, params
 from ..kinds import Kind, register_kind, yes_no_format
 from ..kinds.coloring import (
     KIND,
@@ -33,7 +34,7 @@ from ..kinds.coloring import (
     parse,
     verify,
 )
-from ..kinds.items import build_kind_item
+from ..kinds.items import build_kind_item, decision_schema
 from ..logic.cnf import read_dimacs
 from ..logic.sat import solve
 from ..registry import DATASETS, FAMILIES, REDUCTIONS, RENDERERS, TWINS
@@ -42,7 +43,6 @@ from ..schema import Item, LabelledProblem
 from .base import Built, Dataset, DeclaredFamily
 from .knobs import TOL, Knob, exact, ratio
 from .levels import Levels, log10
-from .params import integer, number, params
 
 
 def load_flat(path: str | Path) -> tuple[int, list[list[int]], int]:
@@ -274,14 +274,9 @@ _ASK = (
     'If yes: {"answer": "YES", "colouring": {"1": colour, "2": colour, ...}} giving every node a colour\n'
     'If no: {"answer": "NO"}'
 )
-_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "answer": {"type": "string", "enum": ["YES", "NO"]},
-        "colouring": {"type": "object", "additionalProperties": {"type": "integer"}},
-    },
-    "required": ["answer"],
-}
+_SCHEMA = decision_schema(
+    ["YES", "NO"], "colouring", {"type": "object", "additionalProperties": {"type": "integer"}}
+)
 
 
 class ColoringRenderer:

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
+from ..fields import integer, number, params
 from ..kinds.puzzle import certify_unique, minimal_clues
 from ..logic.cnf import CNF
 from .base import DeclaredFamily
@@ -24,7 +25,6 @@ from .coloring import check_colouring, planted_graph
 from .coloring import encode as colour_cnf
 from .knobs import Knob, exact
 from .levels import Levels
-from .params import integer, number, params
 from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "graphcolour"

@@ -18,12 +18,12 @@ from typing import Any
 
 import numpy as np
 
+from ..fields import integer, number, params
 from ..kinds.puzzle import grid_cells
 from ._linesum import LineSum
 from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
-from .params import integer, number, params
 from .shape import Built, ask, register_solution_puzzle
 
 NAME = KIND = "kakurasu"

@@ -22,11 +22,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import GenerationError, certify
+from ..fields import integer, params
 from ..logic.cnf import CNF
 from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
-from .params import integer, params
 from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "knights"

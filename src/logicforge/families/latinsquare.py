@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError
+from ..fields import integer, params
 from ..kinds.puzzle import digit_decode, formal_cell, givens_grid, minimal_clues
 from ..logic.cnf import CNF
 from . import _latin as latin
@@ -22,7 +23,6 @@ from ._latin import check_latin as check
 from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
-from .params import integer, params
 from .shape import GRID_ASK, Built, register_solution_puzzle, solved
 
 NAME = KIND = "latinsquare"

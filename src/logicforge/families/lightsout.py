@@ -22,12 +22,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
+from ..fields import integer, number, params
 from ..kinds.puzzle import binary_decode, grid_cells
 from ..logic.cnf import CNF
 from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
-from .params import integer, number, params
 from .shape import Built, ask, register_solution_puzzle
 
 NAME = KIND = "lightsout"

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import certify
+from ..fields import integer, number, params
 from ..kinds.puzzle import (
     binary_decode,
     cell_index,
@@ -34,7 +35,6 @@ from ..logic.cnf import CNF
 from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
-from .params import integer, number, params
 from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "nonogram"

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import GenerationError, certify
+from ..fields import integer, params
 from ..kinds.puzzle import (
     binary_decode,
     cell_index,
@@ -33,7 +34,6 @@ from ..rng import shuffled
 from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
-from .params import integer, params
 from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "queens"

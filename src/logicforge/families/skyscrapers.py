@@ -19,13 +19,13 @@ from typing import Any
 
 import numpy as np
 
+from ..fields import integer, params
 from ..kinds.puzzle import digit_decode, formal_cell, minimal_clues
 from ..logic.cnf import CNF
 from . import _latin as latin
 from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
-from .params import integer, params
 from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "skyscrapers"

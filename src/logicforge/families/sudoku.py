@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
+from ..fields import integer, params
 from ..kinds.puzzle import (
     check_givens,
     digit_decode,
@@ -42,7 +43,6 @@ from . import _latin as latin
 from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
-from .params import integer, params
 from .shape import GRID_ASK, Built, register_solution_puzzle, solved
 
 NAME = KIND = "sudoku"

@@ -17,13 +17,13 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
+from ..fields import integer, params
 from ..kinds.puzzle import certify_unique
 from ..logic.cnf import CNF
 from ..rng import shuffled
 from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
-from .params import integer, params
 from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "toposort"

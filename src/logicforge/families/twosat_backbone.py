@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import CertificationError, certify
+from ..fields import choice, integer, params
 from ..logic.cnf import CNF
 from ..logic.twosat import forced_literals
 from ..registry import FAMILIES
@@ -40,7 +41,6 @@ from ._twosat import MAX_SIZE, Clause, knob_field, label, rename
 from .base import DeclaredFamily
 from .knobs import TOL, Knob, clause_count, clauses_of, occurring, per_problem, ratio
 from .levels import by_clauses
-from .params import choice, integer, params
 from .shape import Built
 
 NAME = "2sat/backbone"

@@ -26,12 +26,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import certify
+from ..fields import choice, integer, params
 from ..registry import FAMILIES
 from ._twosat import MAX_SIZE, Clause, knob_field, label, rename
 from .base import DeclaredFamily
 from .knobs import TOL, Knob, clause_count, clauses_of, occurring, ratio
 from .levels import by_clauses
-from .params import choice, integer, params
 from .shape import Built
 
 NAME = "2sat/mono-bridge"

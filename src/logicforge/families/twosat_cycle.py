@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
+from ..fields import choice, integer, params
 from ..registry import FAMILIES
 from ._twosat import (
     MAX_SIZE,
@@ -61,7 +62,6 @@ from .knobs import (
     ratio,
 )
 from .levels import by_clauses
-from .params import choice, integer, params
 from .shape import Built
 
 NAME = "2sat/implication-cycle"

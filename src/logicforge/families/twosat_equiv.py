@@ -25,12 +25,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import certify
+from ..fields import choice, integer, params
 from ..registry import FAMILIES
 from ._twosat import MAX_SIZE, Clause, knob_field, label, rename
 from .base import DeclaredFamily
 from .knobs import MEAN_OF, TOL, Knob, clause_count, clauses_of, component_roots, ratio
 from .levels import by_clauses
-from .params import choice, integer, params
 from .shape import Built
 
 NAME = "2sat/equivalence-core"

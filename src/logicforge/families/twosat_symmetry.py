@@ -26,12 +26,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
+from ..fields import choice, integer, params
 from ..registry import FAMILIES
 from ._twosat import Clause, label
 from .base import DeclaredFamily
 from .knobs import Knob, exact, ratio
 from .levels import Levels
-from .params import choice, integer, params
 from .shape import Built
 
 NAME = "2sat/symmetry"

@@ -17,12 +17,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, GenerationError, certify
+from ..fields import integer, params
 from ..logic.cnf import CNF
 from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
 from .lightsout import gf2_solve
-from .params import integer, params
 from .shape import Built, ask, register_solution_puzzle
 
 NAME = KIND = "xorsat"

@@ -12,14 +12,24 @@ from ..errors import ConfigError
 from ..logic.cnf import CNF
 from ..schema import Item, LabelledProblem, Message
 
-ANSWER_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "answer": {"type": "string", "enum": ["SAT", "UNSAT"]},
-        "assignment": {"type": "object", "additionalProperties": {"type": "boolean"}},
-    },
-    "required": ["answer"],
-}
+
+def decision_schema(labels: list[str], witness: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """The JSON schema of a decision answer: ``answer`` one of ``labels`` (required) and an
+    optional ``witness`` field of ``schema``.
+
+    >>> decision_schema(["YES", "NO"], "cover", {"type": "array"})["required"]
+    ['answer']
+    """
+    return {
+        "type": "object",
+        "properties": {"answer": {"type": "string", "enum": labels}, witness: schema},
+        "required": ["answer"],
+    }
+
+
+ANSWER_SCHEMA = decision_schema(
+    ["SAT", "UNSAT"], "assignment", {"type": "object", "additionalProperties": {"type": "boolean"}}
+)
 
 
 def cnf_answer_schema(names: list[str]) -> dict[str, Any]:

@@ -33,22 +33,19 @@ from typing import Any
 
 from ..aio import run_async
 from ..errors import ConfigError
+from ..fields import integer, params
 from ..logic.fol import FOLParseError, equivalent, parse_fol, symbols
 from ..models.base import Model, load_model
 from ..schema import LabelledProblem, Message
 from .backtranslate_lsat import GlossedProgram, LsatBackTranslation
 
 
-@dataclass(frozen=True)
+@params
 class BackTranslateConfig:
-    attempts: int = 3
+    attempts: int = integer(1, 10, default=3)
     max_tokens: int = 160
     temperature: float = 0.7
     concurrency: int = 4
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.attempts, int) or not 1 <= self.attempts <= 10:
-            raise ConfigError("attempts", self.attempts, "must be an integer in 1..10")
 
 
 @dataclass

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..aio import run_async
-from ..errors import ConfigError
+from ..fields import integer, params
 from ..models.base import Model, load_model
 from ..schema import LabelledProblem, Message
 
@@ -46,16 +46,12 @@ is_valid(at(Cy) == 2) ::: (B)
 is_valid(at(Cy) == 3) ::: (C)"""
 
 
-@dataclass(frozen=True)
+@params
 class FormaliseConfig:
-    attempts: int = 8
+    attempts: int = integer(1, 32, default=8)
     temperature: float = 0.7
     max_tokens: int = 2048
     concurrency: int = 4
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.attempts, int) or not 1 <= self.attempts <= 32:
-            raise ConfigError("attempts", self.attempts, "must be an integer in 1..32")
 
 
 @dataclass

@@ -26,24 +26,18 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..kinds import yes_no_head, yes_no_verdict
-from ..kinds.items import build_kind_item
+from ..kinds.items import build_kind_item, decision_schema
 from ..logic.cnf import CNF
 from ..registry import RENDERERS
 from ..schema import Answer, Item, LabelledProblem, Verdict
 from .base import mapped_back, oracle_answer, register_reduced_kind
 
 KIND = "packing"
-ANSWER_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "answer": {"type": "string", "enum": ["YES", "NO"]},
-        "placement": {
-            "type": "object",
-            "additionalProperties": {"type": "array", "items": {"type": "integer"}},
-        },
-    },
-    "required": ["answer"],
-}
+ANSWER_SCHEMA = decision_schema(
+    ["YES", "NO"],
+    "placement",
+    {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "integer"}}},
+)
 
 
 def reduce_cnf(cnf: CNF) -> dict[str, Any]:

@@ -1,7 +1,7 @@
-"""Parameter objects declared, not coded: a family's ``Params`` is a class of fields, each with
-its range, and ``@params`` makes it a frozen dataclass that checks every field on construction
-(a :class:`~logicforge.errors.ConfigError` naming the field, the value and the range), then the
-class's own ``validate()`` for rules between fields.
+"""Parameter objects declared, not coded: a family's ``Params`` (or any frozen configuration)
+is a class of fields, each with its range, and ``@params`` makes it a frozen dataclass that
+checks every field on construction (a :class:`~logicforge.errors.ConfigError` naming the field,
+the value and the range), then the class's own ``validate()`` for rules between fields.
 
 Example:
     >>> @params
@@ -22,7 +22,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, TypeVar, dataclass_transform
 
-from ..errors import ConfigError
+from .errors import ConfigError
 
 T = TypeVar("T")
 _CHECK = "check"
