@@ -30,8 +30,7 @@ import numpy as np
 
 from ..errors import certify
 from ..kinds.puzzle import (
-    binary_decode,
-    cell_index,
+    binary_grid_cnf,
     certify_unique,
     check_givens,
     formal_cell,
@@ -101,11 +100,7 @@ class LineSum:
 
     def encode(self, d: dict[str, Any]) -> tuple[CNF, Any]:
         n = d["rows"]
-        cl, top = self.rules(d)
-        for k, val in d["givens"].items():
-            i, j = cell_index(k)
-            cl.append([x(n, i, j) if str(val) == "1" else -x(n, i, j)])
-        return CNF(cl, top), binary_decode(n, n, lambda i, j: x(n, i, j))
+        return binary_grid_cnf(d, self.rules(d), lambda i, j: x(n, i, j))
 
     def check(self, d: dict[str, Any], sol: dict[str, str]) -> str:
         n, w, v = d["rows"], self.row_weights(d), self.col_weights(d)

@@ -24,7 +24,7 @@ from ._linesum import LineSum
 from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
-from .shape import Built, ask, register_solution_puzzle
+from .shape import Built, ask, given_line, register_solution_puzzle
 
 NAME = KIND = "kakurasu"
 
@@ -80,11 +80,7 @@ def words(d: dict[str, Any]) -> str:
     n = d["rows"]
     rows = ", ".join(f"row {i + 1}: {s}" for i, s in enumerate(d["row_sums"]))
     cols = ", ".join(f"column {j + 1}: {s}" for j, s in enumerate(d["col_sums"]))
-    given = (
-        f"\nGiven cells: {', '.join(f'{k} = {v}' for k, v in d['givens'].items())}.\n"
-        if d["givens"]
-        else ""
-    )
+    given = given_line(d)
     return (
         f"Kakurasu on a {n}×{n} grid. Shade some cells so that in every row the column numbers (1 to {n}, "
         f"left to right) of the shaded cells add up to the row's number, and in every column the row "

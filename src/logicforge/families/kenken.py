@@ -29,7 +29,7 @@ from . import _latin as latin
 from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
-from .shape import GRID_ASK, Built, register_solution_puzzle, solved
+from .shape import GRID_ASK, Built, given_line, register_solution_puzzle, solved
 
 NAME = KIND = "kenken"
 SIGN = {"+": "+", "*": "×", "-": "−", "/": "÷", "=": ""}
@@ -163,11 +163,7 @@ def _cage_line(c: dict[str, Any]) -> str:
 
 def words(d: dict[str, Any]) -> str:
     n = d["rows"]
-    given = (
-        f"\nGiven digits: {', '.join(f'{k} = {v}' for k, v in d['givens'].items())}.\n"
-        if d["givens"]
-        else ""
-    )
+    given = given_line(d, "Given digits")
     return (
         f"Solve this {n}×{n} KenKen. Fill the grid with digits 1 to {n} so that every row and every column "
         "contains each digit exactly once, and the digits of every cage make its target with its "

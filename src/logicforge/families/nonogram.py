@@ -23,8 +23,7 @@ import numpy as np
 from ..errors import certify
 from ..fields import integer, number, params
 from ..kinds.puzzle import (
-    binary_decode,
-    cell_index,
+    binary_grid_cnf,
     certify_unique,
     check_givens,
     formal_cell,
@@ -35,7 +34,7 @@ from ..logic.cnf import CNF
 from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
-from .shape import Built, ask, register_solution_puzzle, solved
+from .shape import Built, ask, given_line, register_solution_puzzle, solved
 
 NAME = KIND = "nonogram"
 
@@ -95,14 +94,7 @@ def rules(d: dict[str, Any]) -> tuple[list[list[int]], int]:
 
 def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     c = d["cols"]
-    cl, top = rules(d)
-    for k, v in d["givens"].items():
-        i, j = cell_index(k)
-        cl.append([_x(c, i, j) if str(v) == "1" else -_x(c, i, j)])
-
-    decode = binary_decode(d["rows"], c, lambda i, j: _x(c, i, j))
-
-    return CNF(cl, top), decode
+    return binary_grid_cnf(d, rules(d), lambda i, j: _x(c, i, j))
 
 
 def check(d: dict[str, Any], sol: dict[str, str]) -> str:
@@ -177,11 +169,7 @@ def _clue(cl: list[int]) -> str:
 def words(d: dict[str, Any]) -> str:
     rows = "\n".join(f"row {i + 1}: {_clue(cl)}" for i, cl in enumerate(d["row_clues"]))
     cols = "\n".join(f"column {j + 1}: {_clue(cl)}" for j, cl in enumerate(d["col_clues"]))
-    given = (
-        f"\nGiven cells: {', '.join(f'{k} = {v}' for k, v in d['givens'].items())}.\n"
-        if d["givens"]
-        else ""
-    )
+    given = given_line(d)
     return (
         f"Solve this {d['rows']}×{d['cols']} nonogram. Each clue lists, in order, the lengths of the runs of "
         "filled cells in that row (left to right) or column (top to bottom), separated by at least one "

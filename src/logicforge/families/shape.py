@@ -44,6 +44,13 @@ def ask(shape: str) -> str:
 GRID_ASK = ask('{"solution": [[row 1 values], [row 2 values], ...]}')
 
 
+def given_line(d: dict[str, Any], what: str = "Given cells") -> str:
+    """The prompt's line of given cells, ``"\\n<what>: r1c2 = 3, ….\\n"``, or "" when none."""
+    if not d["givens"]:
+        return ""
+    return f"\n{what}: {', '.join(f'{k} = {v}' for k, v in d['givens'].items())}.\n"
+
+
 def solved(data: dict[str, Any], solver: str, meta: dict[str, Any], **oracle: Any) -> Built:
     """``generate``'s result for a puzzle with one solution, proved unique by ``solver``
     (further oracle statistics as keywords)."""

@@ -23,7 +23,7 @@ from ._linesum import LineSum
 from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
-from .shape import Built, ask, register_solution_puzzle
+from .shape import Built, ask, given_line, register_solution_puzzle
 
 NAME = KIND = "sumplete"
 
@@ -84,11 +84,7 @@ def words(d: dict[str, Any]) -> str:
         for row, t in zip(d["digits"], d["row_sums"], strict=True)
     )
     grid += "\n" + " ".join("-" for _ in range(n)) + "\n" + " ".join(map(str, d["col_sums"]))
-    given = (
-        f"\nGiven cells (1 kept, 0 crossed out): {', '.join(f'{k} = {v}' for k, v in d['givens'].items())}.\n"
-        if d["givens"]
-        else ""
-    )
+    given = given_line(d, "Given cells (1 kept, 0 crossed out)")
     return (
         f"Sumplete on a {n}×{n} grid of digits. Cross out some digits so that the digits left in every row "
         "add up to the number after the bar, and the digits left in every column add up to the number "

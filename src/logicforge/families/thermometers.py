@@ -23,8 +23,7 @@ import numpy as np
 from ..errors import certify
 from ..fields import integer, params
 from ..kinds.puzzle import (
-    binary_decode,
-    cell_index,
+    binary_grid_cnf,
     certify_unique,
     check_givens,
     formal_cell,
@@ -35,7 +34,7 @@ from ..logic.cnf import CNF
 from .base import DeclaredFamily
 from .knobs import Knob, exact
 from .levels import Levels
-from .shape import Built, ask, register_solution_puzzle, solved
+from .shape import Built, ask, given_line, register_solution_puzzle, solved
 
 NAME = KIND = "thermometers"
 
@@ -64,14 +63,7 @@ def rules(d: dict[str, Any]) -> tuple[list[list[int]], int]:
 
 def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     n = d["rows"]
-    cl, top = rules(d)
-    for k, v in d["givens"].items():
-        i, j = cell_index(k)
-        cl.append([_f(n, i, j) if str(v) == "1" else -_f(n, i, j)])
-
-    decode = binary_decode(n, n, lambda i, j: _f(n, i, j))
-
-    return CNF(cl, top), decode
+    return binary_grid_cnf(d, rules(d), lambda i, j: _f(n, i, j))
 
 
 def check(d: dict[str, Any], sol: dict[str, str]) -> str:
@@ -184,11 +176,7 @@ def words(d: dict[str, Any]) -> str:
         return f"r{c[0] + 1}c{c[1] + 1}"
 
     thermos = "\n".join("- " + " → ".join(name(c) for c in t) for t in d["thermometers"])
-    given = (
-        f"\nGiven cells: {', '.join(f'{k} = {v}' for k, v in d['givens'].items())}.\n"
-        if d["givens"]
-        else ""
-    )
+    given = given_line(d)
     return (
         f"Thermometers on a {d['rows']}×{d['cols']} grid (cells r<row>c<column>). Each thermometer below is "
         "listed from its bulb to its top. Fill some cells with mercury: on every thermometer the "

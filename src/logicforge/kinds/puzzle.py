@@ -114,6 +114,18 @@ def binary_decode(
     return decode
 
 
+def binary_grid_cnf(
+    d: dict[str, Any], rules: tuple[list[list[int]], int], var: Callable[[int, int], int]
+) -> tuple[CNF, Callable[[dict[int, bool]], dict[str, str]]]:
+    """A 0/1 grid's CNF and decoder: the family's ``rules`` (clauses over that many variables),
+    then one unit clause per given cell of ``d["givens"]``; cell (i, j) is ``var(i, j)``."""
+    cl, top = rules
+    for k, v in d["givens"].items():
+        x = var(*cell_index(k))
+        cl.append([x if str(v) == "1" else -x])
+    return CNF(cl, top), binary_decode(d["rows"], d["cols"], var)
+
+
 def digit_decode(
     n: int, var: Callable[[int, int, int, int], int]
 ) -> Callable[[dict[int, bool]], dict[str, str]]:
