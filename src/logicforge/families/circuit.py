@@ -27,6 +27,13 @@ NAME = KIND = "circuit"
 OPS = ("AND", "OR", "XOR", "NAND", "NOR", "NOT")
 
 
+@params
+class CircuitParams:
+    n_inputs: int = integer(1, 64, default=3)
+    n_gates: int = integer(2, 2000, default=5)
+    max_attempts: int = integer(1, 100_000, default=100)
+
+
 def apply(op: str, a: int, b: int | None = None) -> int:
     if op == "NOT":
         return 1 - a
@@ -73,13 +80,6 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
         if int(sol[g["name"]]) != val[g["name"]]:
             return f"gate {g['name']} = {g['op']}({', '.join(g['args'])}) is {val[g['name']]}"
     return ""
-
-
-@params
-class CircuitParams:
-    n_inputs: int = integer(1, 64, default=3)
-    n_gates: int = integer(2, 2000, default=5)
-    max_attempts: int = integer(1, 100_000, default=100)
 
 
 class CircuitFamily(

@@ -39,6 +39,13 @@ from .shape import Built, ask, given_line, register_solution_puzzle, solved
 NAME = KIND = "nonogram"
 
 
+@params
+class NonogramParams:
+    rows: int = integer(2, 20, default=5)
+    cols: int = integer(2, 20, default=5)
+    density: float = number(0, 1, default=0.55, open_lo=True, open_hi=True)
+
+
 def runs(line: tuple[int, ...] | list[int]) -> list[int]:
     """The lengths of the runs of 1s in a line, in order ([] for an empty line).
 
@@ -111,13 +118,6 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
         if runs([int(sol[f"r{i + 1}c{j + 1}"]) for i in range(r)]) != d["col_clues"][j]:
             return f"column {j + 1} does not read {d['col_clues'][j] or [0]}"
     return ""
-
-
-@params
-class NonogramParams:
-    rows: int = integer(2, 20, default=5)
-    cols: int = integer(2, 20, default=5)
-    density: float = number(0, 1, default=0.55, open_lo=True, open_hi=True)
 
 
 class NonogramFamily(
