@@ -96,6 +96,13 @@ def choice(*options: str, default: str) -> Any:
     return dataclasses.field(default=default, metadata={_CHECK: check})
 
 
+def at_most(name: str, value: int, most: int, lo: int = 0) -> None:
+    """Refuse an integer field above a bound that depends on other fields (``validate()``'s
+    usual check): a :class:`~logicforge.errors.ConfigError` naming the field and ``lo..most``."""
+    if value > most:
+        raise ConfigError(name, value, f"must be an integer in {lo}..{most}")
+
+
 @dataclass_transform(
     frozen_default=True, field_specifiers=(dataclasses.field, integer, number, choice)
 )

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
-from ..fields import integer, params
+from ..fields import at_most, integer, params
 from ..kinds.puzzle import (
     binary_decode,
     cell_index,
@@ -113,8 +113,7 @@ class BinairoParams:
     def validate(self) -> None:
         if self.size % 2:
             raise ConfigError("size", self.size, "must be an even integer in 4..14")
-        if self.n_givens > self.size**2:
-            raise ConfigError("n_givens", self.n_givens, f"must be an integer in 0..{self.size**2}")
+        at_most("n_givens", self.n_givens, self.size**2)
 
 
 LEVEL_MAP = [(4, 8), (4, 0), (6, 20), (6, 14), (6, 0), (8, 34), (8, 26), (8, 0), (10, 50),

@@ -14,8 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError
-from ..fields import integer, params
+from ..fields import at_most, integer, params
 from ..kinds.puzzle import digit_decode, formal_cell, givens_grid, minimal_clues
 from ..logic.cnf import CNF
 from . import _latin as latin
@@ -40,8 +39,7 @@ class LatinSquareParams:
     n_givens: int = integer(0, default=0)
 
     def validate(self) -> None:
-        if self.n_givens > self.size**2:
-            raise ConfigError("n_givens", self.n_givens, f"must be an integer in 0..{self.size**2}")
+        at_most("n_givens", self.n_givens, self.size**2)
 
 
 class LatinSquareFamily(DeclaredFamily, name=NAME, params=LatinSquareParams, example={"size": 4}):

@@ -22,14 +22,7 @@ import numpy as np
 
 from ..errors import certify
 from ..fields import integer, number, params
-from ..kinds.puzzle import (
-    binary_grid_cnf,
-    certify_unique,
-    check_givens,
-    formal_cell,
-    grid_cells,
-    minimal_clues,
-)
+from ..kinds import puzzle
 from ..logic.cnf import CNF
 from .base import DeclaredFamily
 from .knobs import Knob, exact
@@ -101,14 +94,14 @@ def rules(d: dict[str, Any]) -> tuple[list[list[int]], int]:
 
 def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     c = d["cols"]
-    return binary_grid_cnf(d, rules(d), lambda i, j: _x(c, i, j))
+    return puzzle.binary_grid_cnf(d, rules(d), lambda i, j: _x(c, i, j))
 
 
 def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     r, c = d["rows"], d["cols"]
     if any(v not in ("0", "1") for v in sol.values()):
         return "every cell is 1 (filled) or 0 (empty)"
-    why = check_givens(d, sol)
+    why = puzzle.check_givens(d, sol)
     if why:
         return why
     for i in range(r):
@@ -126,7 +119,7 @@ class NonogramFamily(
     def generate(self, p: NonogramParams, rng: np.random.Generator) -> Built:
         r, c = p.rows, p.cols
         pic = (rng.random((r, c)) < p.density).astype(int)
-        cells = grid_cells(r, c)
+        cells = puzzle.grid_cells(r, c)
         data: dict[str, Any] = {
             "rows": r, "cols": c, "cells": cells, "domain": ["0", "1"],
             "row_clues": [runs(pic[i].tolist()) for i in range(r)],
@@ -135,10 +128,10 @@ class NonogramFamily(
         }  # fmt: skip
         base, top = rules(data)
         lits = [_x(c, i, j) if pic[i, j] else -_x(c, i, j) for i in range(r) for j in range(c)]
-        kept = minimal_clues(base, top, [[[x]] for x in lits], lits, rng)
+        kept = puzzle.minimal_clues(base, top, [[[x]] for x in lits], lits, rng)
         data["givens"] = {cells[k]: int(pic[k // c, k % c]) for k in kept}
         cnf, _ = encode(data)
-        certify_unique(cnf, list(range(1, r * c + 1)), lits)
+        puzzle.certify_unique(cnf, list(range(1, r * c + 1)), lits)
         certify(check(data, data["solution"]) == "", "the picture reads its own clues")
         meta = {"rows": r, "cols": c, "n_givens": len(kept)}
         return solved(data, "minisat22+glucose4", meta)
@@ -182,7 +175,7 @@ def formal(d: dict[str, Any]) -> str:
              "runs(line) = the lengths of its maximal blocks of 1s, in order."]  # fmt: skip
     lines += [f"runs(b[{i + 1}][·]) = {cl}" for i, cl in enumerate(d["row_clues"])]
     lines += [f"runs(b[·][{j + 1}]) = {cl}" for j, cl in enumerate(d["col_clues"])]
-    lines += [f"{formal_cell(k, 'b')} = {v}" for k, v in d["givens"].items()]
+    lines += [f"{puzzle.formal_cell(k, 'b')} = {v}" for k, v in d["givens"].items()]
     return "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
 
 

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, certify
-from ..fields import integer, params
+from ..fields import at_most, integer, params
 from ..kinds.puzzle import (
     check_givens,
     digit_decode,
@@ -264,8 +264,7 @@ class SudokuParams:
     def validate(self) -> None:
         if self.size not in BOXES:
             raise ConfigError("size", self.size, f"choose one of {', '.join(map(str, BOXES))}")
-        if self.n_givens > self.size**2:
-            raise ConfigError("n_givens", self.n_givens, f"must be an integer in 0..{self.size**2}")
+        at_most("n_givens", self.n_givens, self.size**2)
 
 
 LEVEL_MAP = [(4, 10), (4, 8), (4, 6), (6, 24), (6, 20), (6, 16), (9, 45), (9, 38), (9, 32),

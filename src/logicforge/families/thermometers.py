@@ -22,14 +22,7 @@ import numpy as np
 
 from ..errors import certify
 from ..fields import integer, params
-from ..kinds.puzzle import (
-    binary_grid_cnf,
-    certify_unique,
-    check_givens,
-    formal_cell,
-    grid_cells,
-    minimal_clues,
-)
+from ..kinds import puzzle
 from ..logic.cnf import CNF
 from .base import DeclaredFamily
 from .knobs import Knob, exact
@@ -63,14 +56,14 @@ def rules(d: dict[str, Any]) -> tuple[list[list[int]], int]:
 
 def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
     n = d["rows"]
-    return binary_grid_cnf(d, rules(d), lambda i, j: _f(n, i, j))
+    return puzzle.binary_grid_cnf(d, rules(d), lambda i, j: _f(n, i, j))
 
 
 def check(d: dict[str, Any], sol: dict[str, str]) -> str:
     n = d["rows"]
     if any(v not in ("0", "1") for v in sol.values()):
         return "every cell is 1 (mercury) or 0 (empty)"
-    why = check_givens(d, sol)
+    why = puzzle.check_givens(d, sol)
     if why:
         return why
     filled = {(i, j) for i in range(n) for j in range(n) if sol[f"r{i + 1}c{j + 1}"] == "1"}
@@ -131,7 +124,7 @@ class ThermometersFamily(DeclaredFamily, name=NAME, params=ThermometersParams, e
                 filled.discard((t[-1][0], t[-1][1]))
             else:
                 filled.add((t[0][0], t[0][1]))
-        cells = grid_cells(n, n)
+        cells = puzzle.grid_cells(n, n)
         data: dict[str, Any] = {
             "rows": n, "cols": n, "cells": cells, "domain": ["0", "1"], "thermometers": thermos, "givens": {},
             "row_counts": [sum((i, j) in filled for j in range(n)) for i in range(n)],
@@ -145,10 +138,10 @@ class ThermometersFamily(DeclaredFamily, name=NAME, params=ThermometersParams, e
         lits = [
             _f(n, i, j) if (i, j) in filled else -_f(n, i, j) for i in range(n) for j in range(n)
         ]
-        kept = minimal_clues(base, top, [[[x]] for x in lits], lits, rng)
+        kept = puzzle.minimal_clues(base, top, [[[x]] for x in lits], lits, rng)
         data["givens"] = {cells[k]: int((k // n, k % n) in filled) for k in kept}
         cnf, _ = encode(data)
-        certify_unique(cnf, list(range(1, n * n + 1)), lits)
+        puzzle.certify_unique(cnf, list(range(1, n * n + 1)), lits)
         meta = {"size": n, "n_thermometers": len(thermos), "n_givens": len(kept)}
         return solved(data, "minisat22+glucose4", meta)
 
@@ -198,7 +191,7 @@ def formal(d: dict[str, Any]) -> str:
     lines += [
         " + ".join(v((i, j)) for i in range(n)) + f" = {k}" for j, k in enumerate(d["col_counts"])
     ]
-    lines += [f"{formal_cell(k, 'f')} = {x}" for k, x in d["givens"].items()]
+    lines += [f"{puzzle.formal_cell(k, 'f')} = {x}" for k, x in d["givens"].items()]
     return "Find the values of all variables.\n\n" + "\n".join(lines) + f"\n\n{ASK}"
 
 
