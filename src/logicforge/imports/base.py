@@ -1,13 +1,5 @@
-"""``import_problems``: any registered dataset's files as labelled problems, with a log.
-
-Example:
-    >>> import tempfile, pathlib
-    >>> d = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (d / "x.cnf").write_text("p cnf 2 2\\n1 2 0\\n-1 0\\n")
-    >>> problems, log = import_problems("dimacs", [d])
-    >>> problems[0].label, log.imported
-    ('SAT', 1)
-"""
+"""``import_problems``: any registered dataset's files as labelled problems, with a log (the
+public entry point, with its example, is :func:`logicforge.files.import_problems`)."""
 
 from __future__ import annotations
 

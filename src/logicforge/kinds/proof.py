@@ -23,8 +23,8 @@ checked step by step by the trusted checker.
 Example:
     >>> import logicforge as lf
     >>> from logicforge.kinds import answer_format, parse_answer, verify
-    >>> p = lf.generate("ksat/random", {"n_vars": 5, "alpha": 8.0, "target_label": "UNSAT"}, count=1)
-    >>> it = lf.render(p, "formula-proof")[0]
+    >>> unsat = {"n_vars": 5, "alpha": 8.0, "target_label": "UNSAT"}
+    >>> it = lf.render(lf.generate("ksat/random", unsat, count=1), "formula-proof")[0]
     >>> a = answer_format(it).oracle(it)
     >>> verify(it, parse_answer(answer_format(it).to_text(a, it), it)).witness_valid
     True

@@ -33,7 +33,7 @@ from typing import Any
 
 from ..aio import run_async
 from ..errors import ConfigError
-from ..fields import integer, params
+from ..fields import integer, number, params
 from ..logic.fol import FOLParseError, equivalent, parse_fol, symbols
 from ..models.base import Model, load_model
 from ..schema import LabelledProblem, Message
@@ -43,9 +43,9 @@ from .backtranslate_lsat import GlossedProgram, LsatBackTranslation
 @params
 class BackTranslateConfig:
     attempts: int = integer(1, 10, default=3)
-    max_tokens: int = 160
-    temperature: float = 0.7
-    concurrency: int = 4
+    max_tokens: int = integer(1, default=160)
+    temperature: float = number(0, 2, default=0.7)
+    concurrency: int = integer(1, 256, default=4)
 
 
 @dataclass

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..aio import run_async
-from ..fields import integer, params
+from ..fields import integer, number, params
 from ..models.base import Model, load_model
 from ..schema import LabelledProblem, Message
 
@@ -49,9 +49,9 @@ is_valid(at(Cy) == 3) ::: (C)"""
 @params
 class FormaliseConfig:
     attempts: int = integer(1, 32, default=8)
-    temperature: float = 0.7
-    max_tokens: int = 2048
-    concurrency: int = 4
+    temperature: float = number(0, 2, default=0.7)
+    max_tokens: int = integer(1, default=2048)
+    concurrency: int = integer(1, 256, default=4)
 
 
 @dataclass

@@ -20,6 +20,7 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,14 +84,7 @@ class JudgeResult:
     attempts: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "verdict": self.verdict,
-            "error": self.error,
-            "judge": self.judge,
-            "prompt": self.prompt,
-            "replies": self.replies,
-            "attempts": self.attempts,
-        }
+        return dataclasses.asdict(self)
 
 
 class Judge:

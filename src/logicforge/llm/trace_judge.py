@@ -176,15 +176,11 @@ async def core_opinion(rec: Record, item: Item, judge: Model) -> Record:
         "properties": {"valid": {"type": "boolean"}, "explanation": {"type": "string"}},
         "required": ["valid"],
     }
-    verdict, extra = await _consult(
-        rec,
-        judge,
-        "core",
-        schema,
-        CORE,
+    question = (
         f"Conditions:\n{_conditions(item)}\n\nA minimal contradictory set: conditions "
-        f"{core}\n\nProof:\n{rec.text[-6000:]}",
+        f"{core}\n\nProof:\n{rec.text[-6000:]}"
     )
+    verdict, extra = await _consult(rec, judge, "core", schema, CORE, question)
     if verdict is None:
         return rec.model_copy(update={"extra": extra})
     return _updated(rec, extra, details={"judge_core_valid": bool(verdict["valid"]), "mus": core})
@@ -220,15 +216,11 @@ async def classify_error(rec: Record, item: Item, judge: Model) -> Record:
         },
         "required": ["error_type"],
     }
-    verdict, extra = await _consult(
-        rec,
-        judge,
-        "classify",
-        schema,
-        CLASSIFY,
+    question = (
         f"Correct answer: {item.gold.get('label')}\n\nConditions:\n{_conditions(item)}\n\n"
-        f"Reasoning:\n{rec.text[-6000:]}",
+        f"Reasoning:\n{rec.text[-6000:]}"
     )
+    verdict, extra = await _consult(rec, judge, "classify", schema, CLASSIFY, question)
     if verdict is None:
         return rec.model_copy(update={"extra": extra})
     return _updated(rec, extra, details={"judge_error_type": verdict["error_type"]})

@@ -39,6 +39,9 @@ from ..errors import ConfigError, ModelError
 from ..models.base import Model, Prompt, Response, Sampling, load_model
 from ..schema import Answer, Item, Message
 
+# one score per candidate (None: it could not be scored) and the scorer's own model call
+Scores = tuple[list[float | None], Response]
+
 JUDGE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {"score": {"type": "integer", "minimum": 0, "maximum": 10}},
@@ -62,9 +65,7 @@ class Scorer(Protocol):
     name: str
     kind: str
 
-    async def score(
-        self, prompt: Prompt, texts: list[str | None]
-    ) -> tuple[list[float | None], Response]:
+    async def score(self, prompt: Prompt, texts: list[str | None]) -> Scores:
         """One score per candidate (None: unscored), and the scorer's own usage (a Response with
         token counts, ``extra["failures"]`` the candidates it could not score)."""
         ...
@@ -91,9 +92,7 @@ def _problem(prompt: Prompt) -> str:
 class OracleScorer:
     name = kind = "oracle"
 
-    async def score(
-        self, prompt: Prompt, texts: list[str | None]
-    ) -> tuple[list[float | None], Response]:
+    async def score(self, prompt: Prompt, texts: list[str | None]) -> Scores:
         from ..kinds import verify
 
         item = _item(prompt, "oracle")
@@ -110,9 +109,7 @@ class OracleScorer:
 class MajorityScorer:
     name = kind = "majority"
 
-    async def score(
-        self, prompt: Prompt, texts: list[str | None]
-    ) -> tuple[list[float | None], Response]:
+    async def score(self, prompt: Prompt, texts: list[str | None]) -> Scores:
         """Each candidate's support in the one majority vote (:mod:`logicforge.kinds.vote`)."""
         from ..kinds import answer_format
         from ..kinds.vote import support
@@ -133,9 +130,7 @@ class ModelScorer:
         self.model = model
         self.name = f"model({model.name})"
 
-    async def score(
-        self, prompt: Prompt, texts: list[str | None]
-    ) -> tuple[list[float | None], Response]:
+    async def score(self, prompt: Prompt, texts: list[str | None]) -> Scores:
         problem = _problem(prompt)
         total = Response(text=None, prompt_tokens=0, completion_tokens=0)
         scores: list[float | None] = []
@@ -287,9 +282,7 @@ class EndpointScorer:
         read = read_reward if self.method == "reward" else read_yes_probability
         return read(obj), r
 
-    async def score(
-        self, prompt: Prompt, texts: list[str | None]
-    ) -> tuple[list[float | None], Response]:
+    async def score(self, prompt: Prompt, texts: list[str | None]) -> Scores:
         problem = _problem(prompt)
         done = await asyncio.gather(*(self._one(problem, t) for t in texts))
         total = Response(text=None, latency_s=sum(r.latency_s for _, r in done))
