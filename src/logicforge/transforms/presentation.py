@@ -20,16 +20,16 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError
+from ..fields import choice, number, params
 from ..logic.cnf import CNF
 from ..registry import TRANSFORMS
 from ..rng import shuffled
 from .base import MOVED
 
 
-def _layout(value: str) -> str:
-    if value not in ("grouped", "interleaved"):
-        raise ConfigError("layout", value, "must be grouped or interleaved")
-    return value
+def _layout(default: str) -> Any:
+    """The ``layout`` field: the added clauses as one block after the formula, or interleaved."""
+    return choice("grouped", "interleaved", default=default)
 
 
 def _interleave(
@@ -43,16 +43,12 @@ def _interleave(
     return [next(ia) if x else next(ib) for x in from_a], np.flatnonzero(from_a).tolist()
 
 
-@dataclass(frozen=True)
+@params
 class Shuffle:
-    mode: str = "random"
+    mode: str = choice("random", "reverse", default="random")
     name = "shuffle"
     kind = "cnf"
     effect = "preserves"
-
-    def __post_init__(self) -> None:
-        if self.mode not in ("random", "reverse"):
-            raise ConfigError("mode", self.mode, "must be random or reverse")
 
     def apply(self, cnf: CNF, rng: np.random.Generator) -> tuple[CNF, dict[str, Any]]:
         order = (
@@ -78,27 +74,22 @@ class Rename:
         return CNF(cl, cnf.num_vars), {"permutation": perm}
 
 
-@dataclass(frozen=True)
+@params
 class Filler:
-    ratio: float = 0.5
-    layout: str = "interleaved"
+    ratio: float = number(0, 10, default=0.5, note="fillers per original clause")
+    layout: str = _layout("interleaved")
     count: int | None = None  # exactly this many fillers instead of ratio · m (the paper's r)
     name = "filler"
     kind = "cnf"
     effect = "preserves"
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.ratio, int | float) or not 0 <= self.ratio <= 10:
-            raise ConfigError(
-                "ratio", self.ratio, "must be a number in [0, 10] (fillers per original clause)"
-            )
+    def validate(self) -> None:
         if self.count is not None and (
             not isinstance(self.count, int)
             or isinstance(self.count, bool)
             or not 0 <= self.count <= 100_000
         ):
             raise ConfigError("count", self.count, "must be a whole number of clauses, 0..100000")
-        _layout(self.layout)
 
     def apply(self, cnf: CNF, rng: np.random.Generator) -> tuple[CNF, dict[str, Any]]:
         m, n = cnf.num_clauses, cnf.num_vars
@@ -123,15 +114,12 @@ class Filler:
         return CNF(clauses, n + fresh), {"fillers": extra, "fresh_vars": fresh, MOVED: moved}
 
 
-@dataclass(frozen=True)
+@params
 class Duplicate:
-    layout: str = "grouped"
+    layout: str = _layout("grouped")
     name = "duplicate"
     kind = "cnf"
     effect = "preserves"
-
-    def __post_init__(self) -> None:
-        _layout(self.layout)
 
     def apply(self, cnf: CNF, rng: np.random.Generator) -> tuple[CNF, dict[str, Any]]:
         n = cnf.num_vars
