@@ -39,7 +39,7 @@ from importlib import resources
 from typing import Any
 
 from .errors import ConfigError
-from .families.levels import LEVELS, check_level
+from .families.levels import LEVELS, calibrated_level
 
 BUDGETS = (1, 2, 4, 8, 16, 32, 64, 128, 256)  # conflicts, the reference's ladder
 MIN_SPAN = 0.2  # a family is graded when its ease falls by at least this over levels 0..10
@@ -152,7 +152,7 @@ def table() -> dict[str, Any]:
 def native_level(family: str, level: int) -> int:
     """The family's own level that the calibration puts at common level ``level``; the level
     itself for a family the calibration has no row for (a plug-in, say)."""
-    check_level(level)
+    calibrated_level(level)
     row = table()["families"].get(family)
     return level if row is None else int(row["native"][level])
 

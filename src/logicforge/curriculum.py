@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
-from .families.levels import LEVELS, check_level
+from .families.levels import LEVELS, calibrated_level
 from .rng import child_seed
 from .schema import Item
 
@@ -60,7 +60,7 @@ class Curriculum:
             raise ConfigError("window", window, "must be an integer ≥ 1")
         self.families = list(families)
         self.target, self.window, self.margin, self.seed = target, window, margin, seed
-        self.levels = {f: check_level(start) for f in families}
+        self.levels = {f: calibrated_level(start) for f in families}
         self.recent: dict[str, list[float]] = {f: [] for f in families}
         self.draws = {f: 0 for f in families}
         self.log: list[dict[str, Any]] = []

@@ -107,12 +107,12 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
 
 @params
 class BinairoParams:
-    size: int = integer(4, 14, default=6, note="even")
+    size: int = integer(4, 30, default=6, note="even")
     n_givens: int = integer(0, default=0)
 
     def validate(self) -> None:
         if self.size % 2:
-            raise ConfigError("size", self.size, "must be an even integer in 4..14")
+            raise ConfigError("size", self.size, "must be an even integer in 4..30")
         at_most("n_givens", self.n_givens, self.size**2)
 
 
@@ -172,7 +172,11 @@ class BinairoFamily(DeclaredFamily, name=NAME, params=BinairoParams, example={"s
         "empty cells",
         lambda p: float(p.problem["rows"] ** 2 - len(p.problem["givens"])),
         "size 4 … 12, at each size a capped number of givens then a minimal set; the measure is "
-        "the number of empty cells (log2 of the search space)",
+        "the number of empty cells (log2 of the search space)"
+        "; past 10 the side grows by 2 every 4 levels (14 at 11, 16 at 15 … 30 at 43), minimal givens",
+        beyond=lambda lv: {"size": 12 + 2 * ((lv - 7) // 4), "n_givens": 0},
+        highest=46,
+        ceiling="the largest board is 30 × 30",
     )
 
 

@@ -62,7 +62,7 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
 
 @params
 class FutoshikiParams:
-    size: int = integer(3, 9, default=4)
+    size: int = integer(3, 15, default=4)
     # stop dropping clues at this many (0: as few as uniqueness allows)
     n_clues: int = integer(0, default=0)
 
@@ -111,7 +111,11 @@ class FutoshikiFamily(DeclaredFamily, name=NAME, params=FutoshikiParams, example
         "log10 search space",
         latin.empty_space,
         "size 3 … 8 rising every two levels, a capped clue count then a minimal one; log10 search "
-        "space = cells without a given digit · log10 n",
+        "space = cells without a given digit · log10 n"
+        "; past 10 the side grows by 1 every 3 levels (9 at 11 … 15 at 29), minimal clues",
+        beyond=lambda lv: {"size": 8 + (lv - 8) // 3, "n_clues": 0},
+        highest=31,
+        ceiling="the largest grid is 15 × 15",
     )
 
 

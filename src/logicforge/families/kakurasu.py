@@ -69,7 +69,12 @@ class KakurasuFamily(DeclaredFamily, name=NAME, params=KakurasuParams, example={
         "cells",
         lambda p: float(p.problem["rows"] ** 2),
         "size 3, 3, 4, 4, 5, 5, 6, 6, 7, 8, 9 over levels 0-10; the measure is the number of "
-        "cells (log2 of the shadings)",
+        "cells (log2 of the shadings)"
+        "; past 10 the side grows by 1 every 2 levels (10 at 11-12, 11 at 13-14)",
+        beyond=lambda lv: {"size": 9 + (lv - 9) // 2},
+        highest=14,
+        ceiling="past 11 × 11 proving a shading unique takes minutes (12 × 12: over 40 s on "
+        "2 cores)",
     )
 
 

@@ -78,7 +78,7 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
 
 @params
 class KenKenParams:
-    size: int = integer(3, 7, default=4)
+    size: int = integer(3, 9, default=4)
     max_cage: int = integer(1, 3, default=3, note="cells per cage")
 
 
@@ -150,7 +150,11 @@ class KenKenFamily(DeclaredFamily, name=NAME, params=KenKenParams, example={"siz
         "log10 search space",
         latin.full_space,
         "size 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 7 with cages up to 3 cells; log10 search space = "
-        "cells · log10 n (given digits are few: the cages fix most squares alone)",
+        "cells · log10 n (given digits are few: the cages fix most squares alone)"
+        "; past 10: 8 × 8 at 11-15, 9 × 9 at 16-20",
+        beyond=lambda lv: {"size": 7 + (lv - 6) // 5, "max_cage": 3},
+        highest=20,
+        ceiling="the largest grid is 9 × 9 (a cage's rule is its truth table: n³ tuples)",
     )
 
 

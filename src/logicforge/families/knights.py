@@ -31,7 +31,7 @@ from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "knights"
 NAMES = ("Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace", "Heidi", "Ivan", "Judy",
-         "Mallory", "Niaj")  # fmt: skip
+         "Mallory", "Niaj", "Olivia", "Peggy", "Rupert", "Sybil")  # fmt: skip
 KINDS = ("and", "or", "iff", "xor", "is", "count")
 
 
@@ -274,7 +274,11 @@ class KnightsFamily(DeclaredFamily, name=NAME, params=KnightsParams, example={"n
         lambda p: float(len(p.problem["cells"])),
         "n_people 7, 7, 7, 8, 8, 8, 9, 9, 10, 11, 12 over levels 0-10 (from 7 people: 128 "
         "assignments; at 5, all-knaves was right 1 time in 40); the measure is the number "
-        "of inhabitants (log2 of the assignments)",
+        "of inhabitants (log2 of the assignments)"
+        "; past 10 one more inhabitant every 2 levels (13 at 11 … 16 at 17)",
+        beyond=lambda lv: {"n_people": 12 + (lv - 9) // 2},
+        highest=18,
+        ceiling="at most 16 inhabitants: uniqueness is proved over all 2^n truth tables",
     )
 
 

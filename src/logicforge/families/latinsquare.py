@@ -35,7 +35,7 @@ def encode(d: dict[str, Any]) -> tuple[CNF, Any]:
 
 @params
 class LatinSquareParams:
-    size: int = integer(3, 12, default=5)
+    size: int = integer(3, 30, default=5)
     n_givens: int = integer(0, default=0)
 
     def validate(self) -> None:
@@ -73,7 +73,10 @@ class LatinSquareFamily(DeclaredFamily, name=NAME, params=LatinSquareParams, exa
         lambda lv: {"size": 3 + lv // 2, "n_givens": 0},
         "log10 search space",
         latin.empty_space,
-        "size = 3 + ⌊level / 2⌋ (3 … 8), minimal latin.givens; log10 search space = empty cells · log10 n",
+        "size = 3 + ⌊level / 2⌋ (3 … 8), minimal givens; log10 search space = empty cells · log10 n"
+        "; the same rule past 10 (30 × 30 at 54)",
+        highest=55,
+        ceiling="the largest square is 30 × 30",
     )
 
 

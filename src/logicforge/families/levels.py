@@ -1,17 +1,23 @@
-"""One difficulty level per family: ``level`` ∈ 0..10 maps to the family's parameters, and the
-family names the measured difficulty that grows with it.
+"""Difficulty levels per family: ``level`` (any integer ≥ 0) maps to the family's parameters,
+and the family names the measured difficulty that grows with it.
 
-A family lists ``levels = Levels(params, measure, of, doc)``: ``params(level)`` the parameters at
-that level (explicit parameters override them), ``measure`` the name of what grows, ``of(problem)``
-its value on an emitted problem (from the problem itself or the oracle's statistics),
-``doc`` the map in words. ``tests/test_levels.py`` holds the mean measure to be non-decreasing
-over the levels (and higher at 10 than at 0) for every registered family, and
-``benchmarks/bench_levels.py`` prints it beside the accuracy of a conflict-budgeted solver.
+A family lists ``levels = Levels(params, measure, of, doc, beyond=…, highest=…, ceiling=…)``:
+``params(level)`` the parameters at levels 0-10 (the calibrated range; explicit parameters
+override them), ``beyond(level)`` the parameters past 10 — the puzzle keeps growing — ``measure``
+the name of what grows, ``of(problem)`` its value on an emitted problem (from the problem itself or
+the oracle's statistics), ``doc`` the map in words. A puzzle type with a real ceiling names its
+``highest`` level and why (``ceiling``); a higher level is refused naming both. Every level is
+bounded by :data:`MAX_LEVEL`. ``tests/test_levels.py`` holds the mean measure to be
+non-decreasing over the levels for every registered family, and ``benchmarks/bench_levels.py``
+prints it beside the accuracy of a conflict-budgeted solver and the highest level each family
+generates within its time limit.
 
 Example:
     >>> from logicforge.registry import FAMILIES
     >>> FAMILIES.get("zebra").levels.params(10)
     {'n_houses': 6, 'n_attributes': 6}
+    >>> FAMILIES.get("ksat/random").levels.at(40)["n_vars"]
+    248
 """
 
 from __future__ import annotations
@@ -23,21 +29,48 @@ from typing import Any
 
 from ..errors import ConfigError
 
-LEVELS = range(0, 11)
+LEVELS = range(0, 11)  # the calibrated levels (the solver calibration, the curriculum's range)
+MAX_LEVEL = 1000  # the highest level anyone may ask for (a bound checked before any work)
 
 
 @dataclass(frozen=True)
 class Levels:
-    params: Callable[[int], dict[str, Any]]
+    params: Callable[[int], dict[str, Any]]  # levels 0-10
     measure: str
     of: Callable[[Any], float | None]  # LabelledProblem → the measured difficulty
     doc: str
+    # levels past 10 (None: ``params`` itself continues); the puzzle keeps growing
+    beyond: Callable[[int], dict[str, Any]] | None = None
+    highest: int = MAX_LEVEL  # the puzzle type's ceiling, with the reason
+    ceiling: str = ""
+
+    def at(self, level: int) -> dict[str, Any]:
+        """The parameters at ``level`` (checked: an integer from 0 to :attr:`highest`)."""
+        check_level(level, self.highest, self.ceiling)
+        if level > LEVELS.stop - 1 and self.beyond is not None:
+            return self.beyond(level)
+        return self.params(level)
 
 
-def check_level(level: Any) -> int:
-    """``level`` as an int in 0..10, else a ConfigError naming it."""
+def check_level(level: Any, highest: int = MAX_LEVEL, ceiling: str = "") -> int:
+    """``level`` as an int in 0..``highest``, else a ConfigError naming it (and, for a family
+    with a ceiling, the highest level and why).
+
+    >>> check_level(12)
+    12
+    """
+    if isinstance(level, bool) or not isinstance(level, int) or level < 0:
+        raise ConfigError("level", level, f"must be an integer in 0..{highest}")
+    if level > highest:
+        why = f"the highest level is {highest}" + (f": {ceiling}" if ceiling else "")
+        raise ConfigError("level", level, why)
+    return level
+
+
+def calibrated_level(level: Any) -> int:
+    """``level`` as an int in the calibrated range 0..10, else a ConfigError naming it."""
     if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
-        raise ConfigError("level", level, "must be an integer in 0..10")
+        raise ConfigError("level", level, "must be an integer in 0..10 (the calibrated levels)")
     return level
 
 
@@ -48,17 +81,20 @@ def level_params(
     levels = getattr(family, "levels", None)
     if levels is None:
         raise ConfigError("level", level, f"{family.name} declares no difficulty levels")
-    return {**levels.params(check_level(level)), **(params or {})}
+    if isinstance(levels, Levels):
+        return {**levels.at(level), **(params or {})}
+    return {**levels.params(calibrated_level(level)), **(params or {})}  # a plug-in's own
 
 
 def by_clauses(base: int, step: int, extra: Mapping[str, Any] | None = None) -> Levels:
-    """A CNF family whose difficulty is its size: ``n_clauses = base + step · level``."""
+    """A CNF family whose difficulty is its size: ``n_clauses = base + step · level``, at every
+    level (no ceiling below :data:`MAX_LEVEL`)."""
     return Levels(
         lambda lv: {"n_clauses": base + step * lv, **(extra or {})},
         "clauses",
         lambda p: float(len(p.problem["clauses"])),
-        f"n_clauses = {base} + {step} · level (the 2-SAT paper's |C| axis); other parameters "
-        "at their defaults",
+        f"n_clauses = {base} + {step} · level (the 2-SAT paper's |C| axis; the same rule past 10); "
+        "other parameters at their defaults",
     )
 
 
@@ -75,3 +111,23 @@ def log10(x: float) -> float:
 
 def log10_factorial(n: int) -> float:
     return math.log10(math.factorial(n))
+
+
+def levels_table(families: Mapping[str, Any]) -> str:
+    """The Markdown table of every family's level map, its growth past 10 and its ceiling —
+    the one ``docs/levels.md`` holds (a test keeps the page equal to it).
+
+    >>> from logicforge.registry import FAMILIES
+    >>> levels_table({"zebra": FAMILIES.get("zebra")}).splitlines()[0]
+    '| family | measure | highest level | level → parameters (past 10 as stated) |'
+    """
+    rows = [
+        "| family | measure | highest level | level → parameters (past 10 as stated) |",
+        "|---|---|---|---|",
+    ]
+    for name, fam in sorted(families.items()):
+        lv = fam.levels
+        top = "open" if lv.highest >= MAX_LEVEL else f"{lv.highest}: {lv.ceiling}"
+        doc = lv.doc.replace("|", "\\|")
+        rows.append(f"| `{name}` | {lv.measure} | {top} | {doc} |")
+    return "\n".join(rows)

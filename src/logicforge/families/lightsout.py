@@ -127,8 +127,8 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
 
 @params
 class LightsOutParams:
-    rows: int = integer(1, 12, default=3)
-    cols: int = integer(1, 12, default=3)
+    rows: int = integer(1, 30, default=3)
+    cols: int = integer(1, 30, default=3)
     # the share of cells pressed in the hidden pattern
     density: float = number(0, 1, default=0.5, open_lo=True)
 
@@ -141,6 +141,8 @@ class LightsOutParams:
             )  # fmt: skip
 
 
+# square boards past 12 × 12 whose toggle matrix is invertible over GF(2) (one answer each)
+SQUARES = (13, 15, 18, 20, 21, 22, 25, 26, 27, 28)
 LEVEL_MAP = [(3, 3), (2, 6), (3, 4), (4, 3), (3, 6), (6, 6), (7, 7), (8, 8), (10, 10),
     (12, 12), (12, 12)]  # fmt: skip
 
@@ -188,7 +190,11 @@ class LightsOutFamily(
         lambda p: float(p.problem["rows"] * p.problem["cols"]),
         "boards 3×3, 2×6, 3×4, 4×3, 3×6, 6×6, 7×7, 8×8, 10×10, 12×12 (level 10: 12×12 at density "
         "0.5 too; all invertible); the measure is the number of cells (log2 of the press "
-        "patterns); level 0 has 512 patterns, so no constant answer is right more than by chance",
+        "patterns); level 0 has 512 patterns, so no constant answer is right more than by chance"
+        "; past 10 the next square board whose toggle matrix is invertible every 2 levels (13 × 13 at 11, 15 × 15 at 13 … 28 × 28 at 29)",
+        beyond=lambda lv: dict.fromkeys(("rows", "cols"), SQUARES[(lv - 11) // 2]),
+        highest=30,
+        ceiling="the largest board is 28 × 28 (the invertible square sides to 30)",
     )
 
 

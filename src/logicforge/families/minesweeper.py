@@ -158,7 +158,15 @@ class MinesweeperFamily(
         "hidden cells",
         lambda p: float(p.problem["rows"] * p.problem["cols"] - len(p.problem["revealed"])),
         "boards 4×4 (3 mines) … 10×10 (20 mines), a minimal set of revealed cells; the measure is "
-        "the number of hidden cells",
+        "the number of hidden cells"
+        "; past 10 the side grows by 1 every 2 levels with a fifth of the cells mines (11 × 11 at 11 … 30 × 30 at 49)",
+        beyond=lambda lv: {
+            "rows": 10 + (lv - 9) // 2,
+            "cols": 10 + (lv - 9) // 2,
+            "n_mines": round(0.2 * (10 + (lv - 9) // 2) ** 2),
+        },  # fmt: skip
+        highest=50,
+        ceiling="the largest board is 30 × 30",
     )
 
 

@@ -34,8 +34,8 @@ NAME = KIND = "nonogram"
 
 @params
 class NonogramParams:
-    rows: int = integer(2, 20, default=5)
-    cols: int = integer(2, 20, default=5)
+    rows: int = integer(2, 30, default=5)
+    cols: int = integer(2, 30, default=5)
     density: float = number(0, 1, default=0.55, open_lo=True, open_hi=True)
 
 
@@ -148,7 +148,10 @@ class NonogramFamily(
         "hidden cells",
         lambda p: float(p.problem["rows"] * p.problem["cols"] - len(p.problem["givens"])),
         "grids 4×4, 5×4, 5×5, 6×5, 6×6 … 9×9 (rows = 4 + ⌈level / 2⌉, cols = 4 + ⌊level / 2⌋); "
-        "the measure is the number of cells not given",
+        "the measure is the number of cells not given"
+        "; the same rule past 10 (30 × 30 at 52)",
+        highest=52,
+        ceiling="the largest grid is 30 × 30",
     )
 
 

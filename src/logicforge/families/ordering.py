@@ -186,7 +186,11 @@ class OrderingFamily(
         lambda p: log10_factorial(len(p.problem["objects"])),
         "n_objects = 5 + ⌊level / 4⌋ (5 … 7; from 5, so that an arrangement given without "
         "reading the clues is right at most 1/120 of the time); log10 of the n! arrangements "
-        "the clues must narrow to one",
+        "the clues must narrow to one"
+        "; 7 objects at 8-11",
+        highest=11,
+        ceiling="LogicalDeduction's scenes hold at most seven objects (its 3-, 5- and 7-object "
+        "tasks)",
     )
 
     def generate(self, p: OrderingParams, rng: np.random.Generator) -> Built:

@@ -37,7 +37,7 @@ from .levels import Levels
 from .shape import Built, ask, register_solution_puzzle, solved
 
 NAME = KIND = "queens"
-LETTERS = "ABCDEFGHIJKLMNOP"
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def _q(n: int, i: int, j: int) -> int:
@@ -157,7 +157,10 @@ class QueensFamily(DeclaredFamily, name=NAME, params=QueensParams, example={"siz
         "log10 search space",
         lambda p: math.lgamma(p.problem["rows"] + 1) / math.log(10),
         "size 4, 5, 6, 7, 8, 9, 9, 10, 11, 12, 13 over levels 0-10; the measure is log10 n! (the "
-        "placements with one queen per row and column)",
+        "placements with one queen per row and column)"
+        "; the same rule past 10 (one more per level, 26 at 23)",
+        highest=23,
+        ceiling="regions are lettered A to Z: at most 26 × 26",
     )
 
 

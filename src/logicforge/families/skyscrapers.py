@@ -97,7 +97,7 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
 
 @params
 class SkyscrapersParams:
-    size: int = integer(3, 6, default=4, note="a clue's permutations: n!")
+    size: int = integer(3, 7, default=4, note="a clue's permutations: n!")
 
 
 class SkyscrapersFamily(DeclaredFamily, name=NAME, params=SkyscrapersParams, example={"size": 4}):
@@ -129,7 +129,11 @@ class SkyscrapersFamily(DeclaredFamily, name=NAME, params=SkyscrapersParams, exa
         "log10 search space",
         latin.full_space,
         "size 3 (levels 0-2), 4 (3-5), 5 (6-8), 6 (9-10), minimal clue sets; log10 search space = "
-        "cells · log10 n",
+        "cells · log10 n"
+        "; 7 × 7 at 11",
+        beyond=lambda lv: {"size": 7},
+        highest=11,
+        ceiling="the largest grid is 7 × 7 (a clue is encoded by its line's n! orders)",
     )
 
 

@@ -46,7 +46,7 @@ from .levels import Levels
 from .shape import GRID_ASK, Built, register_solution_puzzle, solved
 
 NAME = KIND = "sudoku"
-BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3)}
+BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4), 25: (5, 5)}
 
 
 @functools.lru_cache(maxsize=16)
@@ -97,7 +97,7 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
 WALK = (4, 6)  # rounds, swaps per side and round: 48 cycle swaps per grid (see full_grid)
 
 
-_PAIRS = {k: list(itertools.combinations(range(k), 2)) for k in (2, 3)}  # line pairs in a box
+_PAIRS = {k: list(itertools.combinations(range(k), 2)) for k in (2, 3, 4, 5)}  # line pairs in a box
 
 
 def _swap_cycle(a: list[int], b: list[int], k: int) -> None:
@@ -252,7 +252,7 @@ def _generate4(rng: np.random.Generator, keep: int) -> dict[str, Any]:
     return _data(4, flat, _keep4(flat, rng, keep))
 
 
-_DIGITS = tuple(map(str, range(10)))
+_DIGITS = tuple(map(str, range(26)))
 
 
 @params
@@ -305,7 +305,16 @@ class SudokuFamily(DeclaredFamily, name=NAME, params=SudokuParams, example={"siz
         "log10 search space",
         latin.empty_space,
         "size 4 at levels 0-2 (10, 8, 6 givens), 6 at 3-5 (24, 20, 16), 9 at 6-10 (45, 38, 32, 28, "
-        "minimal); log10 search space = empty cells · log10 n",
+        "minimal); past 10: 16 × 16 at 11-15 (150, 130, 115, 100 givens, minimal), then 25 × 25 "
+        "from 450 givens down by 25 a level; log10 search space = empty cells · log10 n",
+        beyond=lambda lv: (
+            {"size": 16, "n_givens": (150, 130, 115, 100, 0)[lv - 11]}
+            if lv <= 15
+            else {"size": 25, "n_givens": 450 - 25 * (lv - 16)}
+        ),
+        highest=22,
+        ceiling="25 × 25 is the largest grid, and below 300 givens its uniqueness proofs take "
+        "minutes",
     )
 
 

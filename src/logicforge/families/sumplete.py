@@ -37,7 +37,7 @@ GRID = LineSum(
 
 @params
 class SumpleteParams:
-    size: int = integer(2, 10, default=4)
+    size: int = integer(2, 12, default=4)
     keep: float = number(0, 1, default=0.6, open_lo=True, open_hi=True)
 
 
@@ -70,7 +70,11 @@ class SumpleteFamily(DeclaredFamily, name=NAME, params=SumpleteParams, example={
         "cells",
         lambda p: float(p.problem["rows"] ** 2),
         "size 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8 over levels 0-10; the measure is the number of "
-        "cells (log2 of the patterns)",
+        "cells (log2 of the patterns)"
+        "; past 10 the side grows by 1 every 4 levels (9 at 12, 10 at 16, 11 at 20, 12 at 24-27)",
+        beyond=lambda lv: {"size": 8 + (lv - 8) // 4},
+        highest=27,
+        ceiling="past 12 × 12 proving a pattern unique takes minutes (12 × 12: about 6 s)",
     )
 
 

@@ -83,8 +83,8 @@ def check(d: dict[str, Any], sol: dict[str, str]) -> str:
 
 @params
 class ThermometersParams:
-    size: int = integer(2, 15, default=5)
-    max_length: int = integer(1, 15, default=4, note="cut to the grid's side")
+    size: int = integer(2, 25, default=5)
+    max_length: int = integer(1, 25, default=4, note="cut to the grid's side")
 
 
 def _tiling(n: int, max_length: int, rng: np.random.Generator) -> list[list[list[int]]]:
@@ -156,7 +156,11 @@ class ThermometersFamily(DeclaredFamily, name=NAME, params=ThermometersParams, e
         "cells",
         lambda p: float(p.problem["rows"] ** 2),
         "size 3, 3, 4, 4, 5, 5, 6, 6, 7, 8, 9 with thermometers up to 4 cells; the measure is the "
-        "number of cells (log2 of the fillings)",
+        "number of cells (log2 of the fillings)"
+        "; past 10 the side grows by 1 every 2 levels (10 at 11 … 25 at 41)",
+        beyond=lambda lv: {"size": 9 + (lv - 9) // 2, "max_length": 4},
+        highest=41,
+        ceiling="the largest grid is 25 × 25",
     )
 
 

@@ -29,7 +29,10 @@ from .shape import Built, ask, register_solution_puzzle, solved
 NAME = KIND = "toposort"
 TASKS = ("wash", "dry", "fold", "iron", "pack", "label", "ship", "scan", "sort", "seal", "weigh",
          "print", "sign", "file", "check", "mail", "store", "clean", "paint", "glue", "cut", "drill",
-         "sand", "test")  # fmt: skip
+         "sand", "test", "polish", "bend", "weld", "rinse", "coat", "bake", "cool", "trim", "pair",
+         "box", "stack", "wrap", "tape", "count", "log", "load", "stamp", "bag", "tag", "return",
+         "sweep", "buff", "mark", "crate", "reseal", "audit")  # fmt: skip
+FIRST_TASKS = TASKS[:24]  # the names drawn from for up to 24 tasks (the pinned streams)
 
 
 def kahn_unique(tasks: list[str], before: list[list[str]]) -> list[str] | None:
@@ -109,7 +112,8 @@ class TopoSortFamily(
 ):
     def generate(self, p: TopoSortParams, rng: np.random.Generator) -> Built:
         n = p.n_tasks
-        names = sorted(TASKS[k] for k in shuffled(rng, len(TASKS))[:n])
+        pool = len(FIRST_TASKS) if n <= len(FIRST_TASKS) else len(TASKS)  # levels 0-10 as before
+        names = sorted(TASKS[k] for k in shuffled(rng, pool)[:n])
         order = [names[k] for k in shuffled(rng, n)]
         chain = [[order[k], order[k + 1]] for k in range(n - 1)]
         others = [[order[i], order[j]] for i in range(n) for j in range(i + 2, n)]
@@ -139,7 +143,10 @@ class TopoSortFamily(
         "log10 search space",
         lambda p: math.lgamma(len(p.problem["cells"]) + 1) / math.log(10),
         "n_tasks = 4 + 2 · level (4 … 24), n_extra = 2 + 2 · level; the measure is log10 n! (the "
-        "orders)",
+        "orders)"
+        "; the same rule past 10 (50 tasks at 23)",
+        highest=23,
+        ceiling="at most 50 named tasks (4 + 2 · level)",
     )
 
 

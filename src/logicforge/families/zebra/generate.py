@@ -84,10 +84,10 @@ class ZebraParams:
     z3_encoding: str = field(default=Z3_ENCODINGS[0], metadata={"stored": "unless-default"})
 
     def __post_init__(self) -> None:
-        for k in ("n_houses", "n_attributes"):
+        for k, most in (("n_houses", N_VALUES), ("n_attributes", len(ATTRIBUTES))):
             v = getattr(self, k)
-            if not isinstance(v, int) or not 2 <= v <= 10:
-                raise ConfigError(k, v, "must be an integer in 2..10")
+            if isinstance(v, bool) or not isinstance(v, int) or not 2 <= v <= most:
+                raise ConfigError(k, v, f"must be an integer in 2..{most}")
         types = tuple(self.clue_types)
         unknown = [t for t in types if t not in TYPES]
         if unknown or not types:
@@ -207,6 +207,13 @@ LEVEL_SIZES = (
 )
 
 
+def _beyond(lv: int) -> dict[str, int]:
+    """Past level 10: a house, then an attribute, in turn up to 10 × 10, then attributes."""
+    if lv <= 18:
+        return {"n_houses": min(10, 6 + (lv - 9) // 2), "n_attributes": 6 + (lv - 10) // 2}
+    return {"n_houses": 10, "n_attributes": 10 + (lv - 18)}
+
+
 class ZebraFamily(
     DeclaredFamily,
     name=NAME,
@@ -234,7 +241,12 @@ class ZebraFamily(
         "log10 search space",
         lambda p: p.metadata["log10_search_space"],
         "grid sizes in order of log10 search space M · log10 N!: "
-        + ", ".join(f"{n}×{m}" for n, m in LEVEL_SIZES),
+        + ", ".join(f"{n}×{m}" for n, m in LEVEL_SIZES)
+        + "; past 10 a house, then an attribute, in turn (7×6, 7×7, 8×7 … 10×10 at 18), then one "
+        "attribute a level (10×25 at 33)",
+        beyond=_beyond,
+        highest=33,
+        ceiling="the attribute pool has 10 values each (10 houses) and 25 attributes",
     )
 
     def generate(self, p: ZebraParams, rng: np.random.Generator) -> Built:
