@@ -9,16 +9,23 @@ Then the cross-family calibration (``logicforge.calibration``): the reference's 
 and level and the fitted map from common to native levels; ``--write PATH`` saves it (the
 shipped table: ``--calibration-only --write src/logicforge/calibration_table.json``).
 
+With ``--highest`` (alone): per family, the highest level that generates one problem within
+``--limit`` seconds (10) — found by doubling the level from 10 and then bisecting, each problem
+built in a process of its own that is killed at the limit — with the time it took, and the
+family's measure at levels 0, 10, 20 and at that highest level (or its documented ceiling).
+
 Usage: python benchmarks/bench_levels.py [--count 20] [--budget 20] [--calibration-count 24]
-       [--calibration-only] [--write PATH]
+       [--calibration-only] [--write PATH] | --highest [--limit 10] [--families F ...]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing as mp
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import logicforge as lf
 from logicforge.kinds import answer_format, get_kind
@@ -32,7 +39,13 @@ def main() -> None:
     ap.add_argument("--calibration-count", type=int, default=24)
     ap.add_argument("--calibration-only", action="store_true")
     ap.add_argument("--write", help="save the calibration table here (calibration_table.json)")
+    ap.add_argument("--highest", action="store_true")
+    ap.add_argument("--limit", type=float, default=10.0, help="seconds per problem (--highest)")
+    ap.add_argument("--families", nargs="*", help="these families only (--highest)")
     a = ap.parse_args()
+    if a.highest:
+        highest(a.families or FAMILIES.names(), a.limit)
+        return
     if a.calibration_only:
         calibration(a.calibration_count, a.write)
         return
@@ -63,6 +76,61 @@ def main() -> None:
                     )
                 print(f"  {level:>5}  {mean:>12.2f}  {acc:>10}  {shown}")
     calibration(a.calibration_count, a.write)
+
+
+def _one(family: str, level: int, out: Any) -> None:
+    import time
+
+    t = time.perf_counter()
+    (p,) = lf.generate(family, level=level, count=1, seed=0)
+    out.put((time.perf_counter() - t, FAMILIES.get(family).levels.of(p)))
+
+
+def _timed(family: str, level: int, limit: float) -> tuple[float, float | None] | None:
+    """(seconds, measure) of one problem at ``level``, or None past ``limit`` (killed)."""
+    ctx = mp.get_context("spawn")
+    out = ctx.Queue()
+    proc = ctx.Process(target=_one, args=(family, level, out))
+    proc.start()
+    proc.join(limit + 15)  # the fresh process imports logicforge first (not timed)
+    if proc.is_alive():
+        proc.kill()
+        proc.join()
+        return None
+    res = None if out.empty() else out.get()
+    return res if res is not None and res[0] <= limit else None
+
+
+def highest(families: list[str], limit: float) -> None:
+    """The highest level each family generates within ``limit`` seconds, and its measure."""
+    print(f"logicforge {lf.__version__}; one problem per level (seed 0), limit {limit:g} s each")
+    print(f"  {'family':<24}{'highest':>8}{'s':>7}   measure at 0 / 10 / 20 / highest   ceiling")
+    for family in families:
+        lv = FAMILIES.get(family).levels
+        ok, bad, probe = 10, None, 20
+        best = _timed(family, 10, limit)
+        while best is not None and bad is None and ok < lv.highest:
+            probe = min(probe, lv.highest)
+            got = _timed(family, probe, limit)
+            if got is None:
+                bad = probe
+            else:
+                ok, best, probe = probe, got, probe * 2
+        while bad is not None and bad - ok > 1:
+            mid = (ok + bad) // 2
+            got = _timed(family, mid, limit)
+            if got is None:
+                bad = mid
+            else:
+                ok, best = mid, got
+        ms = [_timed(family, lvl, limit) for lvl in (0, 10) + ((20,) if lv.highest >= 20 else ())]
+        cells = " / ".join("—" if m is None else f"{m[1]:.3g}" for m in ms)
+        top = "—" if best is None else f"{best[1]:.3g}"
+        secs = "—" if best is None else f"{best[0]:.2f}"
+        shown = ok if best is not None else "<10"
+        ceiling = f"{lv.highest}: {lv.ceiling}" if ok == lv.highest and lv.ceiling else ""
+        print(f"  {family:<24}{shown:>8}{secs:>7}   {cells} / {top}   {ceiling}", flush=True)
+        print(f"  {'':<24}{'':>8}{'':>7}   parameters at {ok}: {lv.at(ok)}", flush=True)
 
 
 def calibration(count: int, write: str | None) -> None:

@@ -175,8 +175,6 @@ class BinairoFamily(DeclaredFamily, name=NAME, params=BinairoParams, example={"s
         "the number of empty cells (log2 of the search space)"
         "; past 10 the side grows by 2 every 4 levels (14 at 11, 16 at 15 … 30 at 43), minimal givens",
         beyond=lambda lv: {"size": 12 + 2 * ((lv - 7) // 4), "n_givens": 0},
-        highest=46,
-        ceiling="the largest board is 30 × 30",
     )
 
 

@@ -125,10 +125,7 @@ class CircuitFamily(
         "gates",
         lambda p: float(len(p.problem["gates"])),
         "n_inputs = 2 + ⌊level / 2⌋, n_gates = 3 + 3 · level (3 … 33); the measure is the number "
-        "of gates to evaluate"
-        "; the same rule past 10",
-        highest=124,
-        ceiling="a circuit has at most 64 inputs (2 + ⌊level / 2⌋)",
+        "of gates to evaluate",
     )
 
 

@@ -186,8 +186,7 @@ class PlantedColoringFamily(
         "log10 search space",
         lambda p: p.problem["num_nodes"] * log10(p.problem["k"]),
         "a planted 3-colouring of n_nodes = 6 + 3 · level (6 … 36) at 2 edges per node; "
-        "log10 search space = n_nodes · log10 k"
-        "; the same rule past 10",
+        "log10 search space = n_nodes · log10 k",
     )
 
     def generate(self, p: PlantedColoringParams, rng: np.random.Generator) -> Built:

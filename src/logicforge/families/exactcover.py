@@ -130,10 +130,7 @@ class ExactCoverFamily(
         "subsets",
         lambda p: float(len(p.problem["subsets"])),
         "n_elements = 6 + 3 · level, n_decoys = 3 + 2 · level, subsets of up to 3 elements; the "
-        "measure is the number of subsets (log2 of the choices)"
-        "; the same rule past 10",
-        highest=664,
-        ceiling="at most 2,000 elements (6 + 3 · level)",
+        "measure is the number of subsets (log2 of the choices)",
     )
 
 

@@ -114,8 +114,6 @@ class FutoshikiFamily(DeclaredFamily, name=NAME, params=FutoshikiParams, example
         "space = cells without a given digit · log10 n"
         "; past 10 the side grows by 1 every 3 levels (9 at 11 … 15 at 29), minimal clues",
         beyond=lambda lv: {"size": 8 + (lv - 8) // 3, "n_clues": 0},
-        highest=31,
-        ceiling="the largest grid is 15 × 15",
     )
 
 

@@ -112,10 +112,7 @@ class GraphColourFamily(
         "hidden nodes",
         lambda p: float(p.problem["n_nodes"] - len(p.problem["givens"])),
         "n_nodes = 6 + 3 · level; 3 colours at 2 edges per node up to level 5, then 4 colours at 3; "
-        "the measure is the number of nodes without a given colour"
-        "; the same rule past 10 (4 colours at 3 edges per node)",
-        highest=164,
-        ceiling="at most 500 nodes (6 + 3 · level)",
+        "the measure is the number of nodes without a given colour",
     )
 
 

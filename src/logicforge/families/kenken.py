@@ -153,8 +153,6 @@ class KenKenFamily(DeclaredFamily, name=NAME, params=KenKenParams, example={"siz
         "cells · log10 n (given digits are few: the cages fix most squares alone)"
         "; past 10: 8 × 8 at 11-15, 9 × 9 at 16-20",
         beyond=lambda lv: {"size": 7 + (lv - 6) // 5, "max_cage": 3},
-        highest=20,
-        ceiling="the largest grid is 9 × 9 (a cage's rule is its truth table: n³ tuples)",
     )
 
 

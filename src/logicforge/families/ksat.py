@@ -235,8 +235,7 @@ class KSATFamily(
         lambda lv: {"n_vars": 8 + 6 * lv, "alpha": 4.26, "k": 3},
         "MiniSat conflicts",
         conflicts,
-        "random 3-SAT at the threshold α = 4.26 with n_vars = 8 + 6 · level (8 … 68)"
-        "; the same rule past 10 (200 variables at level 32)",
+        "random 3-SAT at the threshold α = 4.26 with n_vars = 8 + 6 · level (8 … 68)",
     )
 
     def generate(self, p: KSATParams, rng: np.random.Generator) -> Built:

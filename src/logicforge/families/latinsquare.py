@@ -73,10 +73,7 @@ class LatinSquareFamily(DeclaredFamily, name=NAME, params=LatinSquareParams, exa
         lambda lv: {"size": 3 + lv // 2, "n_givens": 0},
         "log10 search space",
         latin.empty_space,
-        "size = 3 + ⌊level / 2⌋ (3 … 8), minimal givens; log10 search space = empty cells · log10 n"
-        "; the same rule past 10 (30 × 30 at 54)",
-        highest=55,
-        ceiling="the largest square is 30 × 30",
+        "size = 3 + ⌊level / 2⌋ (3 … 8), minimal givens; log10 search space = empty cells · log10 n",
     )
 
 

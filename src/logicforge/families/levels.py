@@ -22,6 +22,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -41,12 +42,15 @@ class Levels:
     doc: str
     # levels past 10 (None: ``params`` itself continues); the puzzle keeps growing
     beyond: Callable[[int], dict[str, Any]] | None = None
-    highest: int = MAX_LEVEL  # the puzzle type's ceiling, with the reason
+    # a ceiling the parameters' ranges do not show (a proof that takes minutes past it), and
+    # why; without one a family's ceiling is where its parameters leave their ranges
+    highest: int | None = None
     ceiling: str = ""
 
     def at(self, level: int) -> dict[str, Any]:
-        """The parameters at ``level`` (checked: an integer from 0 to :attr:`highest`)."""
-        check_level(level, self.highest, self.ceiling)
+        """The parameters the map gives at ``level`` (any level from 0 to :data:`MAX_LEVEL`;
+        :func:`level_params` also holds it to the family's ceiling)."""
+        check_level(level)
         if level > LEVELS.stop - 1 and self.beyond is not None:
             return self.beyond(level)
         return self.params(level)
@@ -74,27 +78,62 @@ def calibrated_level(level: Any) -> int:
     return level
 
 
+def ceiling_of(family: Any) -> tuple[int, str]:
+    """The family's highest level and why: its declared ceiling, else the last level whose
+    parameters the family accepts (the reason: the range the next level's parameters leave),
+    else :data:`MAX_LEVEL` and "".
+
+    >>> from logicforge.registry import FAMILIES
+    >>> ceiling_of(FAMILIES.get("queens"))
+    (23, "past it the parameters leave their range: invalid value for 'size': 27 — must be an integer in 4..26")
+    """
+    lv = family.levels
+    if lv.highest is not None:
+        return lv.highest, lv.ceiling
+    return _ranged_ceiling(family)
+
+
+@functools.lru_cache(maxsize=256)
+def _ranged_ceiling(family: Any) -> tuple[int, str]:
+    from .base import make_params  # (base imports this module)
+
+    def refusal(level: int) -> str:
+        try:
+            make_params(family, family.levels.at(level))
+        except ConfigError as e:
+            return str(e)
+        return ""
+
+    if not refusal(MAX_LEVEL):
+        return MAX_LEVEL, ""
+    ok, bad = LEVELS.stop - 1, MAX_LEVEL  # the levels grow monotonically: bisect the boundary
+    while bad - ok > 1:
+        mid = (ok + bad) // 2
+        ok, bad = (mid, bad) if not refusal(mid) else (ok, mid)
+    return ok, f"past it the parameters leave their range: {refusal(bad)}"
+
+
 def level_params(
     family: Any, level: int, params: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
-    """The family's parameters at ``level``, with ``params`` layered over them."""
+    """The family's parameters at ``level`` (up to its ceiling), with ``params`` over them."""
     levels = getattr(family, "levels", None)
     if levels is None:
         raise ConfigError("level", level, f"{family.name} declares no difficulty levels")
     if isinstance(levels, Levels):
+        check_level(level, *ceiling_of(family))
         return {**levels.at(level), **(params or {})}
     return {**levels.params(calibrated_level(level)), **(params or {})}  # a plug-in's own
 
 
 def by_clauses(base: int, step: int, extra: Mapping[str, Any] | None = None) -> Levels:
-    """A CNF family whose difficulty is its size: ``n_clauses = base + step · level``, at every
-    level (no ceiling below :data:`MAX_LEVEL`)."""
+    """A CNF family whose difficulty is its size: ``n_clauses = base + step · level``."""
     return Levels(
         lambda lv: {"n_clauses": base + step * lv, **(extra or {})},
         "clauses",
         lambda p: float(len(p.problem["clauses"])),
-        f"n_clauses = {base} + {step} · level (the 2-SAT paper's |C| axis; the same rule past 10); "
-        "other parameters at their defaults",
+        f"n_clauses = {base} + {step} · level (the 2-SAT paper's |C| axis); other parameters "
+        "at their defaults",
     )
 
 
@@ -127,7 +166,9 @@ def levels_table(families: Mapping[str, Any]) -> str:
     ]
     for name, fam in sorted(families.items()):
         lv = fam.levels
-        top = "open" if lv.highest >= MAX_LEVEL else f"{lv.highest}: {lv.ceiling}"
-        doc = lv.doc.replace("|", "\\|")
-        rows.append(f"| `{name}` | {lv.measure} | {top} | {doc} |")
+        highest, why = ceiling_of(fam)
+        top = f"{highest:,}" + (f": {why}" if why else " (every level asked for)")
+        doc = lv.doc + ("; the same rule past 10" if lv.beyond is None else "")
+        cell = doc.replace("|", "\\|")
+        rows.append(f"| `{name}` | {lv.measure} | {top} | {cell} |")
     return "\n".join(rows)

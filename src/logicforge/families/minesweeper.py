@@ -165,8 +165,6 @@ class MinesweeperFamily(
             "cols": 10 + (lv - 9) // 2,
             "n_mines": round(0.2 * (10 + (lv - 9) // 2) ** 2),
         },  # fmt: skip
-        highest=50,
-        ceiling="the largest board is 30 × 30",
     )
 
 

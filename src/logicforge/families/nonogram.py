@@ -148,10 +148,7 @@ class NonogramFamily(
         "hidden cells",
         lambda p: float(p.problem["rows"] * p.problem["cols"] - len(p.problem["givens"])),
         "grids 4×4, 5×4, 5×5, 6×5, 6×6 … 9×9 (rows = 4 + ⌈level / 2⌉, cols = 4 + ⌊level / 2⌋); "
-        "the measure is the number of cells not given"
-        "; the same rule past 10 (30 × 30 at 52)",
-        highest=52,
-        ceiling="the largest grid is 30 × 30",
+        "the measure is the number of cells not given",
     )
 
 

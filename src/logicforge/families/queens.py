@@ -157,10 +157,7 @@ class QueensFamily(DeclaredFamily, name=NAME, params=QueensParams, example={"siz
         "log10 search space",
         lambda p: math.lgamma(p.problem["rows"] + 1) / math.log(10),
         "size 4, 5, 6, 7, 8, 9, 9, 10, 11, 12, 13 over levels 0-10; the measure is log10 n! (the "
-        "placements with one queen per row and column)"
-        "; the same rule past 10 (one more per level, 26 at 23)",
-        highest=23,
-        ceiling="regions are lettered A to Z: at most 26 × 26",
+        "placements with one queen per row and column)",
     )
 
 

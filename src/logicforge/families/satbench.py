@@ -138,9 +138,7 @@ class SATBenchFamily(
         lambda lv: {"n_clauses": 4 + 3 * lv},
         "clauses",
         lambda p: float(len(p.problem["clauses"])),
-        "n_clauses = 4 + 3 · level (4 … 34) over the default 3 × 3 array; the same rule past 10",
-        highest=65,
-        ceiling="at most 200 conditions (4 + 3 · level)",
+        "n_clauses = 4 + 3 · level (4 … 34) over the default 3 × 3 array",
     )
 
     def generate(self, p: SATBenchParams, rng: np.random.Generator) -> Built:

@@ -159,8 +159,6 @@ class ThermometersFamily(DeclaredFamily, name=NAME, params=ThermometersParams, e
         "number of cells (log2 of the fillings)"
         "; past 10 the side grows by 1 every 2 levels (10 at 11 … 25 at 41)",
         beyond=lambda lv: {"size": 9 + (lv - 9) // 2, "max_length": 4},
-        highest=41,
-        ceiling="the largest grid is 25 × 25",
     )
 
 

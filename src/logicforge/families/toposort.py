@@ -144,9 +144,7 @@ class TopoSortFamily(
         lambda p: math.lgamma(len(p.problem["cells"]) + 1) / math.log(10),
         "n_tasks = 4 + 2 · level (4 … 24), n_extra = 2 + 2 · level; the measure is log10 n! (the "
         "orders)"
-        "; the same rule past 10 (50 tasks at 23)",
-        highest=23,
-        ceiling="at most 50 named tasks (4 + 2 · level)",
+        "",
     )
 
 

@@ -73,8 +73,7 @@ class SymmetryFamily(
         lambda lv: {"base_params": {"n_clauses": 10 + 5 * lv}, "copies": 2},
         "clauses",
         lambda p: float(len(p.problem["clauses"])),
-        "two copies of an implication-cycle formula of n_clauses = 10 + 5 · level (the same rule "
-        "past 10)",
+        "two copies of an implication-cycle formula of n_clauses = 10 + 5 · level",
     )
 
     def generate(self, p: SymmetryParams, rng: np.random.Generator) -> Built:

@@ -113,10 +113,7 @@ class UniqueSatFamily(DeclaredFamily, name=NAME, params=UniqueSatParams, example
         lambda lv: {"n_vars": 5 + 3 * lv, "k": 3},
         "variables",
         lambda p: float(len(p.problem["cells"])),
-        "n_vars = 5 + 3 · level (5 … 35), 3-clauses; the measure is the number of variables"
-        "; the same rule past 10",
-        highest=98,
-        ceiling="at most 300 variables (5 + 3 · level)",
+        "n_vars = 5 + 3 · level (5 … 35), 3-clauses; the measure is the number of variables",
     )
 
 

@@ -120,9 +120,7 @@ class XorSatFamily(DeclaredFamily, name=NAME, params=XorSatParams, example={"n_v
         "n_vars = 7 + 3 · level (7 … 37; from 7, so that an all-0 or all-1 answer is right at "
         "most 1/128 of the time) with 3 variables per equation and n_vars + 2 equations; "
         "the measure is the number of variables (log2 of the assignments)"
-        "; the same rule past 10",
-        highest=131,
-        ceiling="at most 400 variables (7 + 3 · level)",
+        "",
     )
 
 

@@ -245,8 +245,6 @@ class ZebraFamily(
         + "; past 10 a house, then an attribute, in turn (7×6, 7×7, 8×7 … 10×10 at 18), then one "
         "attribute a level (10×25 at 33)",
         beyond=_beyond,
-        highest=33,
-        ceiling="the attribute pool has 10 values each (10 houses) and 25 attributes",
     )
 
     def generate(self, p: ZebraParams, rng: np.random.Generator) -> Built:
