@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import logicforge as lf
+from logicforge.families.levels import ceiling_of
 from logicforge.kinds import answer_format, get_kind
 from logicforge.registry import FAMILIES
 
@@ -88,11 +89,11 @@ def _one(family: str, level: int, out: Any) -> None:
 
 def _timed(family: str, level: int, limit: float) -> tuple[float, float | None] | None:
     """(seconds, measure) of one problem at ``level``, or None past ``limit`` (killed)."""
-    ctx = mp.get_context("spawn")
+    ctx = mp.get_context("fork")  # logicforge is imported already: the child starts at once
     out = ctx.Queue()
     proc = ctx.Process(target=_one, args=(family, level, out))
     proc.start()
-    proc.join(limit + 15)  # the fresh process imports logicforge first (not timed)
+    proc.join(limit + 2)
     if proc.is_alive():
         proc.kill()
         proc.join()
@@ -107,10 +108,11 @@ def highest(families: list[str], limit: float) -> None:
     print(f"  {'family':<24}{'highest':>8}{'s':>7}   measure at 0 / 10 / 20 / highest   ceiling")
     for family in families:
         lv = FAMILIES.get(family).levels
+        top, why = ceiling_of(FAMILIES.get(family))
         ok, bad, probe = 10, None, 20
         best = _timed(family, 10, limit)
-        while best is not None and bad is None and ok < lv.highest:
-            probe = min(probe, lv.highest)
+        while best is not None and bad is None and ok < top:
+            probe = min(probe, top)
             got = _timed(family, probe, limit)
             if got is None:
                 bad = probe
@@ -123,13 +125,13 @@ def highest(families: list[str], limit: float) -> None:
                 bad = mid
             else:
                 ok, best = mid, got
-        ms = [_timed(family, lvl, limit) for lvl in (0, 10) + ((20,) if lv.highest >= 20 else ())]
+        ms = [_timed(family, lvl, limit) if lvl <= top else None for lvl in (0, 10, 20)]
         cells = " / ".join("—" if m is None else f"{m[1]:.3g}" for m in ms)
-        top = "—" if best is None else f"{best[1]:.3g}"
+        at_best = "—" if best is None else f"{best[1]:.3g}"
         secs = "—" if best is None else f"{best[0]:.2f}"
         shown = ok if best is not None else "<10"
-        ceiling = f"{lv.highest}: {lv.ceiling}" if ok == lv.highest and lv.ceiling else ""
-        print(f"  {family:<24}{shown:>8}{secs:>7}   {cells} / {top}   {ceiling}", flush=True)
+        ceiling = f"ceiling {top}: {why}" if ok == top and why else ""
+        print(f"  {family:<24}{shown:>8}{secs:>7}   {cells} / {at_best}   {ceiling}", flush=True)
         print(f"  {'':<24}{'':>8}{'':>7}   parameters at {ok}: {lv.at(ok)}", flush=True)
 
 

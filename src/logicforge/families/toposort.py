@@ -143,8 +143,7 @@ class TopoSortFamily(
         "log10 search space",
         lambda p: math.lgamma(len(p.problem["cells"]) + 1) / math.log(10),
         "n_tasks = 4 + 2 · level (4 … 24), n_extra = 2 + 2 · level; the measure is log10 n! (the "
-        "orders)"
-        "",
+        "orders)",
     )
 
 
