@@ -95,11 +95,9 @@ def ceiling_of(family: Any) -> tuple[int, str]:
 
 @functools.lru_cache(maxsize=256)
 def _ranged_ceiling(family: Any) -> tuple[int, str]:
-    from .base import make_params  # (base imports this module)
-
     def refusal(level: int) -> str:
         try:
-            make_params(family, family.levels.at(level))
+            family.Params(**family.levels.at(level))
         except ConfigError as e:
             return str(e)
         return ""
