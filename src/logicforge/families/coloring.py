@@ -99,14 +99,16 @@ def load_flat_problem(path: str | Path, index: int = 0) -> LabelledProblem:
         problem=data,
         label=label,
         oracle=oracle,
-        metadata={
-            "n_nodes": n,
-            "n_edges": len(edges),
-            "k": k,
-            "n_vars": n * k,
-            "decisions": oracle["stats"].get("decisions"),
-        },
+        metadata=_meta(n, edges, k, oracle),
     )
+
+
+def _meta(n: int, edges: list[Any], k: int, oracle: dict[str, Any]) -> dict[str, Any]:
+    """A colouring problem's metadata (the generated and the SATLIB ones alike)."""
+    return {
+        "n_nodes": n, "n_edges": len(edges), "k": k, "n_vars": n * k,
+        "decisions": oracle["stats"].get("decisions"),
+    }  # fmt: skip
 
 
 def colour_problem(
@@ -198,14 +200,7 @@ class PlantedColoringFamily(
         )
         data, label, oracle = colour_problem(n, edges, k)
         certify(label == "SAT", "a planted colouring exists, so the encoding must be SAT")
-        meta = {
-            "n_nodes": n,
-            "n_edges": len(edges),
-            "k": k,
-            "n_vars": n * k,
-            "decisions": oracle["stats"].get("decisions"),
-        }
-        return data, label, oracle, meta
+        return data, label, oracle, _meta(n, edges, k, oracle)
 
 
 def uncolourable_twin(

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -140,6 +141,14 @@ def _edits(allow_and_to_or: bool) -> list[str]:
     return [e for e in [*EDITS, "not→removed"] if allow_and_to_or or e != "and→or"]
 
 
+def _trials(prem: list[str], i: int, allow_and_to_or: bool) -> Iterator[tuple[str, list[str]]]:
+    """Each edit that applies to premise ``i``, with the premises it makes."""
+    for e in _edits(allow_and_to_or):
+        g = edit_once(parse_fol(prem[i]), e)
+        if g is not None:
+            yield e, [*prem[:i], to_text(g), *prem[i + 1 :]]
+
+
 def cumulative_fol(p: LabelledProblem, allow_and_to_or: bool = False) -> list[LabelledProblem]:
     """Levels 0 … K: scan premises in order, one edit each (the first applicable edit type that
     keeps the label), never revisited."""
@@ -150,11 +159,7 @@ def cumulative_fol(p: LabelledProblem, allow_and_to_or: bool = False) -> list[La
     pos: list[int] = []
     ops: list[str] = []
     for i in range(len(prem)):
-        for e in _edits(allow_and_to_or):
-            g = edit_once(parse_fol(prem[i]), e)
-            if g is None:
-                continue
-            trial = [*prem[:i], to_text(g), *prem[i + 1 :]]
+        for e, trial in _trials(prem, i, allow_and_to_or):
             if _solve(trial, p.problem["conclusion"]) == p.label:
                 prem, pos, ops = trial, [*pos, i], [*ops, e]
                 out.append(
@@ -181,11 +186,7 @@ def individual_fol(
         return out
     prem = list(p.problem["premises"])
     for i in range(len(prem)):
-        for e in _edits(allow_and_to_or):
-            g = edit_once(parse_fol(prem[i]), e)
-            if g is None:
-                continue
-            trial = [*prem[:i], to_text(g), *prem[i + 1 :]]
+        for e, trial in _trials(prem, i, allow_and_to_or):
             label = _solve(trial, p.problem["conclusion"])
             if label not in LABELS:
                 continue

@@ -121,8 +121,7 @@ class XorSatFamily(DeclaredFamily, name=NAME, params=XorSatParams, example={"n_v
         "most 1/128 of the time) with 3 variables per equation and n_vars + 2 equations; "
         "the measure is the number of variables (log2 of the assignments)",
         highest=33,
-        ceiling="past it 1,000 random draws (seed 0) no longer yield a full-rank system of "
-        "n_vars + 2 equations",
+        ceiling="beyond, no full-rank system of n_vars + 2 equations in 1,000 draws (seed 0)",
     )
 
 

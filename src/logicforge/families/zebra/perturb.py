@@ -32,15 +32,22 @@ def _certify(d: dict[str, Any]) -> None:
     recheck(n, m, [Clue.from_json(c) for c in d["clues"]], pos)
 
 
-@dataclass(frozen=True)
-class ZebraShuffle:
-    name = "zebra-shuffle"
+# a transform's result: the changed problem and what it did
+Applied = tuple[dict[str, Any], dict[str, Any]]
+
+
+class _Preserving:
+    """A zebra transform that keeps the solution (and so the label)."""
+
     effect = "preserves"
     kind = "zebra"
 
-    def apply_problem(
-        self, d: dict[str, Any], rng: np.random.Generator
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
+
+@dataclass(frozen=True)
+class ZebraShuffle(_Preserving):
+    name = "zebra-shuffle"
+
+    def apply_problem(self, d: dict[str, Any], rng: np.random.Generator) -> Applied:
         order = shuffled(rng, len(d["clues"]))
         out = d | {"clues": [d["clues"][i] for i in order]}
         _certify(out)
@@ -48,14 +55,10 @@ class ZebraShuffle:
 
 
 @dataclass(frozen=True)
-class ZebraRename:
+class ZebraRename(_Preserving):
     name = "zebra-rename"
-    effect = "preserves"
-    kind = "zebra"
 
-    def apply_problem(
-        self, d: dict[str, Any], rng: np.random.Generator
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
+    def apply_problem(self, d: dict[str, Any], rng: np.random.Generator) -> Applied:
         mapping: list[dict[str, str]] = []
         for a, vals in zip(d["attributes"], d["values"], strict=True):
             pool = list(BY_NAME[a].values)
